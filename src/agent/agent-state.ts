@@ -1,0 +1,128 @@
+import type { ChatMessage, ChatRequest, JsonSchema, Usage } from '../chat/types';
+
+/** What happens when a limit (max iterations, repeated calls) stops the loop. */
+export type LimitBehavior = 'error' | 'final-answer';
+
+/** Which tool the model must or may call; `required` and `{ name }` apply to the first call only. */
+export type AgentToolChoice = 'auto' | 'required' | 'none' | { name: string };
+
+/** The settings of one agent run. Plain JSON. */
+export interface AgentConfig {
+	model: string;
+	systemMessage?: string;
+	/** How many model calls with tools may happen (default 20). */
+	maxIterations: number;
+	/** At a limit: fail with the steps attached, or make one last call without tools. */
+	limitBehavior: LimitBehavior;
+	/** The same tool with the same arguments this many times: the model is told; once more stops the loop. */
+	repeatedCallLimit: number;
+	toolChoice: AgentToolChoice;
+	parallelToolCalls?: boolean;
+	temperature?: number;
+	maxTokens?: number;
+	reasoning?: ChatRequest['reasoning'];
+}
+
+/** A tool as the state knows it: what the model is told. Its implementation lives outside the state. */
+export interface AgentToolSpec {
+	name: string;
+	description: string;
+	parameters: JsonSchema;
+	/** The n8n node behind the tool, for engine actions. */
+	sourceNodeName?: string;
+}
+
+/** One executed (or refused) tool call, as reported in `steps`. */
+export interface AgentStep {
+	/** The model call (1-based) that asked for this tool call. */
+	iteration: number;
+	toolCallId: string;
+	tool: string;
+	/** Parsed arguments; the raw text when they could not be parsed. */
+	arguments: Record<string, unknown> | string;
+	/** The text the model read. */
+	result: string;
+	/** The structured result, when the tool gave one. */
+	data?: unknown;
+	isError: boolean;
+	durationMs: number;
+}
+
+/** A tool call from the model's last turn, waiting for its observation. */
+export interface PendingToolCall {
+	toolCallId: string;
+	name: string;
+	arguments: Record<string, unknown>;
+	argumentsText: string;
+	/** True when the model's arguments were not a JSON object (`arguments` is then `{}`). */
+	brokenArguments?: true;
+	/**
+	 * Set when the loop answers the call itself (unknown tool, broken arguments, repeated
+	 * call, loop stopping) instead of running the tool.
+	 */
+	resolved?: { content: string; isError: true };
+}
+
+/** Why a run ended without an answer. */
+export type AgentFailureCode = 'max-iterations' | 'repeated-call' | 'aborted' | 'empty-answer' | 'model-error';
+
+/** A failed run, as data. */
+export interface AgentFailure {
+	code: AgentFailureCode;
+	message: string;
+}
+
+/** A finished run. */
+export interface AgentResult {
+	output: string;
+	steps: AgentStep[];
+	usage: Usage;
+	/** Model calls made, including a final call without tools. */
+	iterations: number;
+	/** The reasoning text of all turns, joined by blank lines. */
+	reasoning: string;
+	/** Why the loop ended: the model answered, or a limit forced a final answer. */
+	stopReason: 'answer' | 'max-iterations' | 'repeated-call';
+}
+
+/**
+ * Where the loop stands:
+ * - `ready`: the next step is a model call with tools;
+ * - `awaiting-tools`: the model asked for tools; their results are due;
+ * - `final-call`: a limit was reached; the next step is one last model call without tools;
+ * - `done` / `failed`: finished.
+ */
+export type AgentStatus = 'ready' | 'awaiting-tools' | 'final-call' | 'done' | 'failed';
+
+/**
+ * The whole state of one agent run. Plain JSON: `JSON.parse(JSON.stringify(state))`
+ * gives an equal state, so a driver may persist it between steps (n8n keeps it in an
+ * EngineRequest's metadata) and resume from the copy.
+ */
+export interface AgentState {
+	version: 1;
+	config: AgentConfig;
+	tools: AgentToolSpec[];
+	/** The conversation sent to the model: system, memory, user, then this run's turns. */
+	messages: ChatMessage[];
+	/** Index in `messages` of this run's user message: what is new for memory starts here. */
+	turnStart: number;
+	steps: AgentStep[];
+	usage: Usage;
+	/** Model calls made so far. */
+	iterations: number;
+	/** Calls per `tool + canonical arguments` key. */
+	callCounts: Record<string, number>;
+	/** Keys the model has already been told about. */
+	repeatWarnings: string[];
+	status: AgentStatus;
+	pendingToolCalls: PendingToolCall[];
+	/** Set when a call of the pending turn broke the repeated-call limit: the loop stops once its results are in. */
+	stopAfterTools?: { code: 'repeated-call'; message: string };
+	/** Which limit moved the loop to `final-call`. */
+	limitReached?: 'max-iterations' | 'repeated-call';
+	/** Reasoning text per turn, in order. */
+	reasoning: string[];
+	result?: AgentResult;
+	failure?: AgentFailure;
+}

@@ -1,0 +1,75 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { AgentResult } from '../agent-state';
+import type { AgentEvent } from '../agent-event';
+import { agentToolFromLangChain, flattenConnectedTools } from '../agent-tool-from-langchain';
+import { loadMemoryHistory, saveToMemory, type ChatMemoryLike } from '../chat-memory';
+import { createChatModelCaller } from '../create-chat-model-caller';
+import { runAgent, type CallModel } from '../run-agent';
+import { readAgentNodeSettings } from './read-agent-node-settings';
+
+/** Test seam: replaces the chat client (the node itself never passes it). */
+export interface RunAgentNodeItemOptions {
+	callModel?: CallModel;
+}
+
+/**
+ * Runs the agent for one input item of the AgentOrchestrator node with the in-process
+ * driver: settings and credential, connected tools (`ai_tool`) and memory (`ai_memory`),
+ * streaming through `sendChunk` when the execution streams, the `[DEBUG]` log, and memory
+ * saved after a successful run. Returns the item's output.
+ *
+ * @throws {AgentStoppedError} when a limit or an abort stops the run.
+ * @throws {AgentConfigurationError} for bad settings.
+ * @throws the chat client's errors (ApiCallError …) when the model call fails.
+ */
+export async function runAgentNodeItem(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	options: RunAgentNodeItemOptions = {},
+): Promise<INodeExecutionData> {
+	const settings = await readAgentNodeSettings(context, itemIndex);
+	const tools = flattenConnectedTools(await context.getInputConnectionData('ai_tool', itemIndex)).map(agentToolFromLangChain);
+	const memory = (await context.getInputConnectionData('ai_memory', itemIndex)) as ChatMemoryLike | undefined;
+	const history = memory ? await loadMemoryHistory(memory) : [];
+
+	const streaming = typeof context.isStreaming === 'function' && context.isStreaming();
+	const debugLog: string[] = [];
+	const onEvent = (event: AgentEvent): void => {
+		if (event.type === 'text-delta' && streaming) context.sendChunk('item', itemIndex, event.text);
+		if (event.type === 'debug') {
+			debugLog.push(event.line);
+			context.logger?.debug(event.line);
+			if (streaming) context.sendChunk('item', itemIndex, `${event.line}\n`);
+		}
+	};
+
+	if (streaming) context.sendChunk('begin', itemIndex);
+	let result: AgentResult;
+	try {
+		const outcome = await runAgent({
+			input: { config: settings.config, prompt: settings.prompt, history },
+			tools,
+			callModel: options.callModel ?? createChatModelCaller(settings.connection),
+			signal: context.getExecutionCancelSignal?.(),
+			onEvent,
+			concurrency: settings.concurrency,
+			debug: settings.debugLog,
+			secrets: settings.secrets,
+		});
+		result = outcome.result;
+		if (memory) await saveToMemory(memory, outcome.state.messages.slice(outcome.state.turnStart));
+	} finally {
+		if (streaming) context.sendChunk('end', itemIndex);
+	}
+
+	const json: IDataObject = { output: result.output };
+	if (settings.returnIntermediateSteps) {
+		json.steps = result.steps as unknown as IDataObject[];
+		json.usage = result.usage as unknown as IDataObject;
+		json.iterations = result.iterations;
+		json.reasoning = result.reasoning;
+		json.stopReason = result.stopReason;
+	}
+	if (settings.debugLog) json.debugLog = debugLog;
+	return { json, pairedItem: { item: itemIndex } };
+}

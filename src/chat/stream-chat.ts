@@ -1,0 +1,254 @@
+import { ApiCallError, createApiCallError } from '../errors/api-call-error';
+import { ChatAbortedError } from '../errors/chat-aborted-error';
+import { ChatConnectionError } from '../errors/chat-connection-error';
+import { ChatTimeoutError } from '../errors/chat-timeout-error';
+import { ToolbridgeError } from '../errors/toolbridge-error';
+import { chatCompletionsUrl } from './chat-completions-url';
+import { isRetryableError } from './is-retryable-error';
+import { parseChatStream } from './parse-chat-stream';
+import { redactSecrets } from './redact-secrets';
+import { defaultRetryOptions, parseRetryAfter, retryDelayMs, type RetryOptions } from './retry-policy';
+import type { ChatRequest, StreamPart } from './types';
+
+/** Reported before each retry (for debug logs). */
+export interface RetryEvent {
+	/** 1 for the first retry. */
+	attempt: number;
+	delayMs: number;
+	error: Error;
+}
+
+/** Where and how {@link streamChat} sends a request. */
+export interface ChatClientOptions {
+	/** e.g. `https://openrouter.ai/api/v1` (a trailing slash or `/chat/completions` is fine). */
+	baseUrl: string;
+	/** Sent as `Authorization: Bearer …`; never appears in error messages. */
+	apiKey?: string;
+	/** The fetch to use (default: the global one). Tests inject theirs. */
+	fetch?: typeof globalThis.fetch;
+	/** Extra headers; they override the defaults. */
+	headers?: Record<string, string>;
+	/** Aborts the request, its retries and the waits between them. */
+	signal?: AbortSignal;
+	/**
+	 * Longest wait for the response headers and then between two reads of the stream, per
+	 * attempt (default 300000; 0 = none). Time the consumer spends on a part is not counted.
+	 */
+	timeoutMs?: number;
+	retry?: Partial<RetryOptions>;
+	/** Called before each retry. */
+	onRetry?: (event: RetryEvent) => void;
+	/** Sent as `X-OpenRouter-Title` and `X-Title` (OpenRouter app attribution). */
+	appName?: string;
+	/** Sent as `HTTP-Referer` (OpenRouter app attribution). */
+	appUrl?: string;
+}
+
+/** Default of {@link ChatClientOptions.timeoutMs}. */
+export const defaultChatTimeoutMs = 300_000;
+
+/**
+ * Sends a streaming Chat Completions request and yields its parts as they arrive.
+ *
+ * The request body is passed through as given (fields left `undefined` are not sent),
+ * plus `stream: true` and `stream_options.include_usage`. Requests that fail before any
+ * part was yielded are retried on 429/502/503 and connection resets, with backoff and
+ * jitter, honouring `Retry-After`; once a part was yielded nothing is retried.
+ * Breaking out of the iteration aborts the request.
+ *
+ * Problems inside the stream (a bad chunk, a mid-stream provider error, no
+ * `finish_reason`) arrive as `error` parts; request-level failures are thrown.
+ * @throws ApiCallError subclass for an HTTP error status (RateLimitError, AuthenticationError, …)
+ * @throws ChatTimeoutError when nothing arrives within `timeoutMs`
+ * @throws ChatAbortedError when `signal` aborts
+ * @throws ChatConnectionError when the connection fails or breaks
+ * @throws ToolbridgeError `CHAT_BASE_URL_INVALID` for a base URL that is not http(s)
+ */
+export async function* streamChat(request: ChatRequest, options: ChatClientOptions): AsyncGenerator<StreamPart, void, undefined> {
+	const url = chatCompletionsUrl(options.baseUrl);
+	const fetchFunction = options.fetch ?? globalThis.fetch;
+	const retry: RetryOptions = { ...defaultRetryOptions, ...options.retry };
+	const timeoutMs = options.timeoutMs ?? defaultChatTimeoutMs;
+	const body = JSON.stringify({ ...request, stream: true, stream_options: { include_usage: true } });
+	const headers = buildHeaders(options);
+	let yielded = false;
+
+	for (let attempt = 0; ; attempt++) {
+		if (options.signal?.aborted) throw new ChatAbortedError({ cause: options.signal.reason });
+		const control = new AttemptControl(options.signal, timeoutMs);
+		let completed = false;
+		try {
+			let response: Response;
+			control.arm('response');
+			try {
+				response = await fetchFunction(url, { method: 'POST', headers, body, signal: control.signal });
+				if (!response.ok) throw await errorFromResponse(response, url, options.apiKey);
+			} catch (error) {
+				throw control.translate(error, url);
+			} finally {
+				control.disarm();
+			}
+			if (!response.body) throw new ChatConnectionError(url, 'NO_RESPONSE_BODY');
+			try {
+				for await (const part of parseChatStream(readBody(response.body, control))) {
+					yielded = true;
+					yield part;
+				}
+			} catch (error) {
+				throw control.translate(error, url);
+			}
+			completed = true;
+			return;
+		} catch (error) {
+			if (yielded || attempt >= retry.maxRetries || !isRetryableError(error)) throw error;
+			const delayMs = retryDelayMs(attempt, retry, error instanceof ApiCallError ? error.retryAfterMs : undefined);
+			options.onRetry?.({ attempt: attempt + 1, delayMs, error: error as Error });
+			control.dispose(true);
+			await sleep(delayMs, options.signal);
+		} finally {
+			control.dispose(!completed);
+		}
+	}
+}
+
+function buildHeaders(options: ChatClientOptions): Record<string, string> {
+	const headers: Record<string, string> = { 'Content-Type': 'application/json', Accept: 'text/event-stream' };
+	if (options.apiKey) headers.Authorization = `Bearer ${options.apiKey}`;
+	if (options.appUrl) headers['HTTP-Referer'] = options.appUrl;
+	if (options.appName) {
+		headers['X-OpenRouter-Title'] = options.appName;
+		headers['X-Title'] = options.appName;
+	}
+	return { ...headers, ...options.headers };
+}
+
+async function errorFromResponse(response: Response, url: string, apiKey: string | undefined): Promise<ApiCallError> {
+	let text = '';
+	try {
+		text = redactSecrets(await response.text(), apiKey);
+	} catch {
+		// The body is only for the message; the status alone still makes a useful error.
+	}
+	let providerMessage: string | undefined;
+	let providerCode: string | number | undefined;
+	try {
+		const parsed = JSON.parse(text) as { error?: { message?: unknown; code?: unknown; metadata?: { provider_name?: unknown } } | string; message?: unknown };
+		const errorField = parsed.error;
+		if (typeof errorField === 'string') providerMessage = errorField;
+		else if (errorField && typeof errorField === 'object') {
+			if (typeof errorField.message === 'string') providerMessage = errorField.message;
+			if (typeof errorField.code === 'string' || typeof errorField.code === 'number') providerCode = errorField.code;
+			const provider = errorField.metadata?.provider_name;
+			if (typeof provider === 'string' && providerMessage) providerMessage += ` (provider: ${provider})`;
+		} else if (typeof parsed.message === 'string') providerMessage = parsed.message;
+	} catch {
+		if (text.trim() !== '') providerMessage = text.trim().slice(0, 300);
+	}
+	return createApiCallError(
+		{
+			status: response.status,
+			providerCode,
+			responseBody: text.length > 4096 ? `${text.slice(0, 4096)}…` : text,
+			retryAfterMs: parseRetryAfter(response.headers.get('retry-after')),
+			url,
+		},
+		providerMessage,
+	);
+}
+
+async function* readBody(body: ReadableStream<Uint8Array>, control: AttemptControl): AsyncGenerator<Uint8Array> {
+	const reader = body.getReader();
+	let finished = false;
+	try {
+		for (;;) {
+			control.arm('stream');
+			const { done, value } = await reader.read();
+			control.disarm();
+			if (done) {
+				finished = true;
+				return;
+			}
+			if (value && value.byteLength > 0) yield value;
+		}
+	} finally {
+		control.disarm();
+		if (!finished) reader.cancel().catch(() => undefined);
+	}
+}
+
+/** One attempt's abort controller, linked to the caller's signal, with the inactivity timer. */
+class AttemptControl {
+	private readonly controller = new AbortController();
+	private timer: ReturnType<typeof setTimeout> | undefined;
+	private timedOutPhase: 'response' | 'stream' | undefined;
+	private readonly onOuterAbort = () => this.controller.abort();
+
+	constructor(
+		private readonly outer: AbortSignal | undefined,
+		private readonly timeoutMs: number,
+	) {
+		outer?.addEventListener('abort', this.onOuterAbort, { once: true });
+	}
+
+	get signal(): AbortSignal {
+		return this.controller.signal;
+	}
+
+	arm(phase: 'response' | 'stream'): void {
+		if (this.timeoutMs <= 0) return;
+		this.disarm();
+		this.timer = setTimeout(() => {
+			this.timedOutPhase = phase;
+			this.controller.abort();
+		}, this.timeoutMs);
+	}
+
+	disarm(): void {
+		if (this.timer !== undefined) clearTimeout(this.timer);
+		this.timer = undefined;
+	}
+
+	/** Turns low-level failures into this package's errors; our own errors pass through. */
+	translate(error: unknown, url: string): unknown {
+		if (this.timedOutPhase) return new ChatTimeoutError(this.timeoutMs, this.timedOutPhase);
+		if (this.outer?.aborted) return new ChatAbortedError({ cause: this.outer.reason });
+		if (ToolbridgeError.isInstance(error)) return error;
+		if (error instanceof Error) {
+			const code = systemCodeOf(error);
+			if (code !== undefined || /fetch failed|terminated|socket|network/i.test(error.message)) return new ChatConnectionError(url, code, { cause: error });
+		}
+		return error;
+	}
+
+	dispose(abort: boolean): void {
+		this.disarm();
+		this.outer?.removeEventListener('abort', this.onOuterAbort);
+		if (abort && !this.controller.signal.aborted) this.controller.abort();
+	}
+}
+
+/** The low-level code (`ECONNRESET`, `UND_ERR_SOCKET` …) of a fetch failure, looking through `cause`. */
+function systemCodeOf(error: Error): string | undefined {
+	let current: unknown = error;
+	for (let depth = 0; depth < 4 && typeof current === 'object' && current !== null; depth++) {
+		const code = (current as { code?: unknown }).code;
+		if (typeof code === 'string' && code !== 'ABORT_ERR' && code !== 'ERR_INVALID_STATE') return code;
+		current = (current as { cause?: unknown }).cause;
+	}
+	return undefined;
+}
+
+function sleep(milliseconds: number, signal: AbortSignal | undefined): Promise<void> {
+	return new Promise((resolve, reject) => {
+		if (signal?.aborted) return reject(new ChatAbortedError({ cause: signal.reason }));
+		const onAbort = () => {
+			clearTimeout(timer);
+			reject(new ChatAbortedError({ cause: signal?.reason }));
+		};
+		const timer = setTimeout(() => {
+			signal?.removeEventListener('abort', onAbort);
+			resolve();
+		}, milliseconds);
+		signal?.addEventListener('abort', onAbort, { once: true });
+	});
+}

@@ -1,0 +1,157 @@
+import { DynamicStructuredTool } from '@langchain/core/tools';
+import { NodeHelpers, type INode, type INodeParameters, type INodeTypeDescription } from 'n8n-workflow';
+import type { AgentTool, ToolObservation } from '../agent/agent-tool';
+import type { JsonSchema } from '../chat/types';
+import { FromAIError } from '../errors/from-ai-error';
+import { ToolBuildError, type ToolBuildProblem } from '../errors/tool-build-error';
+import { ToolbridgeError } from '../errors/toolbridge-error';
+import { collectFromAIMarkers } from '../from-ai/collect-from-ai-markers';
+import { buildToolDescription } from '../schema/build-tool-description';
+import { buildToolSchema, type ToolSchema } from '../schema/build-tool-schema';
+import { toolNameFromNodeName } from '../schema/tool-name-from-node-name';
+import { checkArguments } from './coerce-arguments';
+import { DEFAULT_MAX_OUTPUT_LENGTH, formatToolOutput } from './format-tool-output';
+import type { NodeRunner, NodeRunResult } from './node-runner';
+import { groupMarkersByPath, substituteArguments } from './substitute-arguments';
+import { toNodeRunError } from './to-node-run-error';
+import { argumentProblemsText, nodeErrorText } from './tool-observation-text';
+
+/** Options of {@link createNodeAsTool}. */
+export interface CreateNodeAsToolOptions {
+	/** The node as the workflow holds it (name, type, typeVersion, parameters, credentials). */
+	node: INode;
+	/** Its node type's description (for this type and version). */
+	nodeTypeDescription: INodeTypeDescription;
+	/** Runs the node with the substituted parameters. */
+	runner: Pick<NodeRunner, 'run'>;
+	/** Names the agent's other tools already use; the new name is added to it. */
+	takenNames?: Set<string>;
+	/** Resolves a manual `toolDescription` written as an expression. */
+	resolveExpression?: (expression: string) => unknown;
+	/** Cap on the text handed to the model. Default {@link DEFAULT_MAX_OUTPUT_LENGTH}. */
+	maxOutputLength?: number;
+}
+
+/** What `metadata.toolbridge` of a bridge tool holds. */
+export interface BridgeToolMetadata {
+	/** The exact JSON Schema of the arguments, as the model should receive it. */
+	jsonSchema: JsonSchema;
+	nodeType: string;
+}
+
+/**
+ * The schema's `.catch` value: LangChain parses arguments against the tool schema BEFORE
+ * `func` runs and throws `ToolInputParsingException` on a mismatch (which kills n8n agent
+ * runs). The catch turns a mismatch into this wrapper, so `func` sees the raw input and can
+ * coerce it or answer with an observation, while the schema the model sees stays typed.
+ */
+class UnparsedToolArguments {
+	constructor(readonly input: unknown) {}
+}
+
+const observers = new WeakMap<object, (input: unknown) => Promise<ToolObservation>>();
+
+function problemsOf(errors: readonly FromAIError[], nodeName: string): ToolBuildProblem[] {
+	return errors.map((error) => ({ nodeName, path: error.path, index: error.index, message: error.detail, code: error.code }));
+}
+
+function compileSchema(node: INode, parameters: INodeParameters): { schema: ToolSchema; markers: ReturnType<typeof collectFromAIMarkers>['markers'] } {
+	const { markers, errors } = collectFromAIMarkers(parameters, { nodeName: node.name });
+	if (errors.length > 0) throw new ToolBuildError(problemsOf(errors, node.name));
+	try {
+		return { schema: buildToolSchema(markers, { nodeName: node.name }), markers };
+	} catch (error) {
+		if (error instanceof FromAIError) throw new ToolBuildError(problemsOf([error], node.name), { cause: error });
+		throw error;
+	}
+}
+
+/**
+ * Turns an n8n node into a LangChain `DynamicStructuredTool` whose arguments the model fills
+ * through the node's `$fromAI` markers: name unique among `takenNames`, n8n's description
+ * rules, a typed Zod schema (and the exact JSON Schema in `metadata.toolbridge.jsonSchema`),
+ * `metadata.sourceNodeName`.
+ *
+ * Its `func` never throws for bad model input or a failing node: arguments are coerced where
+ * the intent is clear and validated (defaults applied), substituted into the parameters at
+ * the marker spans, the real node runs through `runner`, and the model reads the output
+ * items' json (binary described, long output cut) or an `Error: …` text naming the field
+ * and expected type, or the node's message and details. The same call as an
+ * {@link ToolObservation} is available through `toAgentTool`.
+ *
+ * @throws ToolBuildError when a `$fromAI` call is malformed or keys conflict (node name,
+ *   parameter path and position in the message), or the description expression fails.
+ */
+export function createNodeAsTool(options: CreateNodeAsToolOptions): DynamicStructuredTool {
+	const { node, nodeTypeDescription, runner } = options;
+	// n8n's `new Workflow()` keeps only declared, displayed parameters; markers in stale
+	// hidden parameters would otherwise become phantom tool arguments.
+	const parameters = NodeHelpers.getNodeParameters(nodeTypeDescription.properties, node.parameters, false, false, node, nodeTypeDescription) ?? {};
+	const { schema, markers } = compileSchema(node, parameters);
+	const marked = groupMarkersByPath(markers);
+	const name = toolNameFromNodeName(node.name, options.takenNames);
+	options.takenNames?.add(name);
+	let description: string;
+	try {
+		description = buildToolDescription({
+			node: { name: node.name, parameters },
+			nodeTypeDescription: { ...nodeTypeDescription, name: node.type },
+			resolveExpression: options.resolveExpression,
+		});
+	} catch (error) {
+		if (error instanceof FromAIError) throw new ToolBuildError(problemsOf([error], node.name), { cause: error });
+		throw new ToolBuildError([{ nodeName: node.name, path: 'toolDescription', message: `The tool description could not be resolved: ${(error as Error).message}` }], { cause: error });
+	}
+	const maxOutputLength = options.maxOutputLength ?? DEFAULT_MAX_OUTPUT_LENGTH;
+
+	const observe = async (input: unknown): Promise<ToolObservation> => {
+		const raw = input instanceof UnparsedToolArguments ? input.input : input;
+		const check = checkArguments(raw, schema.zod, schema.parameters);
+		if (!check.ok) return { content: argumentProblemsText(name, check.problems), isError: true, data: { problems: check.problems } };
+		let result: NodeRunResult;
+		try {
+			result = await runner.run({ ...node, parameters: substituteArguments(parameters, marked, check.args) as INodeParameters }, {});
+		} catch (error) {
+			result = { items: [], error: toNodeRunError(error) };
+		}
+		if (result.error) return { content: nodeErrorText(node.name, result.error), isError: true, data: { error: result.error } };
+		return { content: formatToolOutput(result.items, maxOutputLength), isError: false, data: result.items.map((item) => item.json) };
+	};
+
+	const metadata: BridgeToolMetadata = { jsonSchema: schema.jsonSchema as unknown as JsonSchema, nodeType: node.type };
+	const tool = new DynamicStructuredTool({
+		name,
+		description,
+		schema: schema.zod.catch((context: { input: unknown }) => new UnparsedToolArguments(context.input) as never),
+		func: async (input: unknown) => (await observe(input)).content,
+		metadata: { sourceNodeName: node.name, toolbridge: metadata },
+	});
+	observers.set(tool, observe);
+	return tool;
+}
+
+/**
+ * The {@link AgentTool} view of a tool made by {@link createNodeAsTool}: same name, the exact
+ * JSON Schema, and an `invoke` that returns the observation (with `isError` and the output
+ * items' json as `data`) instead of a string. Never throws from `invoke`.
+ *
+ * @throws ToolbridgeError (TOOL_NOT_BRIDGED) when the tool was not made by createNodeAsTool.
+ */
+export function toAgentTool(tool: DynamicStructuredTool): AgentTool {
+	const observe = observers.get(tool);
+	if (!observe) throw new ToolbridgeError('TOOL_NOT_BRIDGED', `Tool "${tool.name}" was not made by createNodeAsTool; use agentToolFromLangChain for other tools.`);
+	const metadata = tool.metadata as { sourceNodeName: string; toolbridge: BridgeToolMetadata };
+	return {
+		name: tool.name,
+		description: tool.description,
+		parameters: metadata.toolbridge.jsonSchema,
+		sourceNodeName: metadata.sourceNodeName,
+		invoke: async (args) => {
+			try {
+				return await observe(args);
+			} catch (error) {
+				return { content: `Error: ${(error as Error).message}`, isError: true };
+			}
+		},
+	};
+}

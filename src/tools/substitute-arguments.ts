@@ -1,0 +1,83 @@
+import type { FromAIParameterMarker } from '../from-ai/from-ai-marker';
+import { getAtPath, parseParameterPath, setAtPath } from './parameter-path';
+import { containsExpressionString, toExpressionLiteral } from './to-expression-literal';
+
+/** Markers of one parameter value, prepared once per tool. */
+export interface MarkedParameter {
+	path: string;
+	steps: ReturnType<typeof parseParameterPath>;
+	/** Markers in this value, last first (so earlier spans stay valid while replacing). */
+	markers: FromAIParameterMarker[];
+}
+
+/** Groups markers by parameter path, ready for {@link substituteArguments}. */
+export function groupMarkersByPath(markers: readonly FromAIParameterMarker[]): MarkedParameter[] {
+	const byPath = new Map<string, MarkedParameter>();
+	for (const marker of markers) {
+		let entry = byPath.get(marker.path);
+		if (!entry) {
+			entry = { path: marker.path, steps: parseParameterPath(marker.path), markers: [] };
+			byPath.set(marker.path, entry);
+		}
+		entry.markers.push(marker);
+	}
+	for (const entry of byPath.values()) entry.markers.sort((left, right) => right.start - left.start);
+	return [...byPath.values()];
+}
+
+/**
+ * The value a sole `={{ $fromAI(…) }}` parameter takes: the argument itself, keeping its type.
+ * A string starting with `=`, or an object holding one, would be evaluated by n8n as an
+ * expression (a model could reach `$env` or other nodes' data that way); those are wrapped
+ * in an expression that yields exactly the argument.
+ */
+function wholeValueFor(argument: unknown): unknown {
+	if (!containsExpressionString(argument)) return argument;
+	return `={{ ${toExpressionLiteral(argument)} }}`;
+}
+
+/**
+ * Rewrites one expression string: a marker that is its segment's whole code becomes a
+ * literal in place of the segment's code (objects and arrays render as JSON text, not
+ * `[object Object]`); a marker inside larger code is replaced by a typed literal, so the
+ * rest of the code still evaluates normally.
+ */
+function substituteInTemplate(raw: string, markers: readonly FromAIParameterMarker[], args: Record<string, unknown>): string {
+	let result = raw;
+	let limit = Number.POSITIVE_INFINITY;
+	for (const marker of markers) {
+		// Markers nested inside a replaced span (a `$fromAI` in another's arguments) are gone.
+		if (marker.end > limit) continue;
+		const argument = args[marker.key];
+		if (marker.wholeSegment) {
+			const rendered = typeof argument === 'object' && argument !== null ? JSON.stringify(argument) : argument;
+			result = `${result.slice(0, marker.segment.start)}{{ ${toExpressionLiteral(rendered)} }}${result.slice(marker.segment.end)}`;
+			limit = marker.segment.start;
+		} else {
+			result = `${result.slice(0, marker.start)}${toExpressionLiteral(argument)}${result.slice(marker.end)}`;
+			limit = marker.start;
+		}
+	}
+	return result;
+}
+
+/**
+ * A deep copy of `parameters` with the model's (validated, defaulted) arguments put where
+ * the `$fromAI` markers were. Parameters without markers are shared, not copied: n8n-core
+ * does not mutate node parameters.
+ */
+export function substituteArguments(
+	parameters: Record<string, unknown>,
+	marked: readonly MarkedParameter[],
+	args: Record<string, unknown>,
+): Record<string, unknown> {
+	if (marked.length === 0) return parameters;
+	const copy = structuredClone(parameters);
+	for (const entry of marked) {
+		const raw = getAtPath(copy, entry.steps);
+		if (typeof raw !== 'string') continue;
+		const sole = entry.markers.length === 1 && entry.markers[0].wholeValue ? entry.markers[0] : undefined;
+		setAtPath(copy, entry.steps, sole ? wholeValueFor(args[sole.key]) : substituteInTemplate(raw, entry.markers, args));
+	}
+	return copy;
+}

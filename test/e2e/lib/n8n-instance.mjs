@@ -1,0 +1,381 @@
+// @ts-check
+/**
+ * One throw-away n8n: a temp `N8N_USER_FOLDER`, loopback only, free ports, telemetry off.
+ * Runs CLI commands (`import:workflow`, `import:credentials`, `execute`) with their logs
+ * captured to files, and `n8n start` with readiness polling, owner setup, REST and
+ * webhook calls, and guaranteed shutdown (process-group kill).
+ */
+import { spawn } from 'node:child_process';
+import { copyFileSync, createWriteStream, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+import { freePorts } from './free-port.mjs';
+import { runCommand, tailFile } from './run-command.mjs';
+
+/** Owner account created on `start()`; loopback only, never a real secret. */
+export const OWNER = Object.freeze({
+	email: 'e2e-owner@toolbridge.invalid',
+	firstName: 'E2E',
+	lastName: 'Owner',
+	password: 'E2e-owner-Passw0rd',
+});
+
+/**
+ * Parse the JSON document `n8n execute --rawOutput` prints after its log lines.
+ * @param {string} stdout
+ * @returns {any}
+ * @throws {Error} when no JSON object can be found
+ */
+export function parseRawOutput(stdout) {
+	const start = stdout.indexOf('{');
+	if (start < 0) throw new Error(`no JSON in n8n output:\n${stdout.slice(-2000)}`);
+	const text = stdout.slice(start);
+	try {
+		return JSON.parse(text);
+	} catch {
+		// Trailing log lines after the JSON: cut at the last closing brace that parses.
+		for (let end = text.lastIndexOf('}'); end > 0; end = text.lastIndexOf('}', end - 1)) {
+			try {
+				return JSON.parse(text.slice(0, end + 1));
+			} catch {
+				// keep looking
+			}
+		}
+		throw new Error(`unparsable JSON in n8n output:\n${text.slice(0, 2000)}`);
+	}
+}
+
+/**
+ * Lines of an n8n log that report a problem loading nodes/credentials of `packageName`
+ * (or any `Error`-level line mentioning it).
+ * @param {string} logText
+ * @param {string} packageName
+ * @returns {string[]}
+ */
+export function packageLoadProblems(logText, packageName) {
+	return logText
+		.split('\n')
+		.filter((line) => line.includes(packageName) || /community package|load(ing)? (nodes|package)/i.test(line))
+		.filter((line) => /error|fail|could not|cannot|unable|invalid/i.test(line));
+}
+
+/**
+ * A throw-away n8n instance rooted in a temp folder.
+ */
+export class N8nInstance {
+	/**
+	 * @param {{ nodeBin: string, n8nBin: string, pathWithNode24: string, templateUserFolder?: string }} install from `provision()`
+	 * @param {{ name?: string, logLevel?: string, keepFolder?: boolean, extraEnv?: Record<string, string> }} [options]
+	 */
+	constructor(install, options = {}) {
+		this.install = install;
+		this.options = options;
+		this.folder = mkdtempSync(join(tmpdir(), `toolbridge-e2e-${options.name ?? 'n8n'}-`));
+		this.userFolder = join(this.folder, 'user');
+		this.logDir = join(this.folder, 'logs');
+		mkdirSync(this.userFolder, { recursive: true });
+		mkdirSync(this.logDir, { recursive: true });
+		const template = install.templateUserFolder ? join(install.templateUserFolder, '.n8n') : undefined;
+		if (template && existsSync(join(template, 'database.sqlite'))) {
+			// A migrated database (and its encryption key): skips ~25 s of migrations.
+			mkdirSync(join(this.userFolder, '.n8n'), { recursive: true });
+			for (const file of readdirSync(template)) {
+				// config (encryption key) and database.sqlite with its -wal/-shm files
+				if (file === 'config' || file.startsWith('database.sqlite')) copyFileSync(join(template, file), join(this.userFolder, '.n8n', file));
+			}
+		}
+		/** @type {number} */
+		this.port = 0;
+		/** @type {number} */
+		this.brokerPort = 0;
+		this.commandCount = 0;
+		/** @type {import('node:child_process').ChildProcess | undefined} */
+		this.server = undefined;
+		this.serverLog = join(this.logDir, 'server.log');
+		/** @type {string | undefined} */
+		this.cookie = undefined;
+		this.killOnExit = () => this.killServer('SIGKILL');
+	}
+
+	/** Directory n8n loads community packages from. */
+	get nodesDir() {
+		return join(this.userFolder, '.n8n', 'nodes');
+	}
+
+	/** `http://127.0.0.1:<port>` once ports are chosen. */
+	get baseUrl() {
+		return `http://127.0.0.1:${this.port}`;
+	}
+
+	/**
+	 * Choose the ports (main ≠ task broker). Called by the first command.
+	 * @returns {Promise<void>}
+	 */
+	async choosePorts() {
+		if (this.port) return;
+		[this.port, this.brokerPort] = await freePorts(2);
+	}
+
+	/**
+	 * The environment every n8n process of this instance gets: nothing N8N_* inherited
+	 * from the caller, Node 24 first on PATH.
+	 * @returns {NodeJS.ProcessEnv}
+	 */
+	env() {
+		/** @type {NodeJS.ProcessEnv} */
+		const env = {};
+		for (const [key, value] of Object.entries(process.env)) {
+			if (!/^(N8N_|DB_|NODE_OPTIONS$|WEBHOOK_URL$|npm_|CI$)/.test(key)) env[key] = value;
+		}
+		return {
+			...env,
+			PATH: this.install.pathWithNode24,
+			N8N_USER_FOLDER: this.userFolder,
+			N8N_LISTEN_ADDRESS: '127.0.0.1',
+			N8N_HOST: '127.0.0.1',
+			N8N_PORT: String(this.port),
+			N8N_PROTOCOL: 'http',
+			N8N_WEBHOOK_URL: `${this.baseUrl}/`,
+			N8N_RUNNERS_BROKER_PORT: String(this.brokerPort),
+			N8N_RUNNERS_BROKER_LISTEN_ADDRESS: '127.0.0.1',
+			N8N_DIAGNOSTICS_ENABLED: 'false',
+			N8N_PERSONALIZATION_ENABLED: 'false',
+			N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
+			N8N_TEMPLATES_ENABLED: 'false',
+			N8N_HIRING_BANNER_ENABLED: 'false',
+			N8N_LICENSE_AUTO_RENEW_ENABLED: 'false',
+			N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'false',
+			N8N_SECURE_COOKIE: 'false',
+			N8N_REINSTALL_MISSING_PACKAGES: 'false',
+			N8N_COMMUNITY_PACKAGES_ENABLED: 'true',
+			N8N_UNVERIFIED_PACKAGES_ENABLED: 'true',
+			N8N_LOG_LEVEL: this.options.logLevel ?? 'info',
+			N8N_LOG_OUTPUT: 'console',
+			...this.options.extraEnv,
+		};
+	}
+
+	/**
+	 * Run an n8n CLI command to completion; its output goes to a numbered log file.
+	 * @param {string[]} args
+	 * @param {{ timeoutMs?: number, allowFailure?: boolean }} [options]
+	 * @returns {Promise<{ code: number | null, stdout: string, stderr: string, logPath: string }>}
+	 * @throws {Error} (with the log tail) when the command fails and allowFailure is not set
+	 */
+	async cli(args, options = {}) {
+		await this.choosePorts();
+		this.commandCount += 1;
+		const logPath = join(this.logDir, `${String(this.commandCount).padStart(2, '0')}-${args[0].replace(/[^a-z0-9]+/gi, '-')}.log`);
+		const result = await runCommand(this.install.nodeBin, [this.install.n8nBin, ...args], {
+			env: this.env(),
+			cwd: this.folder,
+			logPath,
+			timeoutMs: options.timeoutMs ?? 180_000,
+		});
+		if (result.code !== 0 && !options.allowFailure) {
+			throw new Error(`n8n ${args.join(' ')} exited ${result.code ?? result.signal} (log ${logPath}):\n${tailFile(logPath, 50)}`);
+		}
+		return { ...result, logPath };
+	}
+
+	/**
+	 * Import a workflow (object with `id`, `nodes`, `connections`, …) via `n8n import:workflow`.
+	 * @param {Record<string, any>} workflow
+	 * @returns {Promise<string>} the workflow id
+	 * @throws {Error} when the import fails
+	 */
+	async importWorkflow(workflow) {
+		const file = join(this.folder, `workflow-${workflow.id}.json`);
+		writeFileSync(file, JSON.stringify(workflow, null, '\t'));
+		await this.cli(['import:workflow', `--input=${file}`]);
+		return workflow.id;
+	}
+
+	/**
+	 * Import credentials (array of `{ id, name, type, data }` with plain `data`; n8n
+	 * encrypts it with this instance's key) via `n8n import:credentials`.
+	 * @param {Array<{ id: string, name: string, type: string, data: Record<string, unknown> }>} credentials
+	 * @returns {Promise<void>}
+	 * @throws {Error} when the import fails
+	 */
+	async importCredentials(credentials) {
+		const file = join(this.folder, `credentials-${this.commandCount + 1}.json`);
+		writeFileSync(file, JSON.stringify(credentials), { mode: 0o600 });
+		try {
+			await this.cli(['import:credentials', `--input=${file}`]);
+		} finally {
+			rmSync(file, { force: true });
+		}
+	}
+
+	/**
+	 * Run an imported workflow with `n8n execute --id --rawOutput`.
+	 * @param {string} workflowId
+	 * @returns {Promise<{ ok: boolean, result: any, stdout: string, logPath: string }>}
+	 *   `result` is the parsed JSON (undefined when none was printed)
+	 * @throws {Error} when n8n produced neither JSON nor a clean failure
+	 */
+	async execute(workflowId) {
+		const run = await this.cli(['execute', `--id=${workflowId}`, '--rawOutput'], { allowFailure: true });
+		let result;
+		try {
+			result = parseRawOutput(run.stdout);
+		} catch (error) {
+			if (run.code === 0) throw error;
+		}
+		return { ok: run.code === 0, result, stdout: run.stdout, logPath: run.logPath };
+	}
+
+	/**
+	 * `n8n start`, wait for `/healthz/readiness`, create the owner and log in.
+	 * @param {{ timeoutMs?: number }} [options]
+	 * @returns {Promise<void>}
+	 * @throws {Error} with the server log tail when n8n exits or is not ready in time
+	 */
+	async start(options = {}) {
+		await this.choosePorts();
+		const timeoutMs = options.timeoutMs ?? 120_000;
+		const log = createWriteStream(this.serverLog, { flags: 'a' });
+		const child = spawn(this.install.nodeBin, [this.install.n8nBin, 'start'], {
+			env: this.env(),
+			cwd: this.folder,
+			detached: true,
+			stdio: ['ignore', 'pipe', 'pipe'],
+		});
+		this.server = child;
+		process.once('exit', this.killOnExit);
+		child.stdout?.pipe(log);
+		child.stderr?.pipe(log);
+		/** @type {string | undefined} */
+		let exited;
+		child.on('exit', (code, signal) => {
+			exited = `exited ${code ?? signal}`;
+		});
+		const deadline = Date.now() + timeoutMs;
+		for (;;) {
+			if (exited) throw new Error(`n8n start ${exited} (log ${this.serverLog}):\n${tailFile(this.serverLog, 50)}`);
+			if (Date.now() > deadline) {
+				throw new Error(`n8n not ready after ${timeoutMs} ms (log ${this.serverLog}):\n${tailFile(this.serverLog, 50)}`);
+			}
+			try {
+				const response = await fetch(`${this.baseUrl}/healthz/readiness`);
+				if (response.ok) break;
+			} catch {
+				// not listening yet
+			}
+			await sleep(250);
+		}
+		await this.setupOwner();
+	}
+
+	/**
+	 * Create the owner (`POST /rest/owner/setup`) and keep its auth cookie.
+	 * @returns {Promise<void>}
+	 * @throws {Error} when n8n refuses
+	 */
+	async setupOwner() {
+		const response = await fetch(`${this.baseUrl}/rest/owner/setup`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify(OWNER),
+		});
+		if (!response.ok) throw new Error(`owner setup: HTTP ${response.status} ${await response.text()}`);
+		const cookies = response.headers.getSetCookie?.() ?? [];
+		this.cookie = cookies.map((cookie) => cookie.split(';')[0]).join('; ');
+	}
+
+	/**
+	 * Authenticated REST call (`/rest/...`) as the owner.
+	 * @param {string} method
+	 * @param {string} path path below the base URL, e.g. `/rest/workflows`
+	 * @param {unknown} [body]
+	 * @returns {Promise<any>} the parsed JSON body (`data` unwrapped when present)
+	 * @throws {Error} on a non-2xx answer
+	 */
+	async rest(method, path, body) {
+		const response = await fetch(`${this.baseUrl}${path}`, {
+			method,
+			headers: {
+				'content-type': 'application/json',
+				...(this.cookie ? { cookie: this.cookie } : {}),
+				'browser-id': 'toolbridge-e2e',
+			},
+			body: body === undefined ? undefined : JSON.stringify(body),
+		});
+		const text = await response.text();
+		if (!response.ok) throw new Error(`${method} ${path}: HTTP ${response.status} ${text.slice(0, 1000)}`);
+		const json = text ? JSON.parse(text) : undefined;
+		return json && typeof json === 'object' && 'data' in json ? json.data : json;
+	}
+
+	/**
+	 * Call a production webhook (`/webhook/<path>`).
+	 * @param {string} path
+	 * @param {RequestInit} [init]
+	 * @returns {Promise<Response>}
+	 */
+	webhook(path, init) {
+		return fetch(`${this.baseUrl}/webhook/${path}`, init);
+	}
+
+	/** Text of the server log so far. */
+	serverLogText() {
+		try {
+			return readFileSync(this.serverLog, 'utf8');
+		} catch {
+			return '';
+		}
+	}
+
+	/**
+	 * Signal the server's process group.
+	 * @param {NodeJS.Signals} signal
+	 */
+	killServer(signal) {
+		const pid = this.server?.pid;
+		if (!pid || this.server?.exitCode !== null || this.server?.signalCode !== null) return;
+		try {
+			process.kill(-pid, signal);
+		} catch {
+			// already gone
+		}
+	}
+
+	/**
+	 * Stop the server (SIGTERM, then SIGKILL after 15 s).
+	 * @returns {Promise<void>}
+	 */
+	async stop() {
+		const server = this.server;
+		if (!server) return;
+		if (server.exitCode === null && server.signalCode === null) {
+			const gone = new Promise((resolve) => server.once('exit', resolve));
+			this.killServer('SIGTERM');
+			const timer = setTimeout(() => this.killServer('SIGKILL'), 15_000);
+			await gone;
+			clearTimeout(timer);
+		}
+		// Task runners and other children of the group.
+		try {
+			if (server.pid) process.kill(-server.pid, 'SIGKILL');
+		} catch {
+			// none left
+		}
+		process.removeListener('exit', this.killOnExit);
+		this.server = undefined;
+	}
+
+	/**
+	 * Stop the server and delete the temp folder (kept when `keepFolder` or when
+	 * TOOLBRIDGE_E2E_KEEP=1, for post-mortems).
+	 * @returns {Promise<void>}
+	 */
+	async dispose() {
+		await this.stop();
+		if (!this.options.keepFolder && process.env.TOOLBRIDGE_E2E_KEEP !== '1') {
+			rmSync(this.folder, { recursive: true, force: true });
+		}
+	}
+}
