@@ -56,3 +56,59 @@ export { buildToolDescription } from './schema/build-tool-description';
 export type { BuildToolDescriptionOptions, ToolDescriptionNode, ToolDescriptionNodeType } from './schema/build-tool-description';
 export { FromAIError, FromAIKeyConflictError } from './errors/from-ai-error';
 export type { FromAIErrorCode, FromAIErrorLocation } from './errors/from-ai-error';
+// agent loop: a resumable state machine (plain-JSON state) and its in-process driver
+export { createAgentState, defaultAgentConfig } from './agent/create-agent-state';
+export type { AgentInput } from './agent/create-agent-state';
+export type {
+	AgentConfig,
+	AgentFailure,
+	AgentFailureCode,
+	AgentResult,
+	AgentState,
+	AgentStatus,
+	AgentStep,
+	AgentToolChoice,
+	AgentToolSpec,
+	LimitBehavior,
+	PendingToolCall,
+} from './agent/agent-state';
+export { nextAction } from './agent/next-action';
+export type { AgentAction, ToolCallRequest } from './agent/next-action';
+export { applyModelTurn } from './agent/apply-model-turn';
+export { applyToolResults } from './agent/apply-tool-results';
+export type { ToolCallResult } from './agent/apply-tool-results';
+export { abortAgent, failAgent } from './agent/stop-agent';
+export { buildChatRequest } from './agent/build-chat-request';
+export { runAgent } from './agent/run-agent';
+export type { AgentRunOutcome, CallModel, RunAgentOptions } from './agent/run-agent';
+export type { AgentEvent, AgentEventListener } from './agent/agent-event';
+export { createChatModelCaller } from './agent/create-chat-model-caller';
+export type { ChatConnection } from './agent/create-chat-model-caller';
+export { agentToolFromLangChain, flattenConnectedTools, isLangChainToolLike } from './agent/agent-tool-from-langchain';
+export type { LangChainToolLike } from './agent/agent-tool-from-langchain';
+export { loadMemoryHistory, saveToMemory } from './agent/chat-memory';
+export type { ChatMemoryLike, ChatHistoryLike } from './agent/chat-memory';
+export { wireMessagesFromLangChain, langChainMessagesFromWire } from './agent/langchain-messages';
+export { sanitizeHistory } from './agent/sanitize-history';
+export { AgentConfigurationError } from './errors/agent-configuration-error';
+export { AgentStateError } from './errors/agent-state-error';
+export { AgentStoppedError } from './errors/agent-stopped-error';
+// n8n node → LangChain tool bridge, and the standalone host (workflow JSON in, tools out)
+export { createNodeAsTool, toAgentTool } from './tools/create-node-as-tool';
+export type { CreateNodeAsToolOptions, BridgeToolMetadata } from './tools/create-node-as-tool';
+export type { NodeRunner, NodeRunResult, NodeRunError } from './tools/node-runner';
+export { formatToolOutput, DEFAULT_MAX_OUTPUT_LENGTH } from './tools/format-tool-output';
+export { loadWorkflowTools } from './tools/hosts/standalone/load-workflow-tools';
+export type { LoadWorkflowToolsOptions, WorkflowTools } from './tools/hosts/standalone/load-workflow-tools';
+export { StandaloneHost } from './tools/hosts/standalone/standalone-host';
+export type { StandaloneHostOptions } from './tools/hosts/standalone/standalone-host';
+export type { CredentialRecords } from './tools/hosts/standalone/credential-store';
+export { parseWorkflow, readWorkflowFile, findAgentNames, selectAgent, findToolNodes } from './tools/hosts/standalone/workflow-file';
+export type { WorkflowExport } from './tools/hosts/standalone/workflow-file';
+export { ToolBuildError } from './errors/tool-build-error';
+export type { ToolBuildProblem } from './errors/tool-build-error';
+export { WorkflowFileError } from './errors/workflow-file-error';
+export { AgentNotFoundError } from './errors/agent-not-found-error';
+export { NodeTypeNotFoundError } from './errors/node-type-not-found-error';
+export { UnsupportedNodeError } from './errors/unsupported-node-error';
+export { MissingCredentialError } from './errors/missing-credential-error';

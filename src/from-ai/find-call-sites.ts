@@ -1,4 +1,5 @@
 import { FromAIError } from '../errors/from-ai-error';
+import { findClosingQuote } from './skip-quoted';
 
 /** A `$fromAI(` call found by the lexer, before its arguments are parsed. */
 export interface CallSite {
@@ -17,6 +18,9 @@ const RUNTIME_SPELLINGS = new Set(['$fromAI', '$fromai', '$fromAi']);
 const KEYWORDS_BEFORE_EXPRESSION = new Set([
 	'return', 'typeof', 'instanceof', 'in', 'of', 'new', 'delete', 'void', 'throw', 'case', 'do', 'else', 'yield', 'await',
 ]);
+
+/** Longest regex literal recognised (see `scanRegex`). */
+const MAX_REGEX_LENGTH = 2000;
 
 const enum Previous {
 	/** Start of code, an operator or punctuation: an expression may start (regex allowed). */
@@ -122,9 +126,14 @@ class CallSiteLexer {
 		return codeEnd;
 	}
 
-	/** Returns the end of a regex literal starting at `from` ('/'), or -1 if it is not one. */
+	/**
+	 * Returns the end of a regex literal starting at `from` ('/'), or -1 if it is not one.
+	 * Looks at most MAX_REGEX_LENGTH characters: a failed attempt makes `/` a division and
+	 * the scan goes on, so unbounded attempts would be quadratic on input like `/[/[/[…`.
+	 */
 	private scanRegex(from: number): number {
-		const { value, codeEnd } = this;
+		const { value } = this;
+		const codeEnd = Math.min(this.codeEnd, from + MAX_REGEX_LENGTH);
 		let at = from + 1;
 		let inClass = false;
 		while (at < codeEnd) {
@@ -148,18 +157,12 @@ class CallSiteLexer {
 		return -1;
 	}
 
-	/** Skips a quoted string starting at `from`; returns the position after it. */
+	/**
+	 * Skips a quoted string starting at `from`; returns the position after it. A raw line
+	 * break does not end it here (JavaScript would reject the code, so n8n never runs it).
+	 */
 	private skipString(from: number, quote: number): number {
-		const { value, codeEnd } = this;
-		let at = from + 1;
-		while (at < codeEnd) {
-			const inner = value.charCodeAt(at);
-			if (inner === Char.Backslash) at += 2;
-			else if (inner === quote) break;
-			else if (inner === Char.LineFeed || inner === Char.CarriageReturn) break;
-			else at++;
-		}
-		return at + 1;
+		return findClosingQuote(this.value, from, this.codeEnd, quote === Char.Quote ? '"' : "'") + 1;
 	}
 
 	/** Skips the rest of a number starting at `from`. */

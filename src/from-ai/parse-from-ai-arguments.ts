@@ -4,6 +4,7 @@ import jsepObject from '@jsep-plugin/object';
 import jsepTemplate from '@jsep-plugin/template';
 import { FromAIError, type FromAIErrorCode } from '../errors/from-ai-error';
 import { cookStringLiteral } from './cook-string-literal';
+import { findClosingQuote } from './skip-quoted';
 import { convertDefaultValue } from './convert-default-value';
 import type { FromAIJsonValue, FromAIType } from './from-ai-marker';
 
@@ -168,15 +169,11 @@ function parseSimpleArgument(text: string): jsep.Expression | undefined {
 	while (end > 0 && isPlainSpace(text.charCodeAt(end - 1))) end--;
 	const first = text.charCodeAt(0);
 	if (first === 39 || first === 34) {
-		let position = 1;
-		while (position < end) {
-			const code = text.charCodeAt(position);
-			if (code === first) break;
-			if (code === 10 || code === 13) return undefined;
-			position += code === 92 ? 2 : 1;
-		}
-		if (position !== end - 1) return undefined;
-		const cooked = cookStringLiteral(text.slice(1, end - 1), false);
+		if (findClosingQuote(text, 0, end, first === 39 ? "'" : '"') !== end - 1) return undefined;
+		const body = text.slice(1, end - 1);
+		// A raw line break is a syntax error: let jsep report it.
+		if (body.indexOf('\n') !== -1 || body.indexOf('\r') !== -1) return undefined;
+		const cooked = cookStringLiteral(body, false);
 		return cooked === undefined ? undefined : { type: 'Literal', value: cooked, raw: text.slice(0, end), cooked: true };
 	}
 	const word = end === text.length ? text : text.slice(0, end);
@@ -212,8 +209,12 @@ function stringLiteralOf(node: jsep.Expression): string | undefined {
 	return undefined;
 }
 
+/** Deeper defaults are refused rather than risking the stack. */
+const MAX_LITERAL_DEPTH = 100;
+
 /** Evaluates a literal AST (strings, numbers, booleans, null, arrays, objects). */
-function evaluateLiteral(node: jsep.Expression): FromAIJsonValue {
+function evaluateLiteral(node: jsep.Expression, depth = 0): FromAIJsonValue {
+	if (depth > MAX_LITERAL_DEPTH) throw new NotLiteral(`nesting deeper than ${MAX_LITERAL_DEPTH}`);
 	switch (node.type) {
 		case 'Literal': {
 			if (typeof node.value === 'string') {
@@ -240,7 +241,7 @@ function evaluateLiteral(node: jsep.Expression): FromAIJsonValue {
 			const elements = node.elements as (jsep.Expression | null)[];
 			return elements.map((element) => {
 				if (element === null) throw new NotLiteral('an array hole');
-				return evaluateLiteral(element);
+				return evaluateLiteral(element, depth + 1);
 			});
 		}
 		case 'ObjectExpression': {
@@ -255,7 +256,7 @@ function evaluateLiteral(node: jsep.Expression): FromAIJsonValue {
 				else if (keyNode.type === 'Literal') name = typeof keyNode.value === 'string' ? stringLiteralOf(keyNode) : String(keyNode.value);
 				if (name === undefined) throw new NotLiteral('a non-literal property name');
 				// defineProperty: a key named `__proto__` must stay data, not replace the prototype.
-				Object.defineProperty(result, name, { value: evaluateLiteral(property.value as jsep.Expression), enumerable: true, writable: true, configurable: true });
+				Object.defineProperty(result, name, { value: evaluateLiteral(property.value as jsep.Expression, depth + 1), enumerable: true, writable: true, configurable: true });
 			}
 			return result;
 		}
@@ -280,9 +281,7 @@ function splitArguments(value: string, from: number, to: number): ArgumentSource
 	while (position < to) {
 		const code = value.charCodeAt(position);
 		if (code === 39 || code === 34) {
-			position++;
-			while (position < to && value.charCodeAt(position) !== code) position += value.charCodeAt(position) === 92 ? 2 : 1;
-			position++;
+			position = findClosingQuote(value, position, to, code === 39 ? "'" : '"') + 1;
 		} else if (code === 96) {
 			position = skipTemplateText(value, position + 1, to, state);
 		} else if (code === 47 && value.charCodeAt(position + 1) === 47) {
