@@ -5,15 +5,17 @@ import { sanitizeHistory } from './sanitize-history';
 /** The parts of a LangChain chat memory (n8n's Simple, Redis, Postgres… memory) this package uses. */
 export interface ChatMemoryLike {
 	memoryKey?: string;
-	loadMemoryVariables?: (values: Record<string, unknown>) => Promise<Record<string, unknown>>;
+	loadMemoryVariables?(values: Record<string, unknown>): Promise<Record<string, unknown>>;
 	chatHistory?: ChatHistoryLike;
 }
 
 /** A LangChain chat message history. */
 export interface ChatHistoryLike {
 	getMessages(): Promise<unknown[]>;
-	addMessages?: (messages: unknown[]) => Promise<void>;
-	addMessage?: (message: unknown) => Promise<void>;
+	// Method syntax on purpose: parameters are then checked bivariantly, so LangChain's
+	// `(messages: BaseMessage[]) => …` fits.
+	addMessages?(messages: unknown[]): Promise<void>;
+	addMessage?(message: unknown): Promise<void>;
 }
 
 /**

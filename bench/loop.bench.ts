@@ -1,0 +1,145 @@
+/**
+ * Per-iteration overhead of the agent loop against the bare HTTP round trip, both against
+ * the same loopback fake OpenAI-compatible server with zero latency, in one run.
+ *
+ * - loop: runAgent with the real chat client (fetch + SSE parsing + delta assembly), the
+ *   state machine, and one trivial tool call per iteration;
+ * - bare: the very same request bodies (recorded from the loop run) POSTed with fetch and
+ *   the response body read as text — serialization and HTTP only: no SSE parsing, no
+ *   state, no tools.
+ *
+ * Prints medians over several rounds and the ratio (goal ≤ 1.2×). Timings are printed,
+ * never asserted. The LangChain AgentExecutor comparison is not run: the `langchain`
+ * package (which holds AgentExecutor) is not a dependency of this repository.
+ *
+ *   npm run bench:loop [-- --iterations 40 --rounds 7]
+ */
+import { performance } from 'node:perf_hooks';
+import type { AgentTool } from '../src/agent/agent-tool';
+import { createChatModelCaller } from '../src/agent/create-chat-model-caller';
+import { runAgent } from '../src/agent/run-agent';
+import { startFakeChatServer, textReply, toolCallReply } from '../test/support/fake-chat-server';
+
+function argument(name: string, fallback: number): number {
+	const index = process.argv.indexOf(`--${name}`);
+	return index >= 0 ? Number(process.argv[index + 1]) : fallback;
+}
+
+const iterations = argument('iterations', 40);
+const rounds = argument('rounds', 7);
+
+const incrementTool: AgentTool = {
+	name: 'increment',
+	description: 'Adds one to n',
+	parameters: { type: 'object', properties: { n: { type: 'number' } }, required: ['n'] },
+	invoke: async (args) => ({ content: String(Number(args.n) + 1), isError: false }),
+};
+
+function median(values: number[]): number {
+	const sorted = [...values].sort((a, b) => a - b);
+	const middle = Math.floor(sorted.length / 2);
+	return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+}
+
+async function main(): Promise<void> {
+	const server = await startFakeChatServer({
+		respond: ({ body }) => {
+			const done = (body.messages as Array<{ role: string }>).filter((message) => message.role === 'tool').length;
+			return done < iterations ? toolCallReply([{ id: `call_${done}`, name: 'increment', arguments: { n: done } }]) : textReply(`Final: ${done}`);
+		},
+	});
+	const callModel = createChatModelCaller({ baseUrl: server.baseUrl, retry: { maxRetries: 0 } });
+	const url = `${server.baseUrl}/chat/completions`;
+	const modelCalls = iterations + 1;
+
+	const runLoop = async (): Promise<number> => {
+		const started = performance.now();
+		const { result } = await runAgent({
+			input: { config: { model: 'bench/model', maxIterations: iterations + 1, repeatedCallLimit: 1_000 }, prompt: 'count' },
+			tools: [incrementTool],
+			callModel,
+		});
+		const elapsed = performance.now() - started;
+		if (result.output !== `Final: ${iterations}`) throw new Error(`unexpected output ${result.output}`);
+		return elapsed;
+	};
+
+	// One recorded run gives the exact request bodies (with the growing history) the bare client replays.
+	server.requests.length = 0;
+	await runLoop();
+	const bodies = server.requests.slice(-modelCalls).map((request) => request.body as object);
+	if (bodies.length !== modelCalls) throw new Error('could not record the loop requests');
+
+	const runBare = async (): Promise<number> => {
+		const started = performance.now();
+		for (const body of bodies) {
+			// A bare client still serializes its request body.
+			const response = await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'text/event-stream' }, body: JSON.stringify(body) });
+			await response.text();
+		}
+		return performance.now() - started;
+	};
+
+	// Warm-up both paths (JIT, sockets), then interleave rounds so drift hits both alike.
+	await runLoop();
+	await runBare();
+	const loopTimes: number[] = [];
+	const bareTimes: number[] = [];
+	for (let round = 0; round < rounds; round++) {
+		server.requests.length = 0;
+		loopTimes.push(await runLoop());
+		server.requests.length = 0;
+		bareTimes.push(await runBare());
+	}
+	await server.close();
+
+	// The loop with no HTTP at all: turns handed over in memory (what the state machine and
+	// driver cost by themselves), and the same with a JSON round trip of the state before
+	// every step (what an engine re-entry adds for persisting the state).
+	const inMemoryModel = async (request: { messages: Array<{ role: string }> }) => {
+		const done = request.messages.filter((message) => message.role === 'tool').length;
+		return done < iterations
+			? { text: '', reasoning: '', reasoningDetails: [], toolCalls: [{ id: `call_${done}`, name: 'increment', argumentsText: `{"n":${done}}`, arguments: { n: done } }], finishReason: 'tool-calls' as const, rawFinishReason: 'tool_calls' }
+			: { text: `Final: ${done}`, reasoning: '', reasoningDetails: [], toolCalls: [], finishReason: 'stop' as const, rawFinishReason: 'stop' };
+	};
+	const machineTimes: number[] = [];
+	const persistedTimes: number[] = [];
+	for (let round = 0; round < rounds * 3; round++) {
+		let started = performance.now();
+		await runAgent({ input: { config: { model: 'bench/model', maxIterations: iterations + 1, repeatedCallLimit: 1_000 }, prompt: 'count' }, tools: [incrementTool], callModel: inMemoryModel });
+		machineTimes.push(performance.now() - started);
+		started = performance.now();
+		let bytes = 0;
+		await runAgent({
+			input: { config: { model: 'bench/model', maxIterations: iterations + 1, repeatedCallLimit: 1_000 }, prompt: 'count' },
+			tools: [incrementTool],
+			callModel: inMemoryModel,
+			onState: (state) => {
+				const text = JSON.stringify(state);
+				bytes = text.length;
+				JSON.parse(text);
+			},
+		});
+		persistedTimes.push(performance.now() - started);
+		if (round === 0) console.log(`  (final state size: ${(bytes / 1024).toFixed(1)} KiB after ${iterations} tool steps)`);
+	}
+	const machinePerIteration = median(machineTimes) / modelCalls;
+	const persistedPerIteration = median(persistedTimes) / modelCalls;
+
+	const loopPerIteration = median(loopTimes) / modelCalls;
+	const barePerIteration = median(bareTimes) / modelCalls;
+	const ratio = loopPerIteration / barePerIteration;
+	console.log(`agent loop bench: ${iterations} tool iterations + 1 answer per run, ${rounds} rounds (median), loopback fake, zero latency`);
+	console.log(`  loop (runAgent: fetch + SSE parse + state machine + tool):  ${loopPerIteration.toFixed(3)} ms / iteration`);
+	console.log(`  bare HTTP round trip (same bodies: stringify + fetch + read): ${barePerIteration.toFixed(3)} ms / iteration`);
+	console.log(`  overhead of the loop: ${(loopPerIteration - barePerIteration).toFixed(3)} ms / iteration`);
+	console.log(`  ratio loop / bare: ${ratio.toFixed(2)}×  (goal ≤ 1.20×) ${ratio <= 1.2 ? 'OK' : 'ABOVE GOAL'}`);
+	console.log(`  loop without HTTP (state machine + driver + tool):        ${(machinePerIteration * 1000).toFixed(1)} µs / iteration`);
+	console.log(`  … plus a JSON round trip of the state at every step:       ${(persistedPerIteration * 1000).toFixed(1)} µs / iteration`);
+	console.log('  LangChain AgentExecutor comparison: skipped (the langchain package is not installed here)');
+}
+
+main().catch((error: unknown) => {
+	console.error(error);
+	process.exitCode = 1;
+});

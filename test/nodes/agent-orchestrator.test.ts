@@ -1,0 +1,188 @@
+import { createHash } from 'node:crypto';
+import { InMemoryChatMessageHistory } from '@langchain/core/chat_history';
+import { DynamicStructuredTool } from '@langchain/core/tools';
+import type { IDataObject, IExecuteFunctions, INode } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+import { afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { AgentOrchestrator } from '../../nodes/AgentOrchestrator/AgentOrchestrator.node';
+import { startFakeChatServer, errorReply, textReply, toolCallReply, type FakeChatServer, type FakeReply, type FakeRequest } from '../support/fake-chat-server';
+
+const apiKey = 'sk-or-v1-0123456789abcdef0123456789abcdef';
+
+const hashTool = () =>
+	new DynamicStructuredTool({
+		name: 'hash',
+		description: 'SHA-256 hex of a text',
+		schema: z.object({ text: z.string() }),
+		func: async ({ text }) => createHash('sha256').update(text).digest('hex'),
+		metadata: { sourceNodeName: 'Hash' },
+	});
+
+interface ContextOptions {
+	baseUrl: string;
+	items?: IDataObject[];
+	options?: IDataObject;
+	parameters?: IDataObject;
+	credentialType?: 'openRouterApi' | 'openAiCompatibleApi';
+	credentials?: IDataObject;
+	tools?: unknown;
+	memory?: unknown;
+	streaming?: boolean;
+	continueOnFail?: boolean;
+}
+
+/**
+ * The slice of n8n's execute context the node uses. The real one is exercised by the
+ * e2e suite against n8n 2.41.1; here tools and memory are real LangChain objects.
+ */
+function makeContext(options: ContextOptions) {
+	const chunks: Array<[string, number, unknown]> = [];
+	const node: INode = { id: 'n', name: 'Agent', type: 'n8n-nodes-toolbridge.agentOrchestrator', typeVersion: 1, position: [0, 0], parameters: {} };
+	const items = (options.items ?? [{ chatInput: 'hello' }]).map((json) => ({ json }));
+	const parameters: IDataObject = { authentication: options.credentialType ?? 'openRouterApi', model: 'test/model', options: options.options ?? {}, ...options.parameters };
+	const context = {
+		getNode: () => node,
+		getInputData: () => items,
+		getNodeParameter: (name: string, itemIndex: number, fallback?: unknown) => {
+			if (name === 'prompt') return (parameters.prompt as string | undefined) ?? items[itemIndex].json.chatInput;
+			return parameters[name] ?? fallback;
+		},
+		getCredentials: async (type: string) => {
+			if (type !== (options.credentialType ?? 'openRouterApi')) throw new Error(`unexpected credential ${type}`);
+			return { apiKey, url: options.baseUrl, ...options.credentials };
+		},
+		getInputConnectionData: async (type: string) => (type === 'ai_tool' ? (options.tools ?? []) : options.memory),
+		isStreaming: () => options.streaming ?? false,
+		sendChunk: (type: string, itemIndex: number, content?: unknown) => chunks.push([type, itemIndex, content]),
+		continueOnFail: () => options.continueOnFail ?? false,
+		getExecutionCancelSignal: () => undefined,
+		logger: { debug: () => undefined },
+	};
+	return { context: context as unknown as IExecuteFunctions, chunks };
+}
+
+let server: FakeChatServer | undefined;
+afterEach(async () => {
+	await server?.close();
+	server = undefined;
+});
+async function start(respond: (request: FakeRequest) => FakeReply) {
+	server = await startFakeChatServer({ respond });
+	return server;
+}
+
+describe('AgentOrchestrator node', () => {
+	it('describes the inputs, credentials and defaults the design asks for', () => {
+		const { description } = new AgentOrchestrator();
+		expect(description.name).toBe('agentOrchestrator');
+		expect(description.inputs).toEqual([
+			{ type: 'main' },
+			{ type: 'ai_tool', displayName: 'Tools', required: false },
+			{ type: 'ai_memory', displayName: 'Memory', required: false, maxConnections: 1 },
+		]);
+		expect(description.credentials?.map((credential) => credential.name)).toEqual(['openRouterApi', 'openAiCompatibleApi']);
+		const byName = Object.fromEntries(description.properties.map((property) => [property.name, property]));
+		expect(byName.model.default).toBe('anthropic/claude-sonnet-4');
+		expect(byName.prompt.default).toBe('={{ $json.chatInput }}');
+		const optionNames = (byName.options.options ?? []).map((option) => ('name' in option ? option.name : ''));
+		expect(optionNames).toEqual(expect.arrayContaining(['systemMessage', 'maxIterations', 'maxIterationsBehavior', 'toolChoice', 'temperature', 'maxTokens', 'reasoningEffort', 'parallelToolCalls', 'timeout', 'returnIntermediateSteps', 'debugLog']));
+	});
+
+	it('runs one loop per item with connected tools, and returns steps, usage and iterations when asked', async () => {
+		const fake = await start(({ body }) => {
+			const tool = (body.messages as Array<{ role: string; content: string }>).find((message) => message.role === 'tool');
+			if (!tool) return toolCallReply([{ id: 'c1', name: 'hash', arguments: { text: body.messages.at(-1).content } }]);
+			return textReply(`digest ${tool.content}`);
+		});
+		const { context } = makeContext({
+			baseUrl: fake.baseUrl,
+			items: [{ chatInput: 'one' }, { chatInput: 'two' }],
+			tools: [hashTool()],
+			options: { returnIntermediateSteps: true, systemMessage: 'Use tools.', temperature: 0.2, maxTokens: 99, reasoningEffort: 'low' },
+		});
+		const [output] = await new AgentOrchestrator().execute.call(context);
+		expect(output.map((item) => item.json.output)).toEqual([
+			`digest ${createHash('sha256').update('one').digest('hex')}`,
+			`digest ${createHash('sha256').update('two').digest('hex')}`,
+		]);
+		expect(output[1].pairedItem).toEqual({ item: 1 });
+		expect(output[0].json).toMatchObject({ iterations: 2, usage: { promptTokens: 24 }, steps: [{ tool: 'hash', arguments: { text: 'one' }, isError: false }] });
+		expect(fake.requests[0].headers.authorization).toBe(`Bearer ${apiKey}`);
+		expect(fake.requests[0].body).toMatchObject({ model: 'test/model', temperature: 0.2, max_tokens: 99, reasoning: { effort: 'low' } });
+		expect(fake.requests[0].body.messages[0]).toEqual({ role: 'system', content: 'Use tools.' });
+	});
+
+	it('streams text with sendChunk and writes a redacted debug log', async () => {
+		const fake = await start(({ index }) =>
+			index === 0 ? toolCallReply([{ id: 'c1', name: 'hash', arguments: { text: `leak ${apiKey}` } }]) : textReply('Streamed answer.', { deltaSize: 4 }),
+		);
+		const { context, chunks } = makeContext({ baseUrl: fake.baseUrl, tools: [hashTool()], streaming: true, options: { debugLog: true } });
+		const [output] = await new AgentOrchestrator().execute.call(context);
+		expect(chunks[0]).toEqual(['begin', 0, undefined]);
+		expect(chunks.at(-1)).toEqual(['end', 0, undefined]);
+		const text = chunks.filter(([type, , content]) => type === 'item' && !String(content).startsWith('[DEBUG]')).map(([, , content]) => content);
+		expect(text.join('')).toBe('Streamed answer.');
+		const debugLog = output[0].json.debugLog as string[];
+		expect(debugLog[0]).toBe('[DEBUG] Starting agent loop. Tools available: 1, toolChoice: auto');
+		expect(debugLog).toContain('[DEBUG] Iteration 1/20');
+		expect(debugLog.some((line) => line.startsWith('[DEBUG] Executing tool: hash with args: {"text":"leak [REDACTED]"}'))).toBe(true);
+		expect(JSON.stringify(output)).not.toContain(apiKey);
+		expect(JSON.stringify(chunks)).not.toContain(apiKey);
+	});
+
+	it('loads and saves the connected memory', async () => {
+		const fake = await start(({ index }) => (index === 0 ? toolCallReply([{ id: 'm1', name: 'hash', arguments: { text: 'x' } }]) : textReply('saved')));
+		const history = new InMemoryChatMessageHistory();
+		await history.addUserMessage('earlier question');
+		await history.addAIMessage('earlier answer');
+		const { context } = makeContext({ baseUrl: fake.baseUrl, tools: [hashTool()], memory: { chatHistory: history } });
+		await new AgentOrchestrator().execute.call(context);
+		expect(fake.requests[0].body.messages.slice(0, 2)).toEqual([
+			{ role: 'user', content: 'earlier question' },
+			{ role: 'assistant', content: 'earlier answer' },
+		]);
+		expect((await history.getMessages()).map((message) => message.getType())).toEqual(['human', 'ai', 'human', 'ai', 'tool', 'ai']);
+	});
+
+	it('uses the OpenAI-compatible credential with its extra headers', async () => {
+		const fake = await start(() => textReply('ok'));
+		const { context } = makeContext({
+			baseUrl: fake.baseUrl,
+			credentialType: 'openAiCompatibleApi',
+			credentials: { apiKey: '', extraHeaders: '{"X-Tenant": "blue"}' },
+		});
+		const [output] = await new AgentOrchestrator().execute.call(context);
+		expect(output[0].json.output).toBe('ok');
+		expect(fake.requests[0].headers['x-tenant']).toBe('blue');
+		expect(fake.requests[0].headers.authorization).toBeUndefined();
+	});
+
+	it('fails with a NodeOperationError and a hint, or gives an error item on continue-on-fail', async () => {
+		const fake = await start(() => errorReply(401, 'No auth credentials found'));
+		const failing = makeContext({ baseUrl: fake.baseUrl });
+		const error = await new AgentOrchestrator().execute.call(failing.context).catch((caught: unknown) => caught);
+		expect(error).toBeInstanceOf(NodeOperationError);
+		expect((error as NodeOperationError).description).toMatch(/API key/);
+		expect((error as NodeOperationError).message).not.toContain(apiKey);
+
+		const continuing = makeContext({ baseUrl: fake.baseUrl, continueOnFail: true, items: [{ chatInput: 'a' }] });
+		const [output] = await new AgentOrchestrator().execute.call(continuing.context);
+		expect(output[0].json).toMatchObject({ code: 'CHAT_AUTHENTICATION', error: expect.stringMatching(/No auth credentials found/) });
+	});
+
+	it('gives the steps with the error item when max iterations stop the run', async () => {
+		const fake = await start(({ index }) => toolCallReply([{ id: `i${index}`, name: 'hash', arguments: { text: String(index) } }]));
+		const { context } = makeContext({ baseUrl: fake.baseUrl, tools: [hashTool()], continueOnFail: true, options: { maxIterations: 2 } });
+		const [output] = await new AgentOrchestrator().execute.call(context);
+		expect(output[0].json).toMatchObject({ code: 'AGENT_MAX_ITERATIONS', iterations: 2 });
+		expect(output[0].json.steps).toHaveLength(2);
+	});
+
+	it('rejects an empty prompt with a clear message', async () => {
+		const fake = await start(() => textReply('unused'));
+		const { context } = makeContext({ baseUrl: fake.baseUrl, items: [{ other: 1 }] });
+		await expect(new AgentOrchestrator().execute.call(context)).rejects.toThrow(/prompt is empty/);
+		expect(fake.requests).toHaveLength(0);
+	});
+});
