@@ -2,6 +2,7 @@ import type { DynamicStructuredTool } from '@langchain/core/tools';
 import type { INode } from 'n8n-workflow';
 import type { AgentTool } from '../../../agent/agent-tool';
 import { ToolBuildError, type ToolBuildProblem } from '../../../errors/tool-build-error';
+import { WorkflowFileError } from '../../../errors/workflow-file-error';
 import { createNodeAsTool, toAgentTool } from '../../create-node-as-tool';
 import { StandaloneHost, type StandaloneHostOptions } from './standalone-host';
 import { findToolNodes, parseWorkflow, readWorkflowFile, selectAgent, type WorkflowExport } from './workflow-file';
@@ -77,6 +78,14 @@ export async function loadWorkflowTools(workflowInput: string | object, options:
 
 function readWorkflowInput(input: string | object): WorkflowExport {
 	if (typeof input !== 'string') return parseWorkflow(input);
-	if (input.trimStart().startsWith('{')) return parseWorkflow(JSON.parse(input) as unknown);
+	if (input.trimStart().startsWith('{')) {
+		let value: unknown;
+		try {
+			value = JSON.parse(input);
+		} catch (error) {
+			throw new WorkflowFileError(`Workflow JSON text is not valid JSON: ${(error as Error).message}.`, { cause: error });
+		}
+		return parseWorkflow(value, 'Workflow JSON text');
+	}
 	return readWorkflowFile(input);
 }

@@ -6,6 +6,7 @@ import type { NodeRunner, NodeRunResult } from '../../node-runner';
 import { createAdditionalData } from './additional-data';
 import { loadCredentialRecords, type CredentialRecords } from './credential-store';
 import { ensureStandaloneInstanceSettings } from './instance-settings';
+import { quietErrorReporter } from './quiet-error-reporter';
 import { loadNodePackages, type PackageLoaderOptions } from './package-loaders';
 import { describeMissingCredential, StandaloneCredentialsHelper } from './standalone-credentials-helper';
 import { StandaloneNodeTypes } from './standalone-node-types';
@@ -43,6 +44,7 @@ export class StandaloneHost {
 	 */
 	static async create(options: StandaloneHostOptions = {}): Promise<StandaloneHost> {
 		ensureStandaloneInstanceSettings();
+		quietErrorReporter();
 		const nodeTypes = new StandaloneNodeTypes(await loadNodePackages(options));
 		const records = loadCredentialRecords({ file: options.credentialsFile, records: options.credentials, env: options.env });
 		return new StandaloneHost(nodeTypes, new StandaloneCredentialsHelper(records, nodeTypes));
