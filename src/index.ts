@@ -19,6 +19,8 @@ export { defaultRetryOptions, parseRetryAfter } from './chat/retry-policy';
 export type { RetryOptions } from './chat/retry-policy';
 export type { ChatCompletionChunk } from './chat/chat-chunk';
 export { parseToolArguments } from './chat/parse-tool-arguments';
+export { isRetryableError } from './chat/is-retryable-error';
+export { createApiCallError } from './errors/api-call-error';
 export {
 	ApiCallError,
 	BadRequestError,

@@ -1,6 +1,5 @@
 import { InvalidChunkError } from '../errors/invalid-chunk-error';
 import type { ChatCompletionChunk } from './chat-chunk';
-import type { SseEvent } from './parse-sse';
 
 /** A parsed chunk, or the error for a `data:` payload that was not a JSON object. */
 export type ChunkResult = { type: 'chunk'; chunk: ChatCompletionChunk } | { type: 'error'; error: InvalidChunkError };
@@ -20,13 +19,4 @@ export function parseChatChunk(data: string): ChunkResult | 'done' {
 		return { type: 'error', error: new InvalidChunkError(data, 'not an object') };
 	}
 	return { type: 'chunk', chunk: value as ChatCompletionChunk };
-}
-
-/** SSE events → JSON chunks. Stops at `[DONE]`; a bad payload becomes an error result. */
-export async function* parseChatChunks(events: AsyncIterable<SseEvent>): AsyncGenerator<ChunkResult> {
-	for await (const event of events) {
-		const result = parseChatChunk(event.data);
-		if (result === 'done') return;
-		yield result;
-	}
 }

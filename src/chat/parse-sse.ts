@@ -28,14 +28,16 @@ export class SseParser {
 			if (text.charCodeAt(0) === 10) start = 1;
 		}
 		const length = text.length;
+		// Next LF and CR positions, each searched natively and only again once passed, so a
+		// piece is scanned a bounded number of times whatever its line endings.
+		let nextLineFeed = -2;
+		let nextCarriageReturn = -2;
 		while (start < length) {
-			let end = start;
-			// Scan for CR or LF by char code: faster than a regex on large buffers.
-			while (end < length) {
-				const code = text.charCodeAt(end);
-				if (code === 10 || code === 13) break;
-				end++;
-			}
+			if (nextLineFeed !== -1 && nextLineFeed < start) nextLineFeed = text.indexOf('\n', start);
+			if (nextCarriageReturn !== -1 && nextCarriageReturn < start) nextCarriageReturn = text.indexOf('\r', start);
+			let end =
+				nextLineFeed === -1 ? nextCarriageReturn : nextCarriageReturn === -1 ? nextLineFeed : Math.min(nextLineFeed, nextCarriageReturn);
+			if (end === -1) end = length;
 			if (end === length) {
 				this.linePieces.push(text.slice(start));
 				break;
@@ -97,11 +99,4 @@ export class SseParser {
 		this.eventName = undefined;
 		return event;
 	}
-}
-
-/** Text → SSE events. */
-export async function* parseSseEvents(text: AsyncIterable<string>): AsyncGenerator<SseEvent> {
-	const parser = new SseParser();
-	for await (const piece of text) yield* parser.push(piece);
-	yield* parser.end();
 }

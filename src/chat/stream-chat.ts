@@ -4,6 +4,7 @@ import { ChatConnectionError } from '../errors/chat-connection-error';
 import { ChatTimeoutError } from '../errors/chat-timeout-error';
 import { ToolbridgeError } from '../errors/toolbridge-error';
 import { chatCompletionsUrl } from './chat-completions-url';
+import { completionToChunk } from './completion-to-chunk';
 import { isRetryableError } from './is-retryable-error';
 import { parseChatStream } from './parse-chat-stream';
 import { redactSecrets } from './redact-secrets';
@@ -89,8 +90,10 @@ export async function* streamChat(request: ChatRequest, options: ChatClientOptio
 				control.disarm();
 			}
 			if (!response.body) throw new ChatConnectionError(url, 'NO_RESPONSE_BODY');
+			const contentType = response.headers.get('content-type') ?? '';
+			const bytes = /application\/json/i.test(contentType) ? completionAsSse(readBody(response.body, control)) : readBody(response.body, control);
 			try {
-				for await (const part of parseChatStream(readBody(response.body, control))) {
+				for await (const part of parseChatStream(bytes)) {
 					yielded = true;
 					yield part;
 				}
@@ -174,6 +177,20 @@ async function* readBody(body: ReadableStream<Uint8Array>, control: AttemptContr
 		control.disarm();
 		if (!finished) reader.cancel().catch(() => undefined);
 	}
+}
+
+/** A whole JSON `chat.completion` body (a server that ignored `stream: true`) re-framed as one SSE event. */
+async function* completionAsSse(body: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array> {
+	const pieces: Uint8Array[] = [];
+	for await (const piece of body) pieces.push(piece);
+	const text = Buffer.concat(pieces).toString('utf8');
+	let framed: string;
+	try {
+		framed = `data: ${JSON.stringify(completionToChunk(JSON.parse(text)))}\n\n`;
+	} catch {
+		framed = `data: ${text.replace(/[\r\n]+/g, ' ')}\n\n`;
+	}
+	yield new TextEncoder().encode(framed);
 }
 
 /** One attempt's abort controller, linked to the caller's signal, with the inactivity timer. */

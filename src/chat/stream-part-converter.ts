@@ -43,7 +43,10 @@ export class StreamPartConverter {
 		if (this.failed) return [];
 		if (this.rawFinishReason === undefined) {
 			this.failed = true;
-			const summary = `${this.chunkCount} chunks, ${this.textLength} characters of text, ${this.toolCalls.size} tool calls`;
+			const summary =
+				this.chunkCount === 0
+					? 'no data chunks at all; check that the base URL points at an OpenAI-compatible API'
+					: `${this.chunkCount} chunks, ${this.textLength} characters of text, ${this.toolCalls.size} tool calls`;
 			return [{ type: 'error', error: new IncompleteStreamError(summary) }];
 		}
 		const parts: StreamPart[] = this.toolCalls.finish().map((toolCall) => ({ type: 'tool-call', toolCall }));
@@ -106,11 +109,4 @@ export class StreamPartConverter {
 		}
 		return parts;
 	}
-}
-
-/** JSON chunks → stream parts. */
-export async function* chunksToStreamParts(results: AsyncIterable<ChunkResult>): AsyncGenerator<StreamPart> {
-	const converter = new StreamPartConverter();
-	for await (const result of results) yield* converter.push(result);
-	yield* converter.finish();
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { chatFixtureNames, loadChatFixtureSse } from '../../fixtures/chat/load-chat-fixture';
+import type { StreamPart } from '../../src/chat/types';
 import { bytesCutAt, outcomeOf, partsOf } from './chat-stream-test-support';
 
 const encoder = new TextEncoder();
@@ -31,7 +32,7 @@ describe('parseChatStream over bytes cut anywhere', () => {
 		const body = 'data: {"choices":[{"index":0,"delta":{"content":"a"}}]}\n\ndata: {not json\n\ndata: {"choices":[{"index":0,"delta":{"content":"b"},"finish_reason":"stop"}]}\n\ndata: [DONE]\n\n';
 		const parts = await partsOf(bytesCutAt(encoder.encode(body), []));
 		expect(parts.map((part) => part.type)).toEqual(['text-delta', 'error', 'text-delta', 'finish']);
-		const error = parts[1] as { error: Error & { code: string } };
+		const error = parts[1] as Extract<StreamPart, { type: 'error' }> & { error: { code?: string } };
 		expect(error.error.code).toBe('CHAT_INVALID_CHUNK');
 		expect(error.error.message).toContain('{not json');
 	});

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { chatCompletion } from '../../src/chat/chat-completion';
-import { collectTurn } from '../../src/chat/collect-turn';
+import { collectTurn, type StreamPartListener } from '../../src/chat/collect-turn';
 import { streamChat, type ChatClientOptions, type RetryEvent } from '../../src/chat/stream-chat';
 import type { ChatRequest, StreamPart } from '../../src/chat/types';
 import { errorReply, startFakeChatServer, textReply, toolCallReply, type FakeChatServer, type FakeReply, type FakeRequest } from '../support/fake-chat-server';
@@ -19,7 +19,7 @@ async function serve(respond: (request: FakeRequest) => FakeReply | Promise<Fake
 	return server;
 }
 
-function options(fake: FakeChatServer, extra: Partial<ChatClientOptions> = {}): ChatClientOptions {
+function options(fake: FakeChatServer, extra: Partial<ChatClientOptions & { onPart: StreamPartListener }> = {}): ChatClientOptions & { onPart?: StreamPartListener } {
 	return { baseUrl: fake.baseUrl, apiKey, retry: { maxRetries: 2, baseDelayMs: 1, maxDelayMs: 5 }, ...extra };
 }
 
@@ -329,5 +329,42 @@ describe('streamChat: connection failures', () => {
 		const turn = await chatCompletion(request, { baseUrl: 'https://openrouter.ai/api/v1/', fetch: fetchStub });
 		expect(turn.text).toBe('injected');
 		expect(calls).toEqual(['https://openrouter.ai/api/v1/chat/completions']);
+	});
+});
+
+describe('streamChat: servers that do not stream', () => {
+	it('a JSON chat.completion answer (stream ignored) is assembled the same way', async () => {
+		const completion = {
+			id: 'chatcmpl-1',
+			object: 'chat.completion',
+			model: 'llama3.1:8b',
+			choices: [
+				{
+					index: 0,
+					message: { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'add', arguments: '{"a":1,"b":2}' } }] },
+					finish_reason: 'tool_calls',
+				},
+			],
+			usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
+		};
+		const fake = await serve(() => ({ status: 200, headers: { 'Content-Type': 'application/json' }, rawSse: JSON.stringify(completion) }));
+		const turn = await chatCompletion(request, options(fake));
+		expect(turn).toEqual({
+			text: '',
+			reasoning: '',
+			reasoningDetails: [],
+			toolCalls: [{ id: 'call_1', name: 'add', argumentsText: '{"a":1,"b":2}', arguments: { a: 1, b: 2 } }],
+			finishReason: 'tool-calls',
+			rawFinishReason: 'tool_calls',
+			usage: { promptTokens: 10, completionTokens: 5, totalTokens: 15 },
+			model: 'llama3.1:8b',
+		});
+	});
+
+	it('a 200 that is not SSE (e.g. an HTML page) says to check the base URL', async () => {
+		const fake = await serve(() => ({ status: 200, headers: { 'Content-Type': 'text/html' }, rawSse: '<html><body>Welcome</body></html>' }));
+		await expect(chatCompletion(request, options(fake))).rejects.toThrow(
+			'The model stream ended without a finish_reason (no data chunks at all; check that the base URL points at an OpenAI-compatible API); the answer may be cut off.',
+		);
 	});
 });
