@@ -8,13 +8,20 @@
  *   the response body read as text — serialization and HTTP only: no SSE parsing, no
  *   state, no tools.
  *
- * Prints medians over several rounds and the ratio (goal ≤ 1.2×). Timings are printed,
- * never asserted. The LangChain AgentExecutor comparison is not run: the `langchain`
- * package (which holds AgentExecutor) is not a dependency of this repository.
+ * - langchain: LangChain's agent (`createAgent` from `langchain` 1.x, the successor of
+ *   AgentExecutor: a LangGraph model → tools loop) with `ChatOpenAI` (`@langchain/openai`,
+ *   streaming, as ours) and the same trivial tool as a LangChain `tool()`, on the same fake.
+ *
+ * Prints medians over several rounds and the ratios (goals: loop ≤ 1.2× bare, loop ≤ 0.5×
+ * LangChain). Timings are printed, never asserted.
  *
  *   npm run bench:loop [-- --iterations 40 --rounds 7]
  */
 import { performance } from 'node:perf_hooks';
+import { tool } from '@langchain/core/tools';
+import { ChatOpenAI } from '@langchain/openai';
+import { createAgent } from 'langchain';
+import { z } from 'zod';
 import type { AgentTool } from '../src/agent/agent-tool';
 import { createChatModelCaller } from '../src/agent/create-chat-model-caller';
 import { runAgent } from '../src/agent/run-agent';
@@ -80,16 +87,34 @@ async function main(): Promise<void> {
 		return performance.now() - started;
 	};
 
-	// Warm-up both paths (JIT, sockets), then interleave rounds so drift hits both alike.
+	// LangChain's agent on the same fake: same tool, same replies, streaming like ours.
+	const langChainAgent = createAgent({
+		model: new ChatOpenAI({ model: 'bench/model', apiKey: 'bench-key', streaming: true, maxRetries: 0, configuration: { baseURL: server.baseUrl } }),
+		tools: [tool(async ({ n }) => String(n + 1), { name: 'increment', description: 'Adds one to n', schema: z.object({ n: z.number() }) })],
+	});
+	const runLangChain = async (): Promise<number> => {
+		const started = performance.now();
+		const result = await langChainAgent.invoke({ messages: [{ role: 'user', content: 'count' }] }, { recursionLimit: 3 * modelCalls + 10 });
+		const elapsed = performance.now() - started;
+		const answer = result.messages.at(-1)?.content;
+		if (answer !== `Final: ${iterations}`) throw new Error(`unexpected LangChain output ${JSON.stringify(answer)}`);
+		return elapsed;
+	};
+
+	// Warm-up every path (JIT, sockets), then interleave rounds so drift hits all alike.
 	await runLoop();
 	await runBare();
+	await runLangChain();
 	const loopTimes: number[] = [];
 	const bareTimes: number[] = [];
+	const langChainTimes: number[] = [];
 	for (let round = 0; round < rounds; round++) {
 		server.requests.length = 0;
 		loopTimes.push(await runLoop());
 		server.requests.length = 0;
 		bareTimes.push(await runBare());
+		server.requests.length = 0;
+		langChainTimes.push(await runLangChain());
 	}
 	await server.close();
 
@@ -136,7 +161,11 @@ async function main(): Promise<void> {
 	console.log(`  ratio loop / bare: ${ratio.toFixed(2)}×  (goal ≤ 1.20×) ${ratio <= 1.2 ? 'OK' : 'ABOVE GOAL'}`);
 	console.log(`  loop without HTTP (state machine + driver + tool):        ${(machinePerIteration * 1000).toFixed(1)} µs / iteration`);
 	console.log(`  … plus a JSON round trip of the state at every step:       ${(persistedPerIteration * 1000).toFixed(1)} µs / iteration`);
-	console.log('  LangChain AgentExecutor comparison: skipped (the langchain package is not installed here)');
+	const langChainPerIteration = median(langChainTimes) / modelCalls;
+	const langChainRatio = loopPerIteration / langChainPerIteration;
+	console.log(`  LangChain agent (createAgent + ChatOpenAI, streaming):      ${langChainPerIteration.toFixed(3)} ms / iteration`);
+	console.log(`  overhead over bare: loop ${(loopPerIteration - barePerIteration).toFixed(3)} ms, LangChain ${(langChainPerIteration - barePerIteration).toFixed(3)} ms / iteration`);
+	console.log(`  ratio loop / LangChain: ${langChainRatio.toFixed(2)}×  (goal ≤ 0.50×) ${langChainRatio <= 0.5 ? 'OK' : 'ABOVE GOAL'}`);
 }
 
 main().catch((error: unknown) => {

@@ -57,6 +57,19 @@ export { toolNameFromNodeName, nodeNameToN8nToolName } from './schema/tool-name-
 export { buildToolDescription } from './schema/build-tool-description';
 export type { BuildToolDescriptionOptions, ToolDescriptionNode, ToolDescriptionNodeType } from './schema/build-tool-description';
 export { FromAIError, FromAIKeyConflictError } from './errors/from-ai-error';
+// provider-aware schemas and structured output
+export { shapeToolSchema } from './schema/shape-tool-schema';
+export type { SchemaTarget } from './schema/shape-tool-schema';
+export { strictSchemaProblems } from './schema/shape-for-openai-strict';
+export { modelFamilyFromModelId } from './schema/model-family';
+export type { ModelFamily } from './schema/model-family';
+export { inferJsonSchemaFromExample } from './schema/infer-json-schema';
+export { validateJson } from './schema/validate-json';
+export type { JsonValidationResult } from './schema/validate-json';
+export { responseFormatForSchema } from './schema/response-format-for-schema';
+export type { JsonSchemaResponseFormat, ResponseFormatOptions } from './schema/response-format-for-schema';
+export { JsonSchemaError } from './errors/json-schema-error';
+export type { JsonSchemaErrorCode } from './errors/json-schema-error';
 export type { FromAIErrorCode, FromAIErrorLocation } from './errors/from-ai-error';
 // agent loop: a resumable state machine (plain-JSON state) and its in-process driver
 export { createAgentState, defaultAgentConfig } from './agent/create-agent-state';
@@ -90,6 +103,8 @@ export { agentToolFromLangChain, flattenConnectedTools, isLangChainToolLike } fr
 export type { LangChainToolLike } from './agent/agent-tool-from-langchain';
 export { loadMemoryHistory, saveToMemory } from './agent/chat-memory';
 export type { ChatMemoryLike, ChatHistoryLike } from './agent/chat-memory';
+export { runWorkflowAgent, orchestratorNodeType } from './agent/run-workflow-agent';
+export type { RunWorkflowAgentOptions, WorkflowAgentRun } from './agent/run-workflow-agent';
 export { wireMessagesFromLangChain, langChainMessagesFromWire } from './agent/langchain-messages';
 export { sanitizeHistory } from './agent/sanitize-history';
 export { AgentConfigurationError } from './errors/agent-configuration-error';

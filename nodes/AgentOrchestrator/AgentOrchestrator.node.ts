@@ -1,8 +1,10 @@
 import {
 	NodeConnectionTypes,
 	NodeOperationError,
+	type EngineResponse,
 	type IExecuteFunctions,
 	type INodeExecutionData,
+	type NodeOutput,
 	type INodeType,
 	type INodeTypeDescription,
 } from 'n8n-workflow';
@@ -16,6 +18,9 @@ import { optionsParameter } from './descriptions/options-parameter';
 import { errorOutput } from '../../src/agent/n8n/error-output';
 import { describeAgentError } from '../../src/agent/n8n/describe-agent-error';
 import { runAgentNodeItem } from '../../src/agent/n8n/run-agent-node-item';
+import { chooseToolExecution } from '../../src/agent/n8n/choose-tool-execution';
+import { runAgentEngine } from '../../src/agent/n8n/run-agent-engine';
+import { isEngineResumption } from '../../src/agent/engine/read-engine-metadata';
 
 /** Runs a tool-calling agent loop per input item. The logic lives in src/agent. */
 // Not `usableAsTool` yet: how this node is offered as a tool (nested mode, engine
@@ -60,22 +65,26 @@ export class AgentOrchestrator implements INodeType {
 		properties: [authenticationParameter, modeParameter, modelParameter, promptParameter, optionsParameter],
 	};
 
-	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+	async execute(this: IExecuteFunctions, response?: EngineResponse): Promise<NodeOutput> {
+		const failItem = (error: unknown, itemIndex: number): INodeExecutionData => {
+			if (this.continueOnFail()) return { json: errorOutput(error), pairedItem: { item: itemIndex } };
+			// A NodeOperationError (e.g. from a sub-node) is returned as is by this constructor.
+			throw new NodeOperationError(this.getNode(), error as Error, {
+				itemIndex,
+				description: describeAgentError(error),
+			});
+		};
+		// After an EngineRequest, n8n executes the node again with the tool results.
+		if (isEngineResumption(response) || chooseToolExecution(this).driver === 'engine') {
+			return await runAgentEngine(this, response, { failItem });
+		}
 		const items = this.getInputData();
 		const output: INodeExecutionData[] = [];
 		for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 			try {
 				output.push(await runAgentNodeItem(this, itemIndex));
 			} catch (error) {
-				if (this.continueOnFail()) {
-					output.push({ json: errorOutput(error), pairedItem: { item: itemIndex } });
-					continue;
-				}
-				// A NodeOperationError (e.g. from a sub-node) is returned as is by this constructor.
-				throw new NodeOperationError(this.getNode(), error as Error, {
-					itemIndex,
-					description: describeAgentError(error),
-				});
+				output.push(failItem(error, itemIndex));
 			}
 		}
 		return [output];

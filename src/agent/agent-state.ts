@@ -1,4 +1,6 @@
-import type { ChatMessage, ChatRequest, JsonSchema, Usage } from '../chat/types';
+import type { ProviderPreferences } from '../chat/openrouter-fields';
+import type { ChatMessage, ChatRequest, FinishReason, JsonSchema, Usage } from '../chat/types';
+import type { OutputAttempt, StructuredOutputConfig, StructuredOutputProgress } from './output-format/structured-output-config';
 
 /** What happens when a limit (max iterations, repeated calls) stops the loop. */
 export type LimitBehavior = 'error' | 'final-answer';
@@ -21,6 +23,34 @@ export interface AgentConfig {
 	temperature?: number;
 	maxTokens?: number;
 	reasoning?: ChatRequest['reasoning'];
+	/** `top_p`: nucleus sampling, 0–1. */
+	topP?: number;
+	/** `top_k` (OpenRouter and most open-model servers; OpenAI ignores it). */
+	topK?: number;
+	/** `frequency_penalty`, -2–2. */
+	frequencyPenalty?: number;
+	/** `presence_penalty`, -2–2. */
+	presencePenalty?: number;
+	/** `seed`, for repeatable sampling where the provider supports it. */
+	seed?: number;
+	/** `stop`: up to 4 sequences that end the answer. */
+	stop?: string[];
+	/** Merged into the request body last (top-level keys win): any field the server knows. */
+	providerOptions?: Record<string, unknown>;
+	/**
+	 * Models to try when `model` fails. On OpenRouter sent as `models` (OpenRouter picks);
+	 * elsewhere the chat caller tries them in order when a call fails before any output.
+	 */
+	fallbackModels?: string[];
+	/** OpenRouter `provider` routing preferences (other servers never get them). */
+	providerPreferences?: ProviderPreferences;
+	/**
+	 * OpenRouter prompt caching: `cache_control` breakpoints on the system message and the
+	 * latest long tool results, for model families that need them (Anthropic, Gemini).
+	 */
+	promptCaching?: boolean;
+	/** Output format `json`: the answer must be JSON matching this (validated, one repair). */
+	structuredOutput?: StructuredOutputConfig;
 }
 
 /** A tool as the state knows it: what the model is told. Its implementation lives outside the state. */
@@ -64,7 +94,7 @@ export interface PendingToolCall {
 }
 
 /** Why a run ended without an answer. */
-export type AgentFailureCode = 'max-iterations' | 'repeated-call' | 'aborted' | 'empty-answer' | 'model-error';
+export type AgentFailureCode = 'max-iterations' | 'repeated-call' | 'aborted' | 'empty-answer' | 'model-error' | 'invalid-output';
 
 /** A failed run, as data. */
 export interface AgentFailure {
@@ -83,6 +113,14 @@ export interface AgentResult {
 	reasoning: string;
 	/** Why the loop ended: the model answered, or a limit forced a final answer. */
 	stopReason: 'answer' | 'max-iterations' | 'repeated-call';
+	/** Output format `json`: the parsed, validated answer (`output` holds its JSON text). */
+	object?: unknown;
+	/** The finish reason of the last model call. */
+	finishReason?: FinishReason;
+	/** The model that gave the answer, as the server reported it (a fallback, maybe). */
+	model?: string;
+	/** Output format `json`: answers rejected before the accepted one. */
+	outputAttempts?: OutputAttempt[];
 }
 
 /**
@@ -90,9 +128,10 @@ export interface AgentResult {
  * - `ready`: the next step is a model call with tools;
  * - `awaiting-tools`: the model asked for tools; their results are due;
  * - `final-call`: a limit was reached; the next step is one last model call without tools;
+ * - `output-call`: output format `json`: the answer is due as constrained JSON (or a repair of it);
  * - `done` / `failed`: finished.
  */
-export type AgentStatus = 'ready' | 'awaiting-tools' | 'final-call' | 'done' | 'failed';
+export type AgentStatus = 'ready' | 'awaiting-tools' | 'final-call' | 'output-call' | 'done' | 'failed';
 
 /**
  * The whole state of one agent run. Plain JSON: `JSON.parse(JSON.stringify(state))`
@@ -125,4 +164,8 @@ export interface AgentState {
 	reasoning: string[];
 	result?: AgentResult;
 	failure?: AgentFailure;
+	/** Output format `json`, once the loop has answered. */
+	structured?: StructuredOutputProgress;
+	/** The model and finish reason of the latest model call. */
+	lastTurn?: { model?: string; finishReason: FinishReason };
 }

@@ -1,7 +1,7 @@
 import { ApiCallError, createApiCallError } from '../errors/api-call-error';
 import { ChatAbortedError } from '../errors/chat-aborted-error';
 import { ChatConnectionError } from '../errors/chat-connection-error';
-import { ChatTimeoutError } from '../errors/chat-timeout-error';
+import { ChatTimeoutError, type ChatTimeoutPhase } from '../errors/chat-timeout-error';
 import { ToolbridgeError } from '../errors/toolbridge-error';
 import { chatCompletionsUrl } from './chat-completions-url';
 import { completionToChunk } from './completion-to-chunk';
@@ -36,6 +36,17 @@ export interface ChatClientOptions {
 	 * attempt (default 300000; 0 = none). Time the consumer spends on a part is not counted.
 	 */
 	timeoutMs?: number;
+	/**
+	 * Longest wait from sending the request to the first part (a token, reasoning or a tool
+	 * call), per attempt; keep-alive comments (`: OPENROUTER PROCESSING`) do not count as a
+	 * token. Default: none. Exceeded → ChatTimeoutError `first-token`, retried like a 503.
+	 */
+	firstTokenTimeoutMs?: number;
+	/**
+	 * Once the first part arrived: longest time without any bytes (default: `timeoutMs`).
+	 * Exceeded → ChatTimeoutError `stall` (code `CHAT_STREAM_STALLED`).
+	 */
+	stallTimeoutMs?: number;
 	retry?: Partial<RetryOptions>;
 	/** Called before each retry. */
 	onRetry?: (event: RetryEvent) => void;
@@ -60,7 +71,8 @@ export const defaultChatTimeoutMs = 300_000;
  * Problems inside the stream (a bad chunk, a mid-stream provider error, no
  * `finish_reason`) arrive as `error` parts; request-level failures are thrown.
  * @throws ApiCallError subclass for an HTTP error status (RateLimitError, AuthenticationError, …)
- * @throws ChatTimeoutError when nothing arrives within `timeoutMs`
+ * @throws ChatTimeoutError when nothing arrives within `timeoutMs`, no token within
+ * `firstTokenTimeoutMs`, or the started stream stalls for `stallTimeoutMs`
  * @throws ChatAbortedError when `signal` aborts
  * @throws ChatConnectionError when the connection fails or breaks
  * @throws ToolbridgeError `CHAT_BASE_URL_INVALID` for a base URL that is not http(s)
@@ -69,33 +81,38 @@ export async function* streamChat(request: ChatRequest, options: ChatClientOptio
 	const url = chatCompletionsUrl(options.baseUrl);
 	const fetchFunction = options.fetch ?? globalThis.fetch;
 	const retry: RetryOptions = { ...defaultRetryOptions, ...options.retry };
-	const timeoutMs = options.timeoutMs ?? defaultChatTimeoutMs;
+	const limits: WatchdogLimits = {
+		timeoutMs: options.timeoutMs ?? defaultChatTimeoutMs,
+		firstTokenTimeoutMs: options.firstTokenTimeoutMs ?? 0,
+		stallTimeoutMs: options.stallTimeoutMs ?? 0,
+	};
 	const body = JSON.stringify({ ...request, stream: true, stream_options: { include_usage: true } });
 	const headers = buildHeaders(options);
 	let yielded = false;
 
 	for (let attempt = 0; ; attempt++) {
 		if (options.signal?.aborted) throw new ChatAbortedError({ cause: options.signal.reason });
-		const control = new AttemptControl(options.signal, timeoutMs);
+		const control = new AttemptControl(options.signal, limits);
 		let completed = false;
 		try {
 			let response: Response;
-			control.arm('response');
 			try {
 				response = await fetchFunction(url, { method: 'POST', headers, body, signal: control.signal });
 				if (!response.ok) throw await errorFromResponse(response, url, options.apiKey);
 			} catch (error) {
 				throw control.translate(error, url);
-			} finally {
-				control.disarm();
 			}
+			control.headersReceived();
 			if (!response.body) throw new ChatConnectionError(url, 'NO_RESPONSE_BODY');
 			const contentType = response.headers.get('content-type') ?? '';
 			const bytes = /application\/json/i.test(contentType) ? completionAsSse(readBody(response.body, control)) : readBody(response.body, control);
 			try {
 				for await (const part of parseChatStream(bytes)) {
 					yielded = true;
+					// The consumer's time on a part is not stream inactivity.
+					control.pause();
 					yield part;
+					control.resume();
 				}
 			} catch (error) {
 				throw control.translate(error, url);
@@ -164,9 +181,8 @@ async function* readBody(body: ReadableStream<Uint8Array>, control: AttemptContr
 	let finished = false;
 	try {
 		for (;;) {
-			control.arm('stream');
 			const { done, value } = await reader.read();
-			control.disarm();
+			control.activity();
 			if (done) {
 				finished = true;
 				return;
@@ -174,7 +190,6 @@ async function* readBody(body: ReadableStream<Uint8Array>, control: AttemptContr
 			if (value && value.byteLength > 0) yield value;
 		}
 	} finally {
-		control.disarm();
 		if (!finished) reader.cancel().catch(() => undefined);
 	}
 }
@@ -193,41 +208,108 @@ async function* completionAsSse(body: AsyncIterable<Uint8Array>): AsyncGenerator
 	yield new TextEncoder().encode(framed);
 }
 
-/** One attempt's abort controller, linked to the caller's signal, with the inactivity timer. */
+/** The time limits of one attempt, in ms; 0 = none. */
+interface WatchdogLimits {
+	timeoutMs: number;
+	firstTokenTimeoutMs: number;
+	stallTimeoutMs: number;
+}
+
+/**
+ * One attempt's abort controller, linked to the caller's signal, with a watchdog for the
+ * time limits. Reads only stamp `lastActivity`; a single timer, set for the earliest moment
+ * a limit could run out, checks the stamps when it fires and sets itself again if nothing
+ * ran out (re-arming a timer per read cost ~0.3× of a bare round trip in the loop bench).
+ */
 class AttemptControl {
 	private readonly controller = new AbortController();
 	private timer: ReturnType<typeof setTimeout> | undefined;
-	private timedOutPhase: 'response' | 'stream' | undefined;
+	private timedOut: { phase: ChatTimeoutPhase; timeoutMs: number } | undefined;
+	private readonly startedAt = Date.now();
+	private lastActivity = this.startedAt;
+	private headers = false;
+	private firstPart = false;
+	private paused = false;
+	private disposed = false;
 	private readonly onOuterAbort = () => this.controller.abort();
 
 	constructor(
 		private readonly outer: AbortSignal | undefined,
-		private readonly timeoutMs: number,
+		private readonly limits: WatchdogLimits,
 	) {
 		outer?.addEventListener('abort', this.onOuterAbort, { once: true });
+		this.schedule(Date.now());
 	}
 
 	get signal(): AbortSignal {
 		return this.controller.signal;
 	}
 
-	arm(phase: 'response' | 'stream'): void {
-		if (this.timeoutMs <= 0) return;
-		this.disarm();
-		this.timer = setTimeout(() => {
-			this.timedOutPhase = phase;
-			this.controller.abort();
-		}, this.timeoutMs);
+	headersReceived(): void {
+		this.headers = true;
+		this.lastActivity = Date.now();
 	}
 
-	disarm(): void {
-		if (this.timer !== undefined) clearTimeout(this.timer);
+	/** Bytes (or the end) arrived. */
+	activity(): void {
+		this.lastActivity = Date.now();
+	}
+
+	/** A part goes to the consumer: limits wait until it asks for the next one. */
+	pause(): void {
+		this.firstPart = true;
+		this.paused = true;
+	}
+
+	resume(): void {
+		this.paused = false;
+		this.lastActivity = Date.now();
+	}
+
+	private readonly check = (): void => {
 		this.timer = undefined;
+		if (this.disposed) return;
+		const now = Date.now();
+		const expired = this.expired(now);
+		if (expired) {
+			this.timedOut = expired;
+			this.controller.abort();
+			return;
+		}
+		this.schedule(now);
+	};
+
+	/** The limit that has run out at `now`, if any. */
+	private expired(now: number): { phase: ChatTimeoutPhase; timeoutMs: number } | undefined {
+		const { firstTokenTimeoutMs } = this.limits;
+		if (firstTokenTimeoutMs > 0 && !this.firstPart && now - this.startedAt >= firstTokenTimeoutMs) return { phase: 'first-token', timeoutMs: firstTokenTimeoutMs };
+		const inactivity = this.inactivityLimit();
+		if (!this.paused && inactivity.timeoutMs > 0 && now - this.lastActivity >= inactivity.timeoutMs) return inactivity;
+		return undefined;
+	}
+
+	private inactivityLimit(): { phase: ChatTimeoutPhase; timeoutMs: number } {
+		const { timeoutMs, stallTimeoutMs } = this.limits;
+		if (!this.headers) return { phase: 'response', timeoutMs };
+		if (this.firstPart && stallTimeoutMs > 0) return { phase: 'stall', timeoutMs: stallTimeoutMs };
+		return { phase: 'stream', timeoutMs };
+	}
+
+	/** Sets the timer for the earliest moment a limit could run out (none when no limit applies). */
+	private schedule(now: number): void {
+		let wait = Infinity;
+		const { firstTokenTimeoutMs } = this.limits;
+		if (firstTokenTimeoutMs > 0 && !this.firstPart) wait = Math.min(wait, this.startedAt + firstTokenTimeoutMs - now);
+		// The stall limit may differ from the response/stream one: take the shortest that may apply.
+		const inactivity = Math.min(...[this.limits.timeoutMs, this.limits.stallTimeoutMs].filter((limit) => limit > 0));
+		if (Number.isFinite(inactivity)) wait = Math.min(wait, this.paused ? inactivity : this.lastActivity + inactivity - now);
+		if (!Number.isFinite(wait)) return;
+		this.timer = setTimeout(this.check, Math.max(1, wait));
 	}
 
 	/** Turns low-level failures into this package's errors; our own errors pass through. */
 	translate(error: unknown, url: string): unknown {
-		if (this.timedOutPhase) return new ChatTimeoutError(this.timeoutMs, this.timedOutPhase);
+		if (this.timedOut) return new ChatTimeoutError(this.timedOut.timeoutMs, this.timedOut.phase);
 		if (this.outer?.aborted) return new ChatAbortedError({ cause: this.outer.reason });
 		if (ToolbridgeError.isInstance(error)) return error;
 		if (error instanceof Error) {
@@ -238,7 +320,9 @@ class AttemptControl {
 	}
 
 	dispose(abort: boolean): void {
-		this.disarm();
+		this.disposed = true;
+		if (this.timer !== undefined) clearTimeout(this.timer);
+		this.timer = undefined;
 		this.outer?.removeEventListener('abort', this.onOuterAbort);
 		if (abort && !this.controller.signal.aborted) this.controller.abort();
 	}

@@ -38,9 +38,14 @@ export interface WireToolCall {
 	function: { name: string; arguments: string };
 }
 
-export type ContentPart =
-	| { type: 'text'; text: string; cache_control?: { type: 'ephemeral' } }
-	| { type: 'image_url'; image_url: { url: string } };
+/** A text content part; `cache_control` marks an OpenRouter/Anthropic prompt-caching breakpoint. */
+export interface TextPart {
+	type: 'text';
+	text: string;
+	cache_control?: { type: 'ephemeral'; ttl?: '5m' | '1h' };
+}
+
+export type ContentPart = TextPart | { type: 'image_url'; image_url: { url: string } };
 
 export type ChatMessage =
 	| { role: 'system'; content: string | ContentPart[] }
@@ -53,7 +58,7 @@ export type ChatMessage =
 			reasoning?: string;
 			reasoning_details?: ReasoningDetail[];
 	  }
-	| { role: 'tool'; tool_call_id: string; content: string };
+	| { role: 'tool'; tool_call_id: string; content: string | TextPart[] };
 
 export interface WireTool {
 	type: 'function';

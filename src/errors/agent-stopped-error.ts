@@ -8,6 +8,7 @@ const codes: Record<AgentFailureCode, string> = {
 	aborted: 'AGENT_ABORTED',
 	'empty-answer': 'AGENT_EMPTY_ANSWER',
 	'model-error': 'AGENT_MODEL_ERROR',
+	'invalid-output': 'AGENT_INVALID_OUTPUT',
 };
 
 /**

@@ -11,6 +11,7 @@ import { applyToolResults, type ToolCallResult } from '../../src/agent/apply-too
 import { createAgentState, type AgentInput } from '../../src/agent/create-agent-state';
 import { nextAction } from '../../src/agent/next-action';
 import { runAgent, type AgentRunOutcome, type CallModel } from '../../src/agent/run-agent';
+import { engineDriver } from './engine-driver';
 
 export interface DriverRun {
 	input: Omit<AgentInput, 'tools'>;
@@ -59,4 +60,6 @@ export const serializedDriver: Driver = async (run) => {
 export const drivers: Array<[string, Driver]> = [
 	['in-process', inProcessDriver],
 	['serialized', serializedDriver],
+	// The node's engine path, run by n8n-core's real WorkflowExecute (test/agent/engine-driver.ts).
+	['engine', engineDriver],
 ];

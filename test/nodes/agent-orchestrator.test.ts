@@ -1,11 +1,14 @@
 import { createHash } from 'node:crypto';
 import { InMemoryChatMessageHistory } from '@langchain/core/chat_history';
 import { DynamicStructuredTool } from '@langchain/core/tools';
-import type { IDataObject, IExecuteFunctions, INode } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { AgentOrchestrator } from '../../nodes/AgentOrchestrator/AgentOrchestrator.node';
+
+/** Runs the node's execute (these fake contexts cannot take engine requests, so it returns items). */
+const executeNode = async (context: IExecuteFunctions) => (await new AgentOrchestrator().execute.call(context)) as INodeExecutionData[][];
 import { startFakeChatServer, errorReply, textReply, toolCallReply, type FakeChatServer, type FakeReply, type FakeRequest } from '../support/fake-chat-server';
 
 const apiKey = 'sk-or-v1-0123456789abcdef0123456789abcdef';
@@ -101,7 +104,7 @@ describe('AgentOrchestrator node', () => {
 			tools: [hashTool()],
 			options: { returnIntermediateSteps: true, systemMessage: 'Use tools.', temperature: 0.2, maxTokens: 99, reasoningEffort: 'low' },
 		});
-		const [output] = await new AgentOrchestrator().execute.call(context);
+		const [output] = await executeNode(context);
 		expect(output.map((item) => item.json.output)).toEqual([
 			`digest ${createHash('sha256').update('one').digest('hex')}`,
 			`digest ${createHash('sha256').update('two').digest('hex')}`,
@@ -118,7 +121,7 @@ describe('AgentOrchestrator node', () => {
 			index === 0 ? toolCallReply([{ id: 'c1', name: 'hash', arguments: { text: `leak ${apiKey}` } }]) : textReply('Streamed answer.', { deltaSize: 4 }),
 		);
 		const { context, chunks } = makeContext({ baseUrl: fake.baseUrl, tools: [hashTool()], streaming: true, options: { debugLog: true } });
-		const [output] = await new AgentOrchestrator().execute.call(context);
+		const [output] = await executeNode(context);
 		expect(chunks[0]).toEqual(['begin', 0, undefined]);
 		expect(chunks.at(-1)).toEqual(['end', 0, undefined]);
 		const text = chunks.filter(([type, , content]) => type === 'item' && !String(content).startsWith('[DEBUG]')).map(([, , content]) => content);
@@ -137,7 +140,7 @@ describe('AgentOrchestrator node', () => {
 		await history.addUserMessage('earlier question');
 		await history.addAIMessage('earlier answer');
 		const { context } = makeContext({ baseUrl: fake.baseUrl, tools: [hashTool()], memory: { chatHistory: history } });
-		await new AgentOrchestrator().execute.call(context);
+		await executeNode(context);
 		expect(fake.requests[0].body.messages.slice(0, 2)).toEqual([
 			{ role: 'user', content: 'earlier question' },
 			{ role: 'assistant', content: 'earlier answer' },
@@ -152,7 +155,7 @@ describe('AgentOrchestrator node', () => {
 			credentialType: 'openAiCompatibleApi',
 			credentials: { apiKey: '', extraHeaders: '{"X-Tenant": "blue"}' },
 		});
-		const [output] = await new AgentOrchestrator().execute.call(context);
+		const [output] = await executeNode(context);
 		expect(output[0].json.output).toBe('ok');
 		expect(fake.requests[0].headers['x-tenant']).toBe('blue');
 		expect(fake.requests[0].headers.authorization).toBeUndefined();
@@ -161,20 +164,20 @@ describe('AgentOrchestrator node', () => {
 	it('fails with a NodeOperationError and a hint, or gives an error item on continue-on-fail', async () => {
 		const fake = await start(() => errorReply(401, 'No auth credentials found'));
 		const failing = makeContext({ baseUrl: fake.baseUrl });
-		const error = await new AgentOrchestrator().execute.call(failing.context).catch((caught: unknown) => caught);
+		const error = await executeNode(failing.context).catch((caught: unknown) => caught);
 		expect(error).toBeInstanceOf(NodeOperationError);
 		expect((error as NodeOperationError).description).toMatch(/API key/);
 		expect((error as NodeOperationError).message).not.toContain(apiKey);
 
 		const continuing = makeContext({ baseUrl: fake.baseUrl, continueOnFail: true, items: [{ chatInput: 'a' }] });
-		const [output] = await new AgentOrchestrator().execute.call(continuing.context);
+		const [output] = await executeNode(continuing.context);
 		expect(output[0].json).toMatchObject({ code: 'CHAT_AUTHENTICATION', error: expect.stringMatching(/No auth credentials found/) });
 	});
 
 	it('gives the steps with the error item when max iterations stop the run', async () => {
 		const fake = await start(({ index }) => toolCallReply([{ id: `i${index}`, name: 'hash', arguments: { text: String(index) } }]));
 		const { context } = makeContext({ baseUrl: fake.baseUrl, tools: [hashTool()], continueOnFail: true, options: { maxIterations: 2 } });
-		const [output] = await new AgentOrchestrator().execute.call(context);
+		const [output] = await executeNode(context);
 		expect(output[0].json).toMatchObject({ code: 'AGENT_MAX_ITERATIONS', iterations: 2 });
 		expect(output[0].json.steps).toHaveLength(2);
 	});
@@ -182,7 +185,7 @@ describe('AgentOrchestrator node', () => {
 	it('rejects an empty prompt with a clear message', async () => {
 		const fake = await start(() => textReply('unused'));
 		const { context } = makeContext({ baseUrl: fake.baseUrl, items: [{ other: 1 }] });
-		await expect(new AgentOrchestrator().execute.call(context)).rejects.toThrow(/prompt is empty/);
+		await expect(executeNode(context)).rejects.toThrow(/prompt is empty/);
 		expect(fake.requests).toHaveLength(0);
 	});
 });

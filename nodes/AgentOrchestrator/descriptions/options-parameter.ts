@@ -134,5 +134,25 @@ export const optionsParameter: INodeProperties = {
 			default: 4,
 			description: 'How many tool calls of one turn run at the same time',
 		},
+		{
+			displayName: 'Tool Execution',
+			name: 'toolExecution',
+			type: 'options',
+			options: [
+				{
+					name: 'Engine (Each Tool Call Is a Node Run)',
+					value: 'engine',
+					description:
+						"n8n's engine runs each tool call as its own node run (in the execution log, with retry and human review gates), then resumes this node",
+				},
+				{
+					name: 'In-Process',
+					value: 'inProcess',
+					description: 'This node calls the tools itself, concurrently. Human review (…HitlTool) gates do not work this way.',
+				},
+			],
+			default: 'engine',
+			description: 'How tool calls run. In-process is used anyway where the engine cannot take requests (e.g. when this node itself runs as a tool).',
+		},
 	],
 };

@@ -1,10 +1,12 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import type { AgentResult } from '../agent-state';
 import type { AgentEvent } from '../agent-event';
-import { agentToolFromLangChain, flattenConnectedTools } from '../agent-tool-from-langchain';
+import { flattenConnectedTools } from '../agent-tool-from-langchain';
+import { inProcessAgentTool } from '../engine/in-process-agent-tool';
 import { loadMemoryHistory, saveToMemory, type ChatMemoryLike } from '../chat-memory';
 import { createChatModelCaller } from '../create-chat-model-caller';
 import { runAgent, type CallModel } from '../run-agent';
+import { enterNodeAgentFrame } from './enter-node-agent-frame';
 import { readAgentNodeSettings } from './read-agent-node-settings';
 
 /** Test seam: replaces the chat client (the node itself never passes it). */
@@ -28,7 +30,7 @@ export async function runAgentNodeItem(
 	options: RunAgentNodeItemOptions = {},
 ): Promise<INodeExecutionData> {
 	const settings = await readAgentNodeSettings(context, itemIndex);
-	const tools = flattenConnectedTools(await context.getInputConnectionData('ai_tool', itemIndex)).map(agentToolFromLangChain);
+	const tools = flattenConnectedTools(await context.getInputConnectionData('ai_tool', itemIndex)).map(inProcessAgentTool);
 	const memory = (await context.getInputConnectionData('ai_memory', itemIndex)) as ChatMemoryLike | undefined;
 	const history = memory ? await loadMemoryHistory(memory) : [];
 
@@ -43,20 +45,23 @@ export async function runAgentNodeItem(
 		}
 	};
 
+	// Nested agents (called as tools in-process) report their debug lines and usage to this run.
+	const frame = enterNodeAgentFrame(context, itemIndex, (line) => onEvent({ type: 'debug', line }));
+
 	if (streaming) context.sendChunk('begin', itemIndex);
 	let result: AgentResult;
 	try {
-		const outcome = await runAgent({
+		const outcome = await frame.run(() => runAgent({
 			input: { config: settings.config, prompt: settings.prompt, history },
 			tools,
 			callModel: options.callModel ?? createChatModelCaller(settings.connection),
-			signal: context.getExecutionCancelSignal?.(),
-			onEvent,
+			signal: frame.signal,
+			onEvent: frame.forwardDebug(onEvent),
 			concurrency: settings.concurrency,
 			debug: settings.debugLog,
 			secrets: settings.secrets,
-		});
-		result = outcome.result;
+		}));
+		result = { ...outcome.result, usage: frame.finish(outcome.result.usage) };
 		if (memory) await saveToMemory(memory, outcome.state.messages.slice(outcome.state.turnStart));
 	} finally {
 		if (streaming) context.sendChunk('end', itemIndex);

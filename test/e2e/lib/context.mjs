@@ -30,6 +30,8 @@ export class RunContext {
 		this.sharedCli = undefined;
 		/** @type {any} */
 		this.fakeModule = undefined;
+		/** Set when a scenario failed: the shared instance's folder is kept. */
+		this.anyFailure = false;
 	}
 
 	/** Whether test/support/fake-chat-server.ts exists. */
@@ -82,7 +84,9 @@ export class RunContext {
 	 * @returns {Promise<void>}
 	 */
 	async dispose() {
-		await this.sharedCli?.dispose();
+		const kept = await this.sharedCli?.dispose(this.anyFailure);
+		if (kept) console.log(`   shared n8n folder kept: ${kept}`);
+		this.sharedCli = undefined;
 	}
 }
 
@@ -97,7 +101,7 @@ export class ScenarioScope {
 	constructor(run, id) {
 		this.run = run;
 		this.id = id;
-		/** @type {Array<() => Promise<void>>} */
+		/** @type {Array<(keep: boolean) => Promise<void>>} */
 		this.cleanups = [];
 		/** @type {string[]} */
 		this.notes = [];
@@ -143,7 +147,10 @@ export class ScenarioScope {
 	 */
 	async newN8n(options = {}) {
 		const created = await this.run.newN8n(this.id, options);
-		this.cleanups.push(() => created.n8n.dispose());
+		this.cleanups.push(async (keep) => {
+			const kept = await created.n8n.dispose(keep);
+			if (kept) this.note(`n8n folder kept: ${kept}`);
+		});
 		return created;
 	}
 
@@ -157,12 +164,13 @@ export class ScenarioScope {
 
 	/**
 	 * Release everything (in reverse order), never throwing.
+	 * @param {boolean} [keep] keep n8n folders (the scenario failed)
 	 * @returns {Promise<void>}
 	 */
-	async cleanup() {
+	async cleanup(keep = false) {
 		for (const cleanup of this.cleanups.reverse()) {
 			try {
-				await cleanup();
+				await cleanup(keep);
 			} catch {
 				// best effort
 			}

@@ -55,10 +55,17 @@ export function parseRawOutput(stdout) {
  * @returns {string[]}
  */
 export function packageLoadProblems(logText, packageName) {
-	return logText
-		.split('\n')
-		.filter((line) => line.includes(packageName) || /community package|load(ing)? (nodes|package)/i.test(line))
-		.filter((line) => /error|fail|could not|cannot|unable|invalid/i.test(line));
+	const lines = logText.split('\n');
+	/** @type {string[]} */
+	const problems = [];
+	lines.forEach((line, index) => {
+		const relevant = line.includes(packageName) || /community package|load(ing)? (nodes|package)/i.test(line);
+		if (relevant && /error|fail|could not|cannot|unable|invalid/i.test(line)) {
+			// The line and what n8n printed right after it (error details, stack).
+			problems.push(lines.slice(index, index + 6).join('\n'));
+		}
+	});
+	return problems;
 }
 
 /**
@@ -67,18 +74,19 @@ export function packageLoadProblems(logText, packageName) {
 export class N8nInstance {
 	/**
 	 * @param {{ nodeBin: string, n8nBin: string, pathWithNode24: string, templateUserFolder?: string }} install from `provision()`
-	 * @param {{ name?: string, logLevel?: string, keepFolder?: boolean, extraEnv?: Record<string, string> }} [options]
+	 * @param {{ name?: string, logLevel?: string, keepFolder?: boolean, extraEnv?: Record<string, string>, folder?: string, port?: number }} [options]
+	 *   `folder`: use (and keep) this folder instead of a temp one; `port`: fixed HTTP port
 	 */
 	constructor(install, options = {}) {
 		this.install = install;
-		this.options = options;
-		this.folder = mkdtempSync(join(tmpdir(), `toolbridge-e2e-${options.name ?? 'n8n'}-`));
+		this.options = options.folder ? { ...options, keepFolder: true } : options;
+		this.folder = options.folder ?? mkdtempSync(join(tmpdir(), `toolbridge-e2e-${options.name ?? 'n8n'}-`));
 		this.userFolder = join(this.folder, 'user');
 		this.logDir = join(this.folder, 'logs');
 		mkdirSync(this.userFolder, { recursive: true });
 		mkdirSync(this.logDir, { recursive: true });
 		const template = install.templateUserFolder ? join(install.templateUserFolder, '.n8n') : undefined;
-		if (template && existsSync(join(template, 'database.sqlite'))) {
+		if (template && existsSync(join(template, 'database.sqlite')) && !existsSync(join(this.userFolder, '.n8n', 'database.sqlite'))) {
 			// A migrated database (and its encryption key): skips ~25 s of migrations.
 			mkdirSync(join(this.userFolder, '.n8n'), { recursive: true });
 			for (const file of readdirSync(template)) {
@@ -115,7 +123,9 @@ export class N8nInstance {
 	 */
 	async choosePorts() {
 		if (this.port) return;
-		[this.port, this.brokerPort] = await freePorts(2);
+		const [first, second, third] = await freePorts(3);
+		this.port = this.options.port ?? first;
+		this.brokerPort = second === this.port ? third : second;
 	}
 
 	/**
@@ -368,14 +378,15 @@ export class N8nInstance {
 	}
 
 	/**
-	 * Stop the server and delete the temp folder (kept when `keepFolder` or when
-	 * TOOLBRIDGE_E2E_KEEP=1, for post-mortems).
-	 * @returns {Promise<void>}
+	 * Stop the server and delete the temp folder (kept for post-mortems when `keep`, the
+	 * `keepFolder` option or TOOLBRIDGE_E2E_KEEP=1 says so).
+	 * @param {boolean} [keep]
+	 * @returns {Promise<string | undefined>} the folder when kept
 	 */
-	async dispose() {
+	async dispose(keep = false) {
 		await this.stop();
-		if (!this.options.keepFolder && process.env.TOOLBRIDGE_E2E_KEEP !== '1') {
-			rmSync(this.folder, { recursive: true, force: true });
-		}
+		if (keep || this.options.keepFolder || process.env.TOOLBRIDGE_E2E_KEEP === '1') return this.folder;
+		rmSync(this.folder, { recursive: true, force: true });
+		return undefined;
 	}
 }

@@ -1,0 +1,54 @@
+import { DynamicStructuredTool } from '@langchain/core/tools';
+import { checkArguments } from '../../../tools/coerce-arguments';
+import { substituteArguments } from '../../../tools/substitute-arguments';
+import { argumentProblemsText } from '../../../tools/tool-observation-text';
+import type { NestedAgentToolSpec } from './nested-agent-tool-spec';
+
+/** Runs the nested agent on a prompt and resolves with its final answer text. */
+export type RunNestedAgent = (prompt: string, options: { args: Record<string, unknown>; signal?: AbortSignal }) => Promise<string>;
+
+/** Options of {@link createNestedAgentTool}. */
+export interface CreateNestedAgentToolOptions {
+	spec: NestedAgentToolSpec;
+	run: RunNestedAgent;
+	/**
+	 * Resolves the prompt after substitution when it is still an expression (a `$fromAI` inside
+	 * larger text, e.g. `=Research {{ $fromAI('topic') }} in depth`). Without it such a prompt is
+	 * used as text without its leading `=`.
+	 */
+	resolveExpression?: (expression: string) => unknown;
+}
+
+/**
+ * The LangChain tool a nested AgentOrchestrator supplies: its `schema` is the plain JSON
+ * Schema (n8n's agent passes a non-zod schema through as JSON Schema, so the model gets
+ * real properties whichever zod copy is loaded), `metadata.toolbridge.jsonSchema` the same
+ * for our own loop. The call checks and coerces the arguments like the bridge's node tools
+ * (problems come back as an `Error: …` text naming field and type), puts them into the
+ * prompt at the `$fromAI` markers, runs the agent and returns its answer as plain text.
+ * Errors of the run are thrown (the calling loop turns them into an error observation).
+ */
+export function createNestedAgentTool(options: CreateNestedAgentToolOptions): DynamicStructuredTool {
+	const { spec } = options;
+	return new DynamicStructuredTool({
+		name: spec.name,
+		description: spec.description,
+		schema: spec.parameters as Record<string, unknown>,
+		func: async (input: unknown, _runManager?: unknown, config?: { signal?: AbortSignal }) => {
+			const check = checkArguments(input, spec.schema.zod, spec.schema.parameters);
+			if (!check.ok) return argumentProblemsText(spec.name, check.problems);
+			const substituted = substituteArguments({ prompt: spec.prompt }, spec.marked, check.args).prompt;
+			const prompt = resolvePrompt(substituted, options.resolveExpression);
+			return options.run(prompt, { args: check.args, signal: config?.signal });
+		},
+		metadata: { sourceNodeName: spec.sourceNodeName, toolbridge: { jsonSchema: spec.parameters, nodeType: 'agentOrchestrator', nestedAgent: true } },
+	});
+}
+
+function resolvePrompt(value: unknown, resolveExpression?: (expression: string) => unknown): string {
+	if (typeof value !== 'string') return JSON.stringify(value);
+	if (!value.startsWith('=')) return value;
+	if (!resolveExpression) return value.slice(1);
+	const resolved = resolveExpression(value);
+	return typeof resolved === 'string' ? resolved : JSON.stringify(resolved);
+}

@@ -1,0 +1,110 @@
+import type { AssistantTurn } from '../../../chat/types';
+import { AgentConfigurationError } from '../../../errors/agent-configuration-error';
+import type { AgentEvent } from '../../agent-event';
+import type { AgentTool, ToolObservation } from '../../agent-tool';
+import { redactSecrets } from '../../redact-secrets';
+import type { CallModel } from '../../run-agent';
+import { applyValidatorToolResult, applyValidatorTurn, failValidator } from './apply-validator-turn';
+import { createValidatorState, type ValidatorInput } from './create-validator-state';
+import { nextValidatorAction } from './next-validator-action';
+import type { ValidatorResult, ValidatorState } from './validator-state';
+
+/** Options of the in-process validator driver. */
+export interface RunValidatorOptions {
+	/** A state to resume; or give `input`. */
+	state?: ValidatorState;
+	input?: Omit<ValidatorInput, 'tools'>;
+	/** The tool implementations, matched by name. */
+	tools: AgentTool[];
+	callModel: CallModel;
+	signal?: AbortSignal;
+	/** Receives `text-delta`, `model-call-*`, `step-*` and (with `debug`) `debug` events. */
+	onEvent?: (event: AgentEvent) => void;
+	onState?: (state: ValidatorState) => void;
+	debug?: boolean;
+	secrets?: string[];
+}
+
+/**
+ * Runs a validator: model calls that must call a tool, each checked against the tool's
+ * schema with the errors sent back, until one passes or max attempts are used; then the
+ * tool runs exactly once (not at all with "validate only").
+ *
+ * @throws {ValidatorError} when the attempts are exhausted (every attempt's errors in the
+ * message and in `attempts`), the tool fails, or `signal` aborts the run.
+ * @throws the model call's own error (e.g. ApiCallError) when a model call fails.
+ * @throws {AgentConfigurationError} for a bad input (no tools, unknown tool name, …).
+ */
+export async function runValidator(options: RunValidatorOptions): Promise<{ state: ValidatorState; result: ValidatorResult }> {
+	const { signal } = options;
+	const emit = (event: AgentEvent): void => options.onEvent?.(event);
+	const debug = (line: string): void => {
+		if (options.debug) emit({ type: 'debug', line: redactSecrets(line, options.secrets) });
+	};
+	const byName = new Map(options.tools.map((tool) => [tool.name, tool]));
+	if (!options.state && !options.input) throw new AgentConfigurationError('input', 'runValidator needs a state to resume or an input to start from.');
+	let state = options.state ?? createValidatorState({ ...options.input!, tools: options.tools });
+	const update = (next: ValidatorState): void => {
+		state = next;
+		options.onState?.(state);
+	};
+	debug(`[DEBUG] Starting validator. Tool: ${state.config.toolName ?? `any of ${state.tools.map((tool) => tool.name).join(', ')}`}, max attempts: ${state.config.maxAttempts}${state.config.validateOnly ? ', validate only' : ''}`);
+
+	for (;;) {
+		if (signal?.aborted) update(failValidator(state, 'aborted', 'The validator stopped: the run was aborted.'));
+		const action = nextValidatorAction(state);
+		switch (action.type) {
+			case 'done':
+				debug(`[DEBUG] Validator finished after ${action.result.attempts} attempt(s): ${action.result.tool}`);
+				return { state, result: action.result };
+			case 'failed':
+				debug(`[DEBUG] Validator stopped: ${action.error.message.split('\n')[0]}`);
+				throw action.error;
+			case 'call-model': {
+				debug(`[DEBUG] Attempt ${action.attempt}/${state.config.maxAttempts}`);
+				emit({ type: 'model-call-start', iteration: action.attempt, final: false, request: action.request });
+				let turn: AssistantTurn;
+				try {
+					turn = await options.callModel(action.request, {
+						signal,
+						onPart: (part) => {
+							if (part.type === 'text-delta') emit({ type: 'text-delta', text: part.text });
+						},
+					});
+				} catch (error) {
+					if (signal?.aborted) continue;
+					update(failValidator(state, 'model-error', (error as Error).message ?? String(error)));
+					throw error;
+				}
+				emit({ type: 'model-call-end', iteration: action.attempt, turn });
+				update(applyValidatorTurn(state, turn));
+				const errors = state.attempts.at(-1)?.errors ?? [];
+				for (const error of errors) debug(`[DEBUG] Attempt ${action.attempt} rejected: ${error.replace(/\n/g, ' ')}`);
+				if (errors.length === 0) debug(`[DEBUG] Attempt ${action.attempt} accepted: ${state.call?.name} ${JSON.stringify(state.call?.arguments)}`);
+				break;
+			}
+			case 'run-tools': {
+				const [call] = action.calls;
+				const tool = byName.get(call.name);
+				emit({ type: 'step-start', iteration: state.attempts.length, call });
+				debug(`[DEBUG] Executing tool: ${call.name} with args: ${JSON.stringify(call.arguments)}`);
+				const started = performance.now();
+				let observation: ToolObservation;
+				try {
+					observation = tool
+						? await tool.invoke(call.arguments, { toolCallId: call.toolCallId, signal })
+						: { content: `Tool '${call.name}' has no implementation in this run.`, isError: true };
+				} catch (error) {
+					observation = { content: `Tool '${call.name}' failed: ${(error as Error)?.message ?? String(error)}`, isError: true };
+				}
+				const durationMs = performance.now() - started;
+				update(applyValidatorToolResult(state, [{ toolCallId: call.toolCallId, observation, durationMs }]));
+				emit({
+					type: 'step-end',
+					step: { iteration: state.attempts.length, toolCallId: call.toolCallId, tool: call.name, arguments: call.arguments, result: observation.content, isError: observation.isError, durationMs },
+				});
+				break;
+			}
+		}
+	}
+}

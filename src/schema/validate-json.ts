@@ -1,0 +1,128 @@
+import Ajv, { type ErrorObject, type Options, type ValidateFunction } from 'ajv';
+import Ajv2019 from 'ajv/dist/2019';
+import Ajv2020 from 'ajv/dist/2020';
+import type { JsonSchema } from '../chat/types';
+import { JsonSchemaError } from '../errors/json-schema-error';
+import { formatJsonValue } from './json-schema-parts';
+
+/** The result of {@link validateJson}. */
+export type JsonValidationResult = { valid: true } | { valid: false; errors: string[] };
+
+/*
+ * Ajv, not a hand-written subset: the schemas validated here come from users (output format
+ * json) as well as from the compiler, so `$ref`/definitions, patternProperties, if/then/else,
+ * dependencies, tuple items and exact draft semantics (deep-equal enum/const/uniqueItems,
+ * code-point string lengths, multipleOf on decimals) all have to be right. Options:
+ * - allErrors: the repair prompt gets every problem, not only the first;
+ * - strict: false: provider annotations (`nullable`, `example`, `propertyOrdering`) are not errors;
+ * - validateFormats: false: format checks need ajv-formats (a second dependency); formats are
+ *   constraints the model is told about, not checked here;
+ * - addUsedSchema: false: two schemas with the same `$id` must not collide in the cache.
+ */
+const AJV_OPTIONS: Options = { allErrors: true, strict: false, validateFormats: false, addUsedSchema: false, logger: false };
+
+type Draft = 'draft-07' | '2019-09' | '2020-12';
+const validators: Partial<Record<Draft, Ajv>> = {};
+const compiled = new WeakMap<object, ValidateFunction>();
+
+/** Most JSON pointers in one result; the rest are summarised in one line. */
+const MAX_ERRORS = 20;
+
+/**
+ * Checks a value against a JSON Schema (draft-07 by default; a root `$schema` naming 2019-09
+ * or 2020-12 selects that draft; `format` is not checked). Each error is `JSON pointer:
+ * what was expected (what was found)`, e.g. `/age: must be integer (found "36")`, ready to
+ * be sent back to a model for a repair attempt. Compiled validators are cached per schema
+ * object, so validating many values against one schema compiles it once.
+ *
+ * @throws {JsonSchemaError} `INVALID_JSON_SCHEMA` when the schema itself is not valid.
+ */
+export function validateJson(value: unknown, schema: JsonSchema | boolean): JsonValidationResult {
+	const validate = validatorFor(schema);
+	if (validate(value)) return { valid: true };
+	return { valid: false, errors: formatErrors(validate.errors ?? [], value) };
+}
+
+function validatorFor(schema: JsonSchema | boolean): ValidateFunction {
+	if (typeof schema === 'boolean') return ajvFor('draft-07').compile(schema);
+	const cached = compiled.get(schema);
+	if (cached) return cached;
+	const declared = typeof schema.$schema === 'string' ? schema.$schema : '';
+	const draft: Draft = declared.includes('2020-12') ? '2020-12' : declared.includes('2019-09') ? '2019-09' : 'draft-07';
+	// Draft-04/06 and unknown meta-schemas: validated as draft-07 rather than refused.
+	const source = draft === 'draft-07' && declared !== '' && !declared.includes('draft-07') ? withoutSchemaKeyword(schema) : schema;
+	let validate: ValidateFunction;
+	try {
+		validate = ajvFor(draft).compile(source);
+	} catch (error) {
+		const reason = error instanceof Error ? error.message : String(error);
+		throw new JsonSchemaError('INVALID_JSON_SCHEMA', `The JSON Schema is not valid: ${reason}. Allowed: a draft-07 (or 2019-09 / 2020-12) JSON Schema.`, [reason], { cause: error });
+	}
+	compiled.set(schema, validate);
+	return validate;
+}
+
+function ajvFor(draft: Draft): Ajv {
+	let ajv = validators[draft];
+	if (!ajv) {
+		ajv = draft === '2020-12' ? new Ajv2020(AJV_OPTIONS) : draft === '2019-09' ? new Ajv2019(AJV_OPTIONS) : new Ajv(AJV_OPTIONS);
+		validators[draft] = ajv;
+	}
+	return ajv;
+}
+
+function withoutSchemaKeyword(schema: JsonSchema): JsonSchema {
+	const { $schema: _ignored, ...rest } = schema;
+	return rest;
+}
+
+function formatErrors(errors: readonly ErrorObject[], root: unknown): string[] {
+	const lines: string[] = [];
+	const seen = new Set<string>();
+	for (const error of errors) {
+		const line = formatError(error, root);
+		if (seen.has(line)) continue;
+		seen.add(line);
+		lines.push(line);
+	}
+	if (lines.length <= MAX_ERRORS) return lines;
+	return [...lines.slice(0, MAX_ERRORS), `… and ${lines.length - MAX_ERRORS} more problems`];
+}
+
+function formatError(error: ErrorObject, root: unknown): string {
+	const params = error.params as Record<string, unknown>;
+	let pointer = error.instancePath;
+	let message = error.message ?? `must pass '${error.keyword}'`;
+	if (error.keyword === 'required' && typeof params.missingProperty === 'string') {
+		message = `required property '${params.missingProperty}' is missing`;
+	} else if (error.keyword === 'additionalProperties' && typeof params.additionalProperty === 'string') {
+		pointer = `${pointer}/${escapePointer(params.additionalProperty)}`;
+		message = 'is not an allowed property';
+	} else if (error.keyword === 'enum' && Array.isArray(params.allowedValues)) {
+		message = `must be one of ${params.allowedValues.map((allowed) => formatJsonValue(allowed, 40)).join(', ')}`;
+	} else if (error.keyword === 'const') {
+		message = `must be ${formatJsonValue(params.allowedValue, 40)}`;
+	}
+	const found = error.keyword === 'required' || error.keyword === 'additionalProperties' ? undefined : valueAt(root, error.instancePath);
+	return `${pointer === '' ? '/' : pointer}: ${message}${found === undefined ? '' : ` (found ${found})`}`;
+}
+
+/** A short rendering of the value at a JSON pointer, for "found …". */
+function valueAt(root: unknown, pointer: string): string | undefined {
+	let node: unknown = root;
+	if (pointer !== '') {
+		for (const raw of pointer.slice(1).split('/')) {
+			const segment = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+			if (typeof node !== 'object' || node === null) return undefined;
+			node = (node as Record<string, unknown>)[segment];
+		}
+	}
+	if (node === undefined) return undefined;
+	if (Array.isArray(node)) return node.length === 0 ? 'an empty array' : `an array of ${node.length}`;
+	if (typeof node === 'object' && node !== null) return Object.keys(node).length === 0 ? 'an empty object' : 'an object';
+	return formatJsonValue(node, 60);
+}
+
+function escapePointer(segment: string): string {
+	return segment.replace(/~/g, '~0').replace(/\//g, '~1');
+}
