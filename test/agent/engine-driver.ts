@@ -10,6 +10,7 @@ import {
 	NodeConnectionTypes,
 	NodeOperationError,
 	type EngineResponse,
+	type IDataObject,
 	type IExecuteFunctions,
 	type INode,
 	type INodeType,
@@ -105,7 +106,7 @@ export function agentParameters(run: Pick<DriverRun, 'input' | 'concurrency'>) {
 		authentication: 'openAiCompatibleApi',
 		model: config.model,
 		prompt: run.input.prompt,
-		options: Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined)),
+		options: Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined)) as IDataObject,
 	};
 }
 
@@ -126,7 +127,7 @@ export const engineDriver: Driver = async (run) => {
 		type: 'n8n-nodes-toolbridge.agentOrchestrator',
 		typeVersion: 1,
 		position: [200, 0],
-		parameters: agentParameters(run),
+		parameters: agentParameters(run) as unknown as INode['parameters'],
 		credentials: { openAiCompatibleApi: { id: '1', name: 'Fake model' } },
 	};
 	const tools: INode[] = run.tools.map((tool, index) => ({

@@ -8,6 +8,7 @@
 import { WorkflowExecute } from 'n8n-core';
 import {
 	Workflow,
+	type ICredentialDataDecryptedObject,
 	type ICredentialType,
 	type IDataObject,
 	type INode,
@@ -41,7 +42,7 @@ export interface EngineWorkflow {
 	/** The items the agent receives from the Start node. */
 	items?: IDataObject[];
 	/** Plain credential records by credential name. */
-	credentials?: Record<string, IDataObject>;
+	credentials?: Record<string, ICredentialDataDecryptedObject>;
 }
 
 export interface EngineWorkflowRun {

@@ -7,7 +7,7 @@ import type { EngineRunMetadata } from './engine-item';
  * EngineResponse on EVERY execution (`{ actionResponses: [], metadata: {} }` on the first),
  * so "a response was given" does not mean "resumed".
  */
-export function isEngineResumption(response: EngineResponse | undefined): response is EngineResponse {
+export function isEngineResumption(response: EngineResponse | undefined): boolean {
 	const metadata = response?.metadata as Partial<EngineRunMetadata> | undefined;
 	return typeof metadata === 'object' && metadata !== null && metadata.toolbridge !== undefined;
 }
