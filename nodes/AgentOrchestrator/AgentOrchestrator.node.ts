@@ -7,6 +7,8 @@ import {
 	type NodeOutput,
 	type INodeType,
 	type INodeTypeDescription,
+	type ISupplyDataFunctions,
+	type SupplyData,
 } from 'n8n-workflow';
 import {
 	authenticationParameter,
@@ -14,7 +16,18 @@ import {
 	modelParameter,
 	promptParameter,
 } from './descriptions/main-parameters';
+import {
+	maxAttemptsParameter,
+	maxDepthParameter,
+	modeOutputs,
+	nestedPromptParameter,
+	toolDescriptionParameter,
+	validateOnlyParameter,
+	validatorToolParameter,
+} from './descriptions/mode-parameters';
 import { optionsParameter } from './descriptions/options-parameter';
+import { readAgentMode, runModeItems } from '../../src/agent/n8n/run-mode-items';
+import { supplyNestedAgentTool } from '../../src/agent/n8n/supply-nested-agent-tool';
 import { errorOutput } from '../../src/agent/n8n/error-output';
 import { describeAgentError } from '../../src/agent/n8n/describe-agent-error';
 import { runAgentNodeItem } from '../../src/agent/n8n/run-agent-node-item';
@@ -23,8 +36,9 @@ import { runAgentEngine } from '../../src/agent/n8n/run-agent-engine';
 import { isEngineResumption } from '../../src/agent/engine/read-engine-metadata';
 
 /** Runs a tool-calling agent loop per input item. The logic lives in src/agent. */
-// Not `usableAsTool` yet: how this node is offered as a tool (nested mode, engine
-// requests, n8n issue #30773) is decided by the nested-mode issue, not by n8n's generic wrapper.
+// Not `usableAsTool`: n8n's generic wrapper would add a second "…Tool" node type whose schema
+// n8n builds. Nested mode (output `ai_tool`, `supplyData` with our compiler's schema) is how
+// this node becomes a tool of another agent.
 // eslint-disable-next-line @n8n/community-nodes/node-usable-as-tool
 export class AgentOrchestrator implements INodeType {
 	description: INodeTypeDescription = {
@@ -46,7 +60,8 @@ export class AgentOrchestrator implements INodeType {
 			{ type: NodeConnectionTypes.AiTool, displayName: 'Tools', required: false },
 			{ type: NodeConnectionTypes.AiMemory, displayName: 'Memory', required: false, maxConnections: 1 },
 		],
-		outputs: [{ type: NodeConnectionTypes.Main }],
+		// `main`, or `ai_tool` in nested mode (computed by n8n from the mode parameter).
+		outputs: modeOutputs,
 		credentials: [
 			{
 				// n8n's own OpenRouter credential (shipped with every n8n install): users
@@ -62,8 +77,30 @@ export class AgentOrchestrator implements INodeType {
 				displayOptions: { show: { authentication: ['openAiCompatibleApi'] } },
 			},
 		],
-		properties: [authenticationParameter, modeParameter, modelParameter, promptParameter, optionsParameter],
+		properties: [
+			authenticationParameter,
+			modeParameter,
+			toolDescriptionParameter,
+			validatorToolParameter,
+			modelParameter,
+			// Two `prompt` parameters, one per mode group (n8n shows the one whose displayOptions match).
+			nestedPromptParameter,
+			promptParameter,
+			maxAttemptsParameter,
+			validateOnlyParameter,
+			maxDepthParameter,
+			optionsParameter,
+		],
 	};
+
+	/** Nested mode: the tool this agent offers its parent agent. */
+	async supplyData(this: ISupplyDataFunctions, itemIndex: number): Promise<SupplyData> {
+		try {
+			return await supplyNestedAgentTool(this, itemIndex);
+		} catch (error) {
+			throw new NodeOperationError(this.getNode(), error as Error, { itemIndex, description: describeAgentError(error) });
+		}
+	}
 
 	async execute(this: IExecuteFunctions, response?: EngineResponse): Promise<NodeOutput> {
 		const failItem = (error: unknown, itemIndex: number): INodeExecutionData => {
@@ -74,6 +111,8 @@ export class AgentOrchestrator implements INodeType {
 				description: describeAgentError(error),
 			});
 		};
+		const mode = readAgentMode(this);
+		if (mode !== 'full' && !isEngineResumption(response)) return [await runModeItems(this, mode, failItem)];
 		// After an EngineRequest, n8n executes the node again with the tool results.
 		if (isEngineResumption(response) || chooseToolExecution(this).driver === 'engine') {
 			return await runAgentEngine(this, response, { failItem });

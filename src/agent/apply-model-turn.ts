@@ -2,6 +2,7 @@ import { reasoningTextOf } from '../chat/reasoning-details-accumulator';
 import { assistantMessageFromTurn } from '../chat/assistant-message';
 import type { AssistantTurn } from '../chat/types';
 import { addUsage } from './add-usage';
+import { acceptLoopAnswer, applyOutputTurn } from './output-format/apply-structured-answer';
 import type { AgentState, PendingToolCall } from './agent-state';
 import { applyToolResults } from './apply-tool-results';
 import { canonicalJson } from './canonical-json';
@@ -18,15 +19,32 @@ import {
  * as its answer. Tool calls: the state waits for their results (`awaiting-tools`);
  * calls the loop answers itself (unknown tool, broken arguments, a repeated identical
  * call) get their observation here and are not handed to the driver. A final call
- * (after a limit) always ends the run; tool calls in it are ignored.
+ * (after a limit) always ends the run; tool calls in it are ignored. With output format
+ * `json` the answer is validated first (see `acceptLoopAnswer`, `applyOutputTurn`).
+ * The last turn's model and finish reason are kept (`lastTurn`, and in the result).
  *
  * @throws {AgentStateError} when the state is not waiting for a model turn.
  */
 export function applyModelTurn(state: AgentState, turn: AssistantTurn): AgentState {
-	expectStatus(state, 'applyModelTurn', 'ready', 'final-call');
+	expectStatus(state, 'applyModelTurn', 'ready', 'final-call', 'output-call');
+	return withTurnDetails(applyTurn(state, turn), turn);
+}
+
+function applyTurn(state: AgentState, turn: AssistantTurn): AgentState {
 	const final = state.status === 'final-call';
 	const iterations = state.iterations + 1;
 	const reasoningText = turn.reasoning !== '' ? turn.reasoning : turn.reasoningDetails.map(reasoningTextOf).join('');
+	if (state.status === 'output-call') {
+		return applyOutputTurn(
+			{
+				...state,
+				iterations,
+				usage: addUsage(state.usage, turn.usage),
+				reasoning: reasoningText !== '' ? [...state.reasoning, reasoningText] : state.reasoning,
+			},
+			turn,
+		);
+	}
 	const toolCalls = final ? [] : turn.toolCalls;
 
 	// Broken argument text goes back as "{}" (providers reject invalid JSON in the history);
@@ -52,7 +70,9 @@ export function applyModelTurn(state: AgentState, turn: AssistantTurn): AgentSta
 				},
 			};
 		}
-		return finishAgent(next, turn.text, final ? (next.limitReached ?? 'max-iterations') : 'answer');
+		const stopReason = final ? (next.limitReached ?? 'max-iterations') : 'answer';
+		if (next.config.structuredOutput) return acceptLoopAnswer(next, turn.text, stopReason);
+		return finishAgent(next, turn.text, stopReason);
 	}
 
 	const toolNames = state.tools.map((tool) => tool.name);
@@ -100,4 +120,14 @@ export function applyModelTurn(state: AgentState, turn: AssistantTurn): AgentSta
 	if (stop) next.stopAfterTools = stop;
 	if (pending.every((entry) => entry.resolved !== undefined)) return applyToolResults(next, []);
 	return next;
+}
+
+/** Records the turn's model and finish reason in the state, and in the result of a finished run. */
+function withTurnDetails(state: AgentState, turn: AssistantTurn): AgentState {
+	const lastTurn: NonNullable<AgentState['lastTurn']> = { finishReason: turn.finishReason };
+	if (turn.model !== undefined) lastTurn.model = turn.model;
+	if (!state.result) return { ...state, lastTurn };
+	const result = { ...state.result, finishReason: turn.finishReason };
+	if (turn.model !== undefined) result.model = turn.model;
+	return { ...state, lastTurn, result };
 }

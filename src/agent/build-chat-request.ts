@@ -1,39 +1,70 @@
-import type { ChatRequest, WireTool, WireToolChoice } from '../chat/types';
+import type { ChatMessage, ChatRequest, ContentPart, WireTool, WireToolChoice } from '../chat/types';
+import { modelFamilyFromModelId, type ModelFamily } from '../schema/model-family';
+import { shapeToolSchema } from '../schema/shape-tool-schema';
 import type { AgentState } from './agent-state';
+import { constrainOutputCall, resolveOutputStrategy, withOutputInstruction } from './output-format/structured-output-request';
 import { finalAnswerInstruction } from './tool-observations';
 
+/** Tool results at least this long (characters, ~1000 tokens: Anthropic's smallest cacheable prefix) get a cache breakpoint. */
+export const longToolResultChars = 4000;
+/** Breakpoints on tool results; with the system message's, 3 of Anthropic's 4. */
+const toolResultBreakpoints = 2;
+
 /**
- * The Chat Completions request for the next model call of a state in `ready` or
- * `final-call`. Only settings that were given are sent.
+ * The Chat Completions request for the next model call of a state in `ready`,
+ * `final-call` or `output-call`. Only settings that were given are sent.
  *
- * A final call keeps the tool definitions (providers such as Anthropic reject a history
- * with tool calls but no tools) with `tool_choice: "none"`, and adds one user message
- * telling the model to answer; that message is not kept in the state.
+ * - Tool schemas are shaped for the model's family (`shapeToolSchema`), from the one
+ *   canonical schema each tool carries.
+ * - A final call keeps the tool definitions (providers such as Anthropic reject a history
+ *   with tool calls but no tools) with `tool_choice: "none"`, and adds one user message
+ *   telling the model to answer; that message is not kept in the state.
+ * - Output format `json`: the system message says what JSON to answer with; an
+ *   `output-call` is constrained (`response_format` or a forced `final_answer` tool).
+ * - OpenRouter fields (`models` for fallbacks, `provider`, `cache_control` breakpoints for
+ *   Anthropic and Gemini models) are written here; the chat caller removes them for other
+ *   servers (`withoutOpenRouterFields`).
+ * - `providerOptions` are merged last: their top-level keys win.
  */
 export function buildChatRequest(state: AgentState): ChatRequest {
 	const { config } = state;
 	const final = state.status === 'final-call';
-	const request: ChatRequest = { model: config.model, messages: state.messages };
-	if (final) {
-		request.messages = [
-			...state.messages,
-			{ role: 'user', content: finalAnswerInstruction(state.limitReached ?? 'max-iterations') },
-		];
-	}
+	const output = state.status === 'output-call';
+	const family = modelFamilyFromModelId(config.model);
+
+	let messages = state.messages;
+	if (final) messages = [...messages, { role: 'user', content: finalAnswerInstruction(state.limitReached ?? 'max-iterations') }];
+	if (config.structuredOutput) messages = withOutputInstruction(messages, config.structuredOutput);
+	if (config.promptCaching && (family === 'anthropic' || family === 'google')) messages = withCacheBreakpoints(messages);
+	const request: ChatRequest = { model: config.model, messages };
+	if (config.fallbackModels && config.fallbackModels.length > 0) request.models = [config.model, ...config.fallbackModels.filter((model) => model !== config.model)];
+	if (config.providerPreferences && Object.keys(config.providerPreferences).length > 0) request.provider = config.providerPreferences;
+
 	if (state.tools.length > 0) {
 		request.tools = state.tools.map(
 			(tool): WireTool => ({
 				type: 'function',
-				function: { name: tool.name, description: tool.description, parameters: tool.parameters },
+				function: { name: tool.name, description: tool.description, parameters: shapeToolSchema(tool.parameters, { family }) },
 			}),
 		);
-		const choice = final ? 'none' : toolChoiceFor(state);
+		const choice = final || output ? 'none' : toolChoiceFor(state);
 		if (choice !== 'auto') request.tool_choice = choice;
-		if (config.parallelToolCalls !== undefined && !final) request.parallel_tool_calls = config.parallelToolCalls;
+		if (config.parallelToolCalls !== undefined && !final && !output) request.parallel_tool_calls = config.parallelToolCalls;
+	}
+	if (output && config.structuredOutput) {
+		const strategy = state.structured?.strategy ?? resolveOutputStrategy(config.structuredOutput.strategy, family);
+		constrainOutputCall(request, config.structuredOutput, strategy, family as ModelFamily);
 	}
 	if (config.temperature !== undefined) request.temperature = config.temperature;
 	if (config.maxTokens !== undefined) request.max_tokens = config.maxTokens;
+	if (config.topP !== undefined) request.top_p = config.topP;
+	if (config.topK !== undefined) request.top_k = config.topK;
+	if (config.frequencyPenalty !== undefined) request.frequency_penalty = config.frequencyPenalty;
+	if (config.presencePenalty !== undefined) request.presence_penalty = config.presencePenalty;
+	if (config.seed !== undefined) request.seed = config.seed;
+	if (config.stop !== undefined && config.stop.length > 0) request.stop = config.stop;
 	if (config.reasoning !== undefined) request.reasoning = config.reasoning;
+	if (config.providerOptions) Object.assign(request, config.providerOptions);
 	return request;
 }
 
@@ -44,4 +75,28 @@ function toolChoiceFor(state: AgentState): WireToolChoice {
 	if (state.iterations > 0) return 'auto';
 	if (choice === 'required') return 'required';
 	return { type: 'function', function: { name: choice.name } };
+}
+
+/**
+ * Prompt-caching breakpoints (OpenRouter `cache_control`, for Anthropic and Gemini): on the
+ * system message, and on the latest long tool results, so each call reads the prefix the
+ * previous one wrote. Only the request is changed, never the state.
+ */
+function withCacheBreakpoints(messages: ChatMessage[]): ChatMessage[] {
+	const marked = new Set<number>();
+	for (let index = messages.length - 1; index >= 0 && marked.size < toolResultBreakpoints; index--) {
+		const message = messages[index];
+		if (message.role === 'tool' && typeof message.content === 'string' && message.content.length >= longToolResultChars) marked.add(index);
+	}
+	return messages.map((message, index) => {
+		if (message.role === 'system') return { ...message, content: withBreakpoint(message.content) };
+		if (marked.has(index) && message.role === 'tool') return { ...message, content: [{ type: 'text', text: message.content as string, cache_control: { type: 'ephemeral' } }] };
+		return message;
+	});
+}
+
+function withBreakpoint(content: string | ContentPart[]): ContentPart[] {
+	if (typeof content === 'string') return [{ type: 'text', text: content, cache_control: { type: 'ephemeral' } }];
+	const lastText = content.map((part) => part.type).lastIndexOf('text');
+	return content.map((part, index) => (index === lastText && part.type === 'text' ? { ...part, cache_control: { type: 'ephemeral' } } : part));
 }

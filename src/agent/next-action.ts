@@ -28,7 +28,8 @@ export function nextAction(state: AgentState): AgentAction {
 	switch (state.status) {
 		case 'ready':
 		case 'final-call':
-			return { type: 'call-model', request: buildChatRequest(state), final: state.status === 'final-call' };
+		case 'output-call':
+			return { type: 'call-model', request: buildChatRequest(state), final: state.status !== 'ready' };
 		case 'awaiting-tools': {
 			const sources = new Map(state.tools.map((tool) => [tool.name, tool.sourceNodeName]));
 			const calls = state.pendingToolCalls

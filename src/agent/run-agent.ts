@@ -11,6 +11,8 @@ import { nextAction, type ToolCallRequest } from './next-action';
 import { redactSecrets } from './redact-secrets';
 import { runWithConcurrency } from './run-with-concurrency';
 import { abortAgent, failAgent } from './stop-agent';
+import { runTimeLimitSignal } from './time-limits/run-time-limit';
+import { withToolTimeout } from './time-limits/with-tool-timeout';
 
 /** Makes one model call and returns the assembled turn; `onPart` sees every stream part. */
 export type CallModel = (
@@ -37,6 +39,10 @@ export interface RunAgentOptions {
 	debug?: boolean;
 	/** Values (API keys, header values) replaced by `[REDACTED]` in debug lines. */
 	secrets?: string[];
+	/** Time limit per tool call in ms: the call's signal aborts and the model reads a timeout observation. */
+	toolTimeoutMs?: number;
+	/** Time limit for the whole run in ms: the run stops as `aborted` ("exceeded its time limit"). */
+	runTimeoutMs?: number;
 }
 
 /** A finished run: its last state and its result. */
@@ -56,6 +62,16 @@ export interface AgentRunOutcome {
  * @throws {AgentConfigurationError} from `createAgentState` for a bad `input`, or when neither state nor input is given.
  */
 export async function runAgent(options: RunAgentOptions): Promise<AgentRunOutcome> {
+	const limit = runTimeLimitSignal(options.signal, options.runTimeoutMs);
+	const tools = options.toolTimeoutMs ? options.tools.map((tool) => withToolTimeout(tool, options.toolTimeoutMs as number)) : options.tools;
+	try {
+		return await runAgentLoop({ ...options, tools, signal: limit.signal });
+	} finally {
+		limit.dispose();
+	}
+}
+
+async function runAgentLoop(options: RunAgentOptions): Promise<AgentRunOutcome> {
 	const { tools, callModel, signal } = options;
 	const emit = (event: AgentEvent): void => options.onEvent?.(event);
 	const debug = (line: string): void => {

@@ -16,7 +16,7 @@ export const authenticationParameter: INodeProperties = {
 	default: 'openRouterApi',
 };
 
-/** Agent mode. Only `full` exists so far; validator and nested come with their own issue. */
+/** Agent mode: the full loop, one validated tool call, or an agent that is a tool of another agent. */
 export const modeParameter: INodeProperties = {
 	displayName: 'Mode',
 	name: 'mode',
@@ -27,6 +27,18 @@ export const modeParameter: INodeProperties = {
 			name: 'Full',
 			value: 'full',
 			description: 'Run the tool loop until the model answers or a stop condition is reached',
+		},
+		{
+			name: 'Nested (Tool of Another Agent)',
+			value: 'nested',
+			description:
+				'Connect this agent to a parent agent as a tool; it runs the full loop with its own tools when called and returns its answer',
+		},
+		{
+			name: 'Validator (One Validated Tool Call)',
+			value: 'validator',
+			description:
+				'The model fills ONE tool call; the arguments are checked against the schema and sent back with the errors until they pass, then the tool runs once',
 		},
 	],
 	default: 'full',
@@ -52,4 +64,6 @@ export const promptParameter: INodeProperties = {
 	required: true,
 	typeOptions: { rows: 3 },
 	description: 'The user message sent to the model for each input item',
+	// Nested mode has its own Prompt (default: a $fromAI task argument).
+	displayOptions: { hide: { mode: ['nested'] } },
 };

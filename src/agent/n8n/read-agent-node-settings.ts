@@ -3,14 +3,16 @@ import type { AgentConfig, AgentToolChoice } from '../agent-state';
 import type { ChatConnection } from '../create-chat-model-caller';
 import { AgentConfigurationError } from '../../errors/agent-configuration-error';
 import { parseExtraHeaders } from '../parse-extra-headers';
+import type { AgentOutputFormat } from '../output-format/agent-output-item';
+import { readModelOptions, type ModelNodeOptions } from './read-model-options';
 
 /** The node's "Options" collection, as n8n hands it over (only options the user added). */
-export interface AgentNodeOptions {
+export interface AgentNodeOptions extends Omit<ModelNodeOptions, 'toolChoice'> {
 	systemMessage?: string;
 	maxIterations?: number;
 	maxIterationsBehavior?: 'error' | 'finalAnswer';
 	repeatedCallLimit?: number;
-	toolChoice?: 'auto' | 'required' | 'none';
+	toolChoice?: 'auto' | 'required' | 'none' | 'tool';
 	temperature?: number;
 	maxTokens?: number;
 	reasoningEffort?: 'default' | 'minimal' | 'low' | 'medium' | 'high';
@@ -31,6 +33,12 @@ export interface AgentNodeSettings {
 	debugLog: boolean;
 	/** Values to redact from debug lines and outputs (API key, extra header values). */
 	secrets: string[];
+	/** The node's "Output Format" (text, json, full); absent: text. */
+	outputFormat?: AgentOutputFormat;
+	/** Per tool call, in ms (in-process tools only: n8n's engine runs engine tools itself). */
+	toolTimeoutMs?: number;
+	/** For the whole run, in ms. */
+	runTimeoutMs?: number;
 }
 
 const openRouterDefaultUrl = 'https://openrouter.ai/api/v1';
@@ -57,9 +65,14 @@ export async function readAgentNodeSettings(context: IExecuteFunctions, itemInde
 	if (baseUrl === '') throw new AgentConfigurationError('url', 'The credential has no base URL. Set it to the server address, e.g. http://localhost:11434/v1.');
 
 	const options = context.getNodeParameter('options', itemIndex, {}) as AgentNodeOptions;
+	const model = readModelOptions(options);
+	// The node's extra headers win over the credential's.
+	Object.assign(headers, model.headers);
 	const connection: ChatConnection = { baseUrl, headers, appName: 'n8n-nodes-toolbridge' };
 	if (apiKey !== '') connection.apiKey = apiKey;
 	if (options.timeout !== undefined) connection.timeoutMs = options.timeout * 1000;
+	if (model.firstTokenTimeoutMs !== undefined) connection.firstTokenTimeoutMs = model.firstTokenTimeoutMs;
+	if (model.stallTimeoutMs !== undefined) connection.stallTimeoutMs = model.stallTimeoutMs;
 
 	const config: AgentNodeSettings['config'] = {
 		model: String(context.getNodeParameter('model', itemIndex, '')).trim(),
@@ -68,6 +81,7 @@ export async function readAgentNodeSettings(context: IExecuteFunctions, itemInde
 		limitBehavior: options.maxIterationsBehavior === 'finalAnswer' ? 'final-answer' : options.maxIterationsBehavior === 'error' ? 'error' : undefined,
 		repeatedCallLimit: options.repeatedCallLimit,
 		toolChoice: options.toolChoice as AgentToolChoice | undefined,
+		...model.config,
 		parallelToolCalls: options.parallelToolCalls,
 		temperature: options.temperature,
 		maxTokens: options.maxTokens,
@@ -83,5 +97,8 @@ export async function readAgentNodeSettings(context: IExecuteFunctions, itemInde
 		returnIntermediateSteps: options.returnIntermediateSteps ?? false,
 		debugLog: options.debugLog ?? false,
 		secrets: [apiKey, ...Object.values(headers)].filter((secret) => secret.length >= 4),
+		outputFormat: model.outputFormat,
+		toolTimeoutMs: model.toolTimeoutMs,
+		runTimeoutMs: model.runTimeoutMs,
 	};
 }
