@@ -169,9 +169,10 @@ describe('nested mode', () => {
 			parent: (request, call) => (call === 1 ? toolCallReply([{ id: 'p', name: 'Loop', arguments: { task: 'go' } }]) : textReply(lastToolResults(request)[0])),
 			loop: (request, call) => (call === 1 ? toolCallReply([{ id: 'l', name: 'Loop', arguments: { task: 'again' } }]) : textReply(lastToolResults(request)[0])),
 		});
-		let loopTool: DynamicStructuredTool | undefined;
-		const loop = await nestedTool('Loop', fake.baseUrl, { model: 'loop', toolDescription: 'Loops' }, async () => [loopTool]);
-		loopTool = loop.tool;
+		// The node is connected to its own Tools input (a loop in the workflow).
+		const self: { tool?: DynamicStructuredTool } = {};
+		const loop = await nestedTool('Loop', fake.baseUrl, { model: 'loop', toolDescription: 'Loops' }, async () => [self.tool]);
+		self.tool = loop.tool;
 		const [[item]] = await runParent(fake.baseUrl, [loop.tool]);
 		expect(item.json.output).toMatch(/^Error: Agent cycle: Parent › Loop › Loop\. "Loop" is already running further up this chain/);
 	});
