@@ -148,3 +148,15 @@ export type { CreateNestedAgentToolOptions, RunNestedAgent } from './agent/modes
 export { enterAgentFrame, defaultMaxAgentDepth } from './agent/modes/nested/agent-frame';
 export type { AgentFrame, EnterAgentFrameOptions } from './agent/modes/nested/agent-frame';
 export { AgentNestingError } from './errors/agent-nesting-error';
+// issue 9: request options, output format, OpenRouter routing, time limits
+export { isOpenRouterUrl } from './chat/is-openrouter-url';
+export { withoutOpenRouterFields } from './chat/openrouter-fields';
+export type { ProviderPreferences } from './chat/openrouter-fields';
+export type { ChatTimeoutPhase } from './errors/chat-timeout-error';
+export type { StructuredOutputConfig, StructuredOutputStrategy, OutputAttempt } from './agent/output-format/structured-output-config';
+export { agentOutputItem } from './agent/output-format/agent-output-item';
+export type { AgentOutputFormat } from './agent/output-format/agent-output-item';
+export { resolveOutputSchema } from './agent/output-format/resolve-output-schema';
+export { parseJsonAnswer } from './agent/output-format/parse-json-answer';
+export { withToolTimeout } from './agent/time-limits/with-tool-timeout';
+export { runTimeLimitSignal, RunTimeLimitReason } from './agent/time-limits/run-time-limit';

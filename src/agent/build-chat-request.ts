@@ -1,5 +1,5 @@
 import type { ChatMessage, ChatRequest, ContentPart, WireTool, WireToolChoice } from '../chat/types';
-import { modelFamilyFromModelId, type ModelFamily } from '../schema/model-family';
+import { modelFamilyFromModelId } from '../schema/model-family';
 import { shapeToolSchema } from '../schema/shape-tool-schema';
 import type { AgentState } from './agent-state';
 import { constrainOutputCall, resolveOutputStrategy, withOutputInstruction } from './output-format/structured-output-request';
@@ -53,7 +53,7 @@ export function buildChatRequest(state: AgentState): ChatRequest {
 	}
 	if (output && config.structuredOutput) {
 		const strategy = state.structured?.strategy ?? resolveOutputStrategy(config.structuredOutput.strategy, family);
-		constrainOutputCall(request, config.structuredOutput, strategy, family as ModelFamily);
+		constrainOutputCall(request, config.structuredOutput, strategy, family);
 	}
 	if (config.temperature !== undefined) request.temperature = config.temperature;
 	if (config.maxTokens !== undefined) request.max_tokens = config.maxTokens;

@@ -52,7 +52,7 @@ describe('agent state machine', () => {
 		const state = createAgentState({ config: { model: 'm' }, tools: [], prompt: 'p' });
 		expect(() => applyToolResults(state, [])).toThrow(AgentStateError);
 		const finished = applyModelTurn(state, turn({ text: 'x' }));
-		expect(() => applyModelTurn(finished, turn({ text: 'y' }))).toThrow(/needs a state in ready or final-call; this one is done/);
+		expect(() => applyModelTurn(finished, turn({ text: 'y' }))).toThrow(/needs a state in ready or final-call or output-call; this one is done/);
 	});
 
 	it('fills a lost tool result with an error observation so the history stays valid', () => {

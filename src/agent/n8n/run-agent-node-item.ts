@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import type { AgentResult } from '../agent-state';
 import type { AgentEvent } from '../agent-event';
 import { flattenConnectedTools } from '../agent-tool-from-langchain';
@@ -8,6 +8,7 @@ import { createChatModelCaller } from '../create-chat-model-caller';
 import { runAgent, type CallModel } from '../run-agent';
 import { enterNodeAgentFrame } from './enter-node-agent-frame';
 import { readAgentNodeSettings } from './read-agent-node-settings';
+import { agentOutputItem } from '../output-format/agent-output-item';
 
 /** Test seam: replaces the chat client (the node itself never passes it). */
 export interface RunAgentNodeItemOptions {
@@ -60,6 +61,8 @@ export async function runAgentNodeItem(
 			concurrency: settings.concurrency,
 			debug: settings.debugLog,
 			secrets: settings.secrets,
+			toolTimeoutMs: settings.toolTimeoutMs,
+			runTimeoutMs: settings.runTimeoutMs,
 		}));
 		result = { ...outcome.result, usage: frame.finish(outcome.result.usage) };
 		if (memory) await saveToMemory(memory, outcome.state.messages.slice(outcome.state.turnStart));
@@ -67,14 +70,10 @@ export async function runAgentNodeItem(
 		if (streaming) context.sendChunk('end', itemIndex);
 	}
 
-	const json: IDataObject = { output: result.output };
-	if (settings.returnIntermediateSteps) {
-		json.steps = result.steps as unknown as IDataObject[];
-		json.usage = result.usage as unknown as IDataObject;
-		json.iterations = result.iterations;
-		json.reasoning = result.reasoning;
-		json.stopReason = result.stopReason;
-	}
-	if (settings.debugLog) json.debugLog = debugLog;
+	const json = agentOutputItem(result, {
+		format: settings.outputFormat,
+		returnIntermediateSteps: settings.returnIntermediateSteps,
+		debugLog: settings.debugLog ? debugLog : undefined,
+	});
 	return { json, pairedItem: { item: itemIndex } };
 }

@@ -26,8 +26,9 @@ export function withToolTimeout(tool: AgentTool, timeoutMs: number): AgentTool {
 			let timer: ReturnType<typeof setTimeout> | undefined;
 			const timedOut = new Promise<ToolObservation>((resolve) => {
 				timer = setTimeout(() => {
-					controller.abort(new Error(`tool timeout (${timeoutMs} ms)`));
+					// Settle first: a tool that rejects on abort must not win the race.
 					resolve(toolTimeoutObservation(tool.name, timeoutMs));
+					controller.abort(new Error(`tool timeout (${timeoutMs} ms)`));
 				}, timeoutMs);
 			});
 			try {

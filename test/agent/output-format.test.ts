@@ -1,0 +1,155 @@
+/**
+ * Issue 9, output format `json` with real n8n-nodes-base tools (Crypto through the bridge):
+ * tools first, then a validated object; an invalid answer repaired once; an unrepairable
+ * one failing with both attempts' errors. Both drivers (in-process and serialized state).
+ */
+import { createHash } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AgentTool } from '../../src/agent/agent-tool';
+import { createChatModelCaller } from '../../src/agent/create-chat-model-caller';
+import { agentOutputItem } from '../../src/agent/output-format/agent-output-item';
+import { loadWorkflowTools } from '../../src/tools/hosts/standalone/load-workflow-tools';
+import { startFakeChatServer, textReply, toolCallReply, type FakeChatServer, type FakeReply, type FakeRequest } from '../support/fake-chat-server';
+import { drivers } from './loop-drivers';
+
+const workflow = {
+	name: 'structured output',
+	nodes: [
+		{ parameters: { prompt: '=x', options: {} }, id: 'a', name: 'Agent', type: 'n8n-nodes-toolbridge.agentOrchestrator', typeVersion: 1, position: [0, 0] },
+		{
+			parameters: { type: 'SHA256', value: "={{ $fromAI('text', 'The text to hash', 'string') }}", dataPropertyName: 'sha256', toolDescription: 'SHA-256 (hex) of a text' },
+			id: 'h',
+			name: 'Hash text',
+			type: 'n8n-nodes-base.cryptoTool',
+			typeVersion: 2,
+			position: [0, 200],
+		},
+	],
+	connections: { 'Hash text': { ai_tool: [[{ node: 'Agent', type: 'ai_tool', index: 0 }]] } },
+};
+
+const schema = {
+	type: 'object',
+	properties: { text: { type: 'string' }, sha256: { type: 'string', pattern: '^[0-9a-f]{64}$' } },
+	required: ['text', 'sha256'],
+	additionalProperties: false,
+};
+const expectedHash = createHash('sha256').update('toolbridge').digest('hex');
+
+type Behaviour = 'prose-then-valid' | 'invalid-then-repaired' | 'never-valid';
+let server: FakeChatServer;
+let tools: AgentTool[];
+
+/** The hash the real Crypto node returned, read from the tool message the model got. */
+function hashFromToolResult(request: FakeRequest): string {
+	const tool = (request.body.messages as Array<{ role: string; content: string }>).find((message) => message.role === 'tool');
+	return (JSON.parse(tool?.content ?? '[]') as Array<{ sha256: string }>)[0]?.sha256 ?? 'missing';
+}
+
+function respond(request: FakeRequest): FakeReply {
+	const { body } = request;
+	const messages = body.messages as Array<{ role: string; content: string | null }>;
+	const behaviour = String(messages.find((message) => message.role === 'user')?.content) as Behaviour;
+	if (!messages.some((message) => message.role === 'tool')) return toolCallReply([{ id: 'h1', name: 'Hash_text', arguments: { text: 'toolbridge' } }], { model: body.model });
+	const hash = hashFromToolResult(request);
+	const constrained = body.response_format !== undefined || body.tool_choice?.function?.name === 'final_answer';
+	const answer = (value: object): FakeReply =>
+		body.tool_choice?.function?.name === 'final_answer'
+			? toolCallReply([{ id: `fa${request.index}`, name: 'final_answer', arguments: value }], { model: body.model })
+			: textReply(JSON.stringify(value), { model: body.model });
+	switch (behaviour) {
+		case 'prose-then-valid':
+			return constrained ? answer({ text: 'toolbridge', sha256: hash }) : textReply(`The SHA-256 of toolbridge is ${hash}.`, { model: body.model });
+		case 'invalid-then-repaired': {
+			const repairing = messages.some((message) => String(message.content).startsWith('Your answer does not match'));
+			return repairing ? answer({ text: 'toolbridge', sha256: hash }) : textReply(JSON.stringify({ text: 'toolbridge', sha256: 42 }), { model: body.model });
+		}
+		case 'never-valid':
+			return constrained ? answer({ text: 'toolbridge' }) : textReply('I hashed it.', { model: body.model });
+	}
+}
+
+beforeAll(async () => {
+	tools = (await loadWorkflowTools(workflow)).tools;
+	server = await startFakeChatServer({ respond });
+});
+afterAll(async () => {
+	await server?.close();
+});
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read arbitrary request fields
+function bodiesSince(start: number): Array<Record<string, any>> {
+	return server.requests.slice(start).map((request) => request.body);
+}
+
+// The engine driver builds node options from a fixed list (test/agent/engine-driver.ts) that has no output options yet.
+const stateDrivers = drivers.filter(([name]) => name !== 'engine');
+
+describe.each(stateDrivers)('output format json with real n8n tools (%s driver)', (_name, drive) => {
+	it('uses the tools, then answers with a valid object (response_format for an OpenAI model)', async () => {
+		const start = server.requests.length;
+		const { result, state } = await drive({
+			input: { config: { model: 'openai/gpt-4o', structuredOutput: { schema } }, prompt: 'prose-then-valid' },
+			tools,
+			callModel: createChatModelCaller({ baseUrl: server.baseUrl, retry: { maxRetries: 0 } }),
+		});
+		expect(result.object).toEqual({ text: 'toolbridge', sha256: expectedHash });
+		expect(result.steps.map((step) => step.tool)).toEqual(['Hash_text']);
+		const bodies = bodiesSince(start);
+		expect(bodies).toHaveLength(3);
+		expect(bodies[0].messages[0].content).toContain('reply with only a JSON value');
+		expect(bodies[2].response_format).toEqual({ type: 'json_schema', json_schema: { name: 'answer', strict: true, schema } });
+		expect(bodies[2].tool_choice).toBe('none');
+		// Memory gets the conversation and the JSON answer, not the scaffolding.
+		expect(state.messages.at(-1)).toEqual({ role: 'assistant', content: JSON.stringify({ text: 'toolbridge', sha256: expectedHash }) });
+		expect(agentOutputItem(result, { format: 'json' })).toEqual({ output: { text: 'toolbridge', sha256: expectedHash } });
+	});
+
+	it('repairs an invalid first answer once (forced final_answer tool for an Anthropic model)', async () => {
+		const start = server.requests.length;
+		const { result } = await drive({
+			input: { config: { model: 'anthropic/claude-sonnet-4', structuredOutput: { schema } }, prompt: 'invalid-then-repaired' },
+			tools,
+			callModel: createChatModelCaller({ baseUrl: server.baseUrl, retry: { maxRetries: 0 } }),
+		});
+		expect(result.object).toEqual({ text: 'toolbridge', sha256: expectedHash });
+		expect(result.outputAttempts).toEqual([{ answer: '{"text":"toolbridge","sha256":42}', errors: ['/sha256: must be string (found 42)'] }]);
+		const repair = bodiesSince(start)[2];
+		expect(repair.tool_choice).toEqual({ type: 'function', function: { name: 'final_answer' } });
+		expect(repair.tools.map((tool: { function: { name: string } }) => tool.function.name)).toEqual(['Hash_text', 'final_answer']);
+		expect(repair.messages.at(-1).content).toContain('/sha256: must be string (found 42)');
+	});
+
+	it('fails with both attempts\' errors when the answer cannot be repaired', async () => {
+		const run = drive({
+			input: { config: { model: 'anthropic/claude-sonnet-4', structuredOutput: { schema } }, prompt: 'never-valid' },
+			tools,
+			callModel: createChatModelCaller({ baseUrl: server.baseUrl, retry: { maxRetries: 0 } }),
+		});
+		await expect(run).rejects.toMatchObject({ code: 'AGENT_INVALID_OUTPUT' });
+		const error = (await run.catch((caught: Error) => caught)) as Error;
+		expect(error.message).toContain("attempt 1: /: required property 'sha256' is missing");
+		expect(error.message).toContain("attempt 2: /: required property 'sha256' is missing");
+	});
+});
+
+describe('output item', () => {
+	it('full adds usage, cost, iterations, finish reason and the model that answered', async () => {
+		const { result } = await drivers[0][1]({
+			input: { config: { model: 'openai/gpt-4o', structuredOutput: { schema } }, prompt: 'prose-then-valid' },
+			tools,
+			callModel: createChatModelCaller({ baseUrl: server.baseUrl, retry: { maxRetries: 0 } }),
+		});
+		const item = agentOutputItem(result, { format: 'full' });
+		expect(item).toMatchObject({
+			output: { text: 'toolbridge', sha256: expectedHash },
+			iterations: 3,
+			finishReason: 'stop',
+			model: 'openai/gpt-4o',
+			stopReason: 'answer',
+			cost: expect.any(Number),
+			usage: expect.objectContaining({ promptTokens: 36, cost: expect.any(Number) }),
+		});
+		expect(agentOutputItem({ ...result, object: undefined }, { format: 'text' })).toEqual({ output: result.output });
+	});
+});
