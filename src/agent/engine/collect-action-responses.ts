@@ -1,6 +1,8 @@
 import type { EngineResponse, IDataObject } from 'n8n-workflow';
+import { addUsage } from '../add-usage';
 import { nextAction } from '../next-action';
 import type { EngineItem } from './engine-item';
+import { nestedAgentObservation } from './nested-agent-observation';
 import { observationFromTaskData } from './observation-from-task-data';
 import { declinedObservation, reviewDecision } from './review-decision';
 
@@ -8,7 +10,9 @@ import { declinedObservation, reviewDecision } from './review-decision';
  * Takes an EngineResponse's results into one item: each pending call's action is matched
  * by its action id (responses come in any order, and may hold other items' actions).
  * A tool node's result becomes the call's observation; a review gate's approval queues the
- * gated tool's run, its decline becomes an observation. `inputJson` is the item's input
+ * gated tool's run, its decline becomes an observation. A nested Agent Orchestrator's answer
+ * is its plain `output` text, and its usage (when its item carries it) is added to this
+ * item's usage. `inputJson` is the item's input
  * json (n8n-core merges it into every action's node input). Returns the debug lines, one
  * per action answered.
  */
@@ -36,10 +40,14 @@ export function collectActionResponses(item: EngineItem, response: EngineRespons
 			item.results.push({ toolCallId: call.toolCallId, observation: { content: declinedObservation(call.name, nodeName, decision.reason), isError: true }, durationMs });
 			continue;
 		}
-		const observation = observationFromTaskData(entry?.data, call.name, nodeName, {
-			fields: { ...inputJson, toolCallId: actionId },
-			arguments: (entry?.action.input ?? call.arguments) as IDataObject,
-		});
+		const nested = route.nestedAgent ? nestedAgentObservation(entry?.data) : undefined;
+		if (nested?.usage) item.state = { ...item.state, usage: addUsage(item.state.usage, nested.usage) };
+		const observation =
+			nested?.observation ??
+			observationFromTaskData(entry?.data, call.name, nodeName, {
+				fields: { ...inputJson, toolCallId: actionId },
+				arguments: (entry?.action.input ?? call.arguments) as IDataObject,
+			});
 		lines.push(`[DEBUG] Engine action ${actionId}: node "${nodeName}" ${entry ? (observation.isError ? 'failed' : 'succeeded') : 'did not answer'} (${Math.round(durationMs)} ms)`);
 		item.results.push({ toolCallId: call.toolCallId, observation, durationMs });
 	}

@@ -8,11 +8,14 @@ export interface ToolRoute {
 	gatedToolNodeName?: string;
 	/** The tool comes from a toolkit (one node, many tools): the node reads the tool name from `tool`. */
 	fromToolkit?: true;
+	/** The tool is a nested Agent Orchestrator: its run's `output` is the answer the model reads. */
+	nestedAgent?: true;
 }
 
 /**
  * Reads a connected tool's route from the metadata n8n-core gives it: `sourceNodeName`
- * (every connected tool), `gatedToolNodeName` (tools behind a review gate), `isFromToolkit`.
+ * (every connected tool), `gatedToolNodeName` (tools behind a review gate), `isFromToolkit`,
+ * and our own `toolbridge.nestedAgent` (a nested Agent Orchestrator).
  */
 export function toolRouteOf(tool: Pick<LangChainToolLike, 'metadata'>): ToolRoute {
 	const metadata = tool.metadata ?? {};
@@ -20,5 +23,7 @@ export function toolRouteOf(tool: Pick<LangChainToolLike, 'metadata'>): ToolRout
 	if (typeof metadata.sourceNodeName === 'string') route.nodeName = metadata.sourceNodeName;
 	if (typeof metadata.gatedToolNodeName === 'string') route.gatedToolNodeName = metadata.gatedToolNodeName;
 	if (metadata.isFromToolkit === true) route.fromToolkit = true;
+	const toolbridge = metadata.toolbridge as { nestedAgent?: unknown } | undefined;
+	if (toolbridge?.nestedAgent === true) route.nestedAgent = true;
 	return route;
 }

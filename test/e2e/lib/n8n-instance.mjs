@@ -330,6 +330,37 @@ export class N8nInstance {
 		return fetch(`${this.baseUrl}/webhook/${path}`, init);
 	}
 
+	/**
+	 * Wait until a production webhook is registered. `/healthz/readiness` answers before
+	 * n8n 2.41 has activated the published workflows (that goes on after start-up, slower on
+	 * a busy machine), so a request right after `start()` may get "webhook is not registered".
+	 * A CORS preflight (`OPTIONS` with `Origin`) looks the path up without running anything:
+	 * an error until registered, 204 after.
+	 * @param {string} path
+	 * @param {{ method?: string, timeoutMs?: number }} [options]
+	 * @returns {Promise<void>}
+	 * @throws {Error} with the server log tail when it is not registered in time
+	 */
+	async waitForWebhook(path, options = {}) {
+		const timeoutMs = options.timeoutMs ?? 60_000;
+		const deadline = Date.now() + timeoutMs;
+		/** @type {number[]} */
+		const statuses = [];
+		for (;;) {
+			const response = await fetch(`${this.baseUrl}/webhook/${path}`, {
+				method: 'OPTIONS',
+				headers: { origin: this.baseUrl, 'access-control-request-method': options.method ?? 'POST' },
+			});
+			await response.arrayBuffer();
+			if (response.ok) return;
+			if (statuses.at(-1) !== response.status) statuses.push(response.status);
+			if (Date.now() > deadline) {
+				throw new Error(`webhook '${path}' not registered after ${timeoutMs} ms (OPTIONS answered ${statuses.join(', ')}; log ${this.serverLog}):\n${tailFile(this.serverLog, 30)}`);
+			}
+			await sleep(250);
+		}
+	}
+
 	/** Text of the server log so far. */
 	serverLogText() {
 		try {

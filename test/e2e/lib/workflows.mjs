@@ -8,7 +8,7 @@
 export const FAKE_API_KEY = 'sk-or-e2e-fake-key';
 
 /**
- * @typedef {{ id: string, name: string, type: string, typeVersion: number, position: [number, number], parameters: Record<string, unknown>, credentials?: Record<string, { id: string, name: string }> }} WorkflowNode
+ * @typedef {{ id: string, name: string, type: string, typeVersion: number, position: [number, number], parameters: Record<string, unknown>, credentials?: Record<string, { id: string, name: string }>, webhookId?: string }} WorkflowNode
  */
 
 /**

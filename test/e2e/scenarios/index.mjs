@@ -16,6 +16,9 @@
  */
 import { packageLoads } from './package-loads.mjs';
 import { badFromAi, baselineN8nAgent, fullModeTools } from './tool-agents.mjs';
+import { webhookMemoryStreaming } from './webhook-memory-streaming.mjs';
+import { nestedUnderN8nAgent, nestedUnderOrchestrator, validatorMode } from './agent-modes.mjs';
+import { humanReview } from './human-review.mjs';
 
 /**
  * @typedef {object} Scenario
@@ -45,17 +48,60 @@ export const scenarios = [
 	},
 	{
 		id: 'full-mode-tools',
-		title: 'full mode: AgentOrchestrator + Crypto/Date tools via $fromAI, typed schemas, manual description',
+		title: 'full mode (engine driver): AgentOrchestrator + Crypto/Date tools via $fromAI, each call a node run, typed schemas, manual description',
 		issue: 6,
 		needs: ['fake'],
-		run: fullModeTools,
+		run: fullModeTools('engine'),
+	},
+	{
+		id: 'full-mode-in-process',
+		title: 'full mode, Tool Execution = in-process: same tools, schemas, answer',
+		issue: 8,
+		needs: ['fake'],
+		run: fullModeTools('inProcess'),
 	},
 	{
 		id: 'bad-from-ai',
 		title: 'a malformed $fromAI in a connected tool fails with an error naming node, parameter and position',
 		issue: 6,
 		needs: ['fake'],
-		pending: "the orchestrator does not yet check connected nodes with the package's $fromAI compiler inside n8n",
 		run: badFromAi,
+	},
+	{
+		id: 'validator-mode',
+		title: 'validator mode: a schema error goes back to the model, the second call passes, Crypto runs once',
+		issue: 5,
+		needs: ['fake'],
+		run: validatorMode,
+	},
+	{
+		id: 'nested-orchestrator',
+		title: 'nested mode under our orchestrator (in-process and engine): plain-text answer, child run logged, usage rolled up',
+		issue: 5,
+		needs: ['fake'],
+		run: nestedUnderOrchestrator,
+	},
+	{
+		id: 'nested-n8n-agent',
+		title: "nested mode under n8n's AI Agent v3.1: typed task schema, engine-run child, answer back to the parent",
+		issue: 8,
+		needs: ['fake'],
+		run: nestedUnderN8nAgent,
+	},
+	{
+		id: 'human-review',
+		title: 'n8n start: Email send-and-wait review gate (SMTP sink) before Crypto under the orchestrator (engine): approve, then decline',
+		issue: 8,
+		needs: ['fake'],
+		pending:
+			"n8n 2.41 receives the approve link (GET /webhook-waiting/<id>/<Review node id>, signature valid, HTTP 200) but never resumes the execution: it stays 'waiting' (cause not yet isolated: compare with n8n's own AI Agent behind the same gate)",
+		run: humanReview,
+	},
+	{
+		id: 'webhook-memory-streaming',
+		title: "n8n start + published webhooks: Simple Memory keeps real tool calls across two turns; streaming webhook sends text before the end",
+		issue: 6,
+		needs: ['fake'],
+		run: webhookMemoryStreaming,
 	},
 ];

@@ -9,7 +9,7 @@
  */
 import { matchStreaming } from '../lib/fake-model.mjs';
 import { connections, node, nodeOutput, openRouterCredential, runDataOf, runError, workflow } from '../lib/workflows.mjs';
-import { EXPECTED, addDaysTool, assertHashAndDateAnswer, hashAndDateModel, hashTextTool } from './tool-fixtures.mjs';
+import { EXPECTED, TOOL_INPUT, addDaysTool, assertHashAndDateAnswer, hashAndDateModel, hashTextTool } from './tool-fixtures.mjs';
 
 /**
  * Import a credential for the fake and the workflow, execute it, and return the result.
@@ -85,50 +85,97 @@ export async function baselineN8nAgent(scope) {
 }
 
 /**
- * Our AgentOrchestrator (full mode, OpenRouter credential → fake) with the same tools.
- * @param {import('../lib/context.mjs').ScenarioScope} scope
- * @returns {Promise<void>}
+ * Assert what the orchestrator sent the fake on its second request: the first turn's
+ * assistant message with BOTH tool calls, then one `tool` message per call.
+ * @param {any} body second request body
+ * @returns {void}
+ * @throws {Error} otherwise
  */
-export async function fullModeTools(scope) {
-	const fake = await scope.startFake(hashAndDateModel({ model: 'fake/e2e-model' }));
-	const result = await importAndExecute(scope, fake.baseUrl, (credential) =>
-		workflow({
-			id: `wf-${scope.id}`.slice(0, 21),
-			name: `E2E ${scope.id}`,
-			nodes: [
-				node('Start', 'n8n-nodes-base.manualTrigger', 1, {}),
-				node(
-					'Agent Orchestrator',
-					'n8n-nodes-toolbridge.agentOrchestrator',
-					1,
-					{
-						authentication: 'openRouterApi',
-						mode: 'full',
-						model: 'fake/e2e-model',
-						prompt: 'Hash the text and add three days to the date.',
-						options: {},
-					},
-					{ openRouterApi: credential },
-				),
-				hashTextTool(),
-				addDaysTool(),
-			],
-			connections: connections([
-				['Start', 'Agent Orchestrator'],
-				['Hash Text', 'Agent Orchestrator', 'ai_tool'],
-				['Add Days', 'Agent Orchestrator', 'ai_tool'],
-			]),
-		}),
-	);
-	fake.assertNoFailures();
-	if (fake.requests.length !== 2) throw new Error(`the fake got ${fake.requests.length} requests, expected 2`);
-	const output = nodeOutput(result, 'Agent Orchestrator');
-	assertHashAndDateAnswer(output);
-	const toolRuns = ['Hash Text', 'Add Days'].map((name) => `${name}: ${runDataOf(result)[name]?.length ?? 0}`).join(', ');
-	scope.note(
-		`the orchestrator sent typed schemas and the manual toolDescription (stream: ${fake.requests.map((request) => Boolean(request.body?.stream)).join('/')}), ` +
-			`answered with the real SHA-256; tool node runs in n8n's execution data: ${toolRuns}`,
-	);
+function assertToolTurnSent(body) {
+	const messages = body?.messages ?? [];
+	const assistant = messages.find((/** @type {any} */ message) => message.role === 'assistant' && message.tool_calls?.length);
+	const ids = (assistant?.tool_calls ?? []).map((/** @type {any} */ call) => call.id).sort();
+	if (JSON.stringify(ids) !== JSON.stringify(['call_days', 'call_hash'])) {
+		throw new Error(`second request lacks the assistant tool_calls: ${JSON.stringify(messages).slice(0, 800)}`);
+	}
+	const hashCall = assistant.tool_calls.find((/** @type {any} */ call) => call.id === 'call_hash');
+	if (JSON.parse(hashCall.function.arguments).text !== TOOL_INPUT.text) throw new Error(`hash call arguments changed: ${hashCall.function.arguments}`);
+}
+
+/**
+ * Our AgentOrchestrator (full mode, OpenRouter credential → fake) with the same tools.
+ * `engine`: each tool call must be its own run of the tool node in n8n's execution data,
+ * with the model's arguments as its input and the real result as its output.
+ * `inProcess`: the node calls the tools itself (n8n still logs each call as a run).
+ * @param {'engine' | 'inProcess'} toolExecution
+ * @returns {(scope: import('../lib/context.mjs').ScenarioScope) => Promise<void>}
+ */
+export function fullModeTools(toolExecution) {
+	return async (scope) => {
+		const fake = await scope.startFake(hashAndDateModel({ model: 'fake/e2e-model' }));
+		const result = await importAndExecute(scope, fake.baseUrl, (credential) =>
+			workflow({
+				id: `wf-${scope.id}`.slice(0, 21),
+				name: `E2E ${scope.id}`,
+				nodes: [
+					node('Start', 'n8n-nodes-base.manualTrigger', 1, {}),
+					node(
+						'Agent Orchestrator',
+						'n8n-nodes-toolbridge.agentOrchestrator',
+						1,
+						{
+							authentication: 'openRouterApi',
+							mode: 'full',
+							model: 'fake/e2e-model',
+							prompt: 'Hash the text and add three days to the date.',
+							options: { toolExecution },
+						},
+						{ openRouterApi: credential },
+					),
+					hashTextTool(),
+					addDaysTool(),
+				],
+				connections: connections([
+					['Start', 'Agent Orchestrator'],
+					['Hash Text', 'Agent Orchestrator', 'ai_tool'],
+					['Add Days', 'Agent Orchestrator', 'ai_tool'],
+				]),
+			}),
+		);
+		fake.assertNoFailures();
+		if (fake.requests.length !== 2) throw new Error(`the fake got ${fake.requests.length} requests, expected 2`);
+		assertToolTurnSent(fake.requests[1].body);
+		const output = nodeOutput(result, 'Agent Orchestrator');
+		if (output.length !== 1) throw new Error(`the orchestrator returned ${output.length} items, expected 1`);
+		assertHashAndDateAnswer(output[0]?.output ?? output[0]);
+		const runData = runDataOf(result);
+		const orchestratorRuns = runData['Agent Orchestrator']?.length ?? 0;
+		if (toolExecution === 'engine') {
+			// One run per tool call, each with the model's arguments as its (display) input.
+			for (const [name, expectedInput, expectedOutput] of /** @type {const} */ ([
+				['Hash Text', { text: TOOL_INPUT.text }, EXPECTED.sha256],
+				['Add Days', { date: TOOL_INPUT.date, days: TOOL_INPUT.days }, EXPECTED.newDate],
+			])) {
+				const runs = runData[name] ?? [];
+				if (runs.length !== 1) throw new Error(`'${name}' ran ${runs.length} times in n8n's execution data, expected 1`);
+				const input = runs[0].inputOverride?.ai_tool?.[0]?.[0]?.json;
+				for (const [key, value] of Object.entries(expectedInput)) {
+					if (input?.[key] !== value) throw new Error(`'${name}' run input ${JSON.stringify(input)} lacks ${key}=${JSON.stringify(value)}`);
+				}
+				const outputText = JSON.stringify(runs[0].data);
+				if (!outputText.includes(expectedOutput)) throw new Error(`'${name}' run output lacks ${expectedOutput}: ${outputText.slice(0, 500)}`);
+			}
+			// Executed, requested the tools, resumed with their results: n8n logs it once.
+			if (orchestratorRuns !== 1) throw new Error(`the orchestrator has ${orchestratorRuns} runs in the execution data, expected 1`);
+		} else {
+			assertToolNodeRuns(result);
+		}
+		const toolRuns = ['Hash Text', 'Add Days'].map((name) => `${name}: ${runData[name]?.length ?? 0}`).join(', ');
+		scope.note(
+			`typed schemas + manual toolDescription sent (stream: ${fake.requests.map((request) => Boolean(request.body?.stream)).join('/')}); ` +
+				`answer has the real SHA-256 and date; execution data: ${toolRuns}, orchestrator runs: ${orchestratorRuns}`,
+		);
+	};
 }
 
 /**
@@ -167,12 +214,17 @@ export async function badFromAi(scope) {
 	const run = await n8n.execute(id);
 	if (run.ok) throw new Error('the run succeeded despite a malformed $fromAI key');
 	const message = (run.result ? runError(run.result) : undefined) ?? run.stdout.slice(-1500);
+	const position = badValue.indexOf("'bad key!'");
 	for (const [what, expected] of [
-		['node', 'Broken Hash'],
-		['parameter', 'value'],
-		['position', 'position'],
+		['node', "Node 'Broken Hash'"],
+		['parameter', "parameter 'value'"],
+		['position', `position ${position}`],
+		['key found', "'bad key!'"],
+		['what is allowed', 'allowed: 1 to 64 characters'],
 	]) {
 		if (!message.includes(expected)) throw new Error(`the error does not name the ${what} ('${expected}'): ${message.slice(0, 600)}`);
 	}
-	scope.note(`error: ${message.split('\n')[0].slice(0, 200)}`);
+	// The check runs before n8n builds the tools and before any model call.
+	if (fake.requests.length !== 0) throw new Error(`the fake model was called ${fake.requests.length} times before the error`);
+	scope.note(`error: ${message.split('\n').slice(0, 2).join(' ').slice(0, 240)}`);
 }

@@ -1,0 +1,96 @@
+/**
+ * A nested Agent Orchestrator under a parent whose tool calls n8n's engine runs, in a
+ * workflow run by n8n-core's WorkflowExecute (as a real n8n 2.41 does, see the e2e row
+ * `nested-orchestrator`): the engine runs the child as a node (its `execute()`, task in
+ * `item.json`), whose output item is `{ output, … }`. The parent's model must read the
+ * child's answer as plain text — as in-process — not `[{"output":"…"}]`, and the child's
+ * usage (when its item carries it) rolls up into the parent's.
+ */
+import { createHash } from 'node:crypto';
+import type { INode } from 'n8n-workflow';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AgentOrchestrator } from '../../nodes/AgentOrchestrator/AgentOrchestrator.node';
+import { startFakeChatServer, textReply, toolCallReply, type FakeChatServer, type FakeRequest } from '../support/fake-chat-server';
+import { runEngineWorkflow } from './engine-workflow';
+
+const apiKey = 'sk-nested-0123456789abcdef0123456789abcdef';
+const text = 'nested via the engine';
+const digest = createHash('sha256').update(text).digest('hex');
+const task = `Hash this: ${text}`;
+const childAnswer = `The digest is ${digest}.`;
+
+type Message = { role: string; content: string | null; tool_call_id?: string };
+
+let server: FakeChatServer;
+const parentToolMessages: string[] = [];
+beforeAll(async () => {
+	server = await startFakeChatServer({ respond: (request) => respond(request) });
+});
+afterAll(async () => {
+	await server?.close();
+});
+
+/** Parent (model fake/parent) calls Researcher; child (fake/child) calls Hash_text, then answers. */
+function respond({ body }: FakeRequest) {
+	const messages = body.messages as Message[];
+	const results = messages.filter((message) => message.role === 'tool');
+	const properties = (name: string) =>
+		(body.tools as Array<{ function: { name: string; parameters: { properties: Record<string, { type?: string }> } } }>).find((tool) => tool.function.name === name)?.function.parameters.properties;
+	if (body.model === 'fake/parent') {
+		if (properties('Researcher')?.task?.type !== 'string') return textReply('SCHEMA MISSING');
+		if (results.length === 0) return toolCallReply([{ id: 'r1', name: 'Researcher', arguments: { task } }]);
+		parentToolMessages.push(results[0].content ?? '');
+		return textReply(`Parent got: ${results[0].content}`);
+	}
+	if (properties('Hash_text')?.text?.type !== 'string') return textReply('SCHEMA MISSING');
+	if (messages.find((message) => message.role === 'user')?.content !== task) return textReply('WRONG TASK');
+	if (results.length === 0) return toolCallReply([{ id: 'h1', name: 'Hash_text', arguments: { text } }]);
+	return textReply(childAnswer);
+}
+
+const orchestrator = (name: string, parameters: Record<string, unknown>): INode => ({
+	id: name,
+	name,
+	type: 'n8n-nodes-toolbridge.agentOrchestrator',
+	typeVersion: 1,
+	position: [0, 0],
+	parameters: { authentication: 'openAiCompatibleApi', ...parameters },
+	credentials: { openAiCompatibleApi: { id: '1', name: 'Fake model' } },
+});
+
+const hashNode: INode = {
+	id: 'hash',
+	name: 'Hash text',
+	type: 'n8n-nodes-base.cryptoTool',
+	typeVersion: 2,
+	position: [0, 200],
+	parameters: { type: 'SHA256', value: "={{ $fromAI('text', 'The text to hash', 'string') }}", dataPropertyName: 'sha256', toolDescription: 'SHA-256 (hex) of a text' },
+};
+
+describe('nested Agent Orchestrator under an engine-driven parent (WorkflowExecute)', () => {
+	it("gives the parent's model the child's plain text and rolls up the child's usage", async () => {
+		parentToolMessages.length = 0;
+		const { output, run } = await runEngineWorkflow({
+			agent: orchestrator('Parent', { mode: 'full', model: 'fake/parent', prompt: 'Ask the researcher.', options: { returnIntermediateSteps: true } }),
+			tools: [orchestrator('Researcher', { mode: 'nested', model: 'fake/child', toolDescription: 'Researches', options: { returnIntermediateSteps: true } })],
+			gatedTools: [{ node: hashNode, gate: 'Researcher' }],
+			nodeTypes: { 'n8n-nodes-toolbridge.agentOrchestrator': new AgentOrchestrator() },
+			credentials: { 'Fake model': { apiKey, url: server.baseUrl } },
+		});
+		// The engine ran the child as a node (one run, on ai_tool), with the task in its input.
+		const researcherRuns = run.data.resultData.runData.Researcher;
+		expect(researcherRuns).toHaveLength(1);
+		expect(researcherRuns[0].inputOverride?.ai_tool?.[0]?.[0]?.json).toEqual({ task });
+		expect(researcherRuns[0].data?.ai_tool?.[0]?.[0]?.json.output).toBe(childAnswer);
+
+		expect(parentToolMessages).toEqual([childAnswer]);
+		expect(output[0].json.output).toBe(`Parent got: ${childAnswer}`);
+		const childUsage = researcherRuns[0].data?.ai_tool?.[0]?.[0]?.json.usage as { totalTokens: number };
+		const parentUsage = output[0].json.usage as { totalTokens: number };
+		expect(childUsage.totalTokens).toBeGreaterThan(0);
+		// Two parent calls and two child calls, each reporting usage.
+		expect(parentUsage.totalTokens).toBeGreaterThan(childUsage.totalTokens);
+		const steps = output[0].json.steps as Array<{ tool: string; result: string }>;
+		expect(steps.map((step) => [step.tool, step.result])).toEqual([['Researcher', childAnswer]]);
+	});
+});

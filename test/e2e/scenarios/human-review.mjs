@@ -1,0 +1,176 @@
+// @ts-check
+/**
+ * Issue 8: human review of tool calls in a running n8n (`n8n start`). Webhook → our
+ * orchestrator (full mode, engine driver) ← Email Send's send-and-wait HITL tool variant
+ * (`n8n-nodes-base.emailSendHitlTool`, mails to a loopback SMTP sink) ← Crypto (`$fromAI`).
+ * Run 1: the person approves (the approve link from the captured mail, requested against
+ * n8n) → Crypto runs → the model reads the hash. Run 2: the person declines → the model
+ * reads the decline, Crypto never runs. Each execution waits while the person decides; the
+ * orchestrator's state survives in n8n's persisted engine metadata.
+ */
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+import { assertToolSchema, matchStreaming, toolMessages } from '../lib/fake-model.mjs';
+import { startSmtpSink } from '../lib/smtp-sink.mjs';
+import { FAKE_API_KEY, connections, node, openRouterCredential, workflow } from '../lib/workflows.mjs';
+import { EXPECTED, HASH_TOOL_DESCRIPTION, TOOL_INPUT, hashTextTool } from './tool-fixtures.mjs';
+
+const WEBHOOK_PATH = 'toolbridge-e2e-review';
+const MODEL = 'fake/review-model';
+
+/**
+ * The scripted model: asserts the gated tool's schema (`toolParameters.text: string`), calls
+ * it, then answers from the tool message (a digest, or the decline).
+ * @param {{ toolMessages: string[] }} seen
+ * @returns {(request: any, fake: any) => any}
+ */
+function reviewModel(seen) {
+	return (request, fake) => {
+		if (request.headers.authorization !== `Bearer ${FAKE_API_KEY}`) throw new Error('the API key did not arrive');
+		const body = request.body;
+		if (body.model !== MODEL) throw new Error(`model ${JSON.stringify(body.model)}`);
+		assertToolSchema(body, 'Hash_Text', { properties: { toolParameters: 'object' }, required: ['toolParameters'] });
+		const inner = body.tools.find((/** @type {any} */ tool) => tool.function.name === 'Hash_Text').function.parameters.properties.toolParameters;
+		if (inner?.properties?.text?.type !== 'string') throw new Error(`toolParameters.text is not a typed string: ${JSON.stringify(inner)}`);
+		const results = toolMessages(body);
+		if (results.length === 0) {
+			return matchStreaming(request, fake.toolCallReply([{ id: 'call_review', name: 'Hash_Text', arguments: { toolParameters: { text: TOOL_INPUT.text }, hitlParameters: {} } }], { model: MODEL }));
+		}
+		seen.toolMessages.push(results[0].content);
+		const digest = /[0-9a-f]{64}/.exec(results[0].content)?.[0];
+		return matchStreaming(request, fake.textReply(digest ? `Digest: ${digest}.` : 'The reviewer declined the hash.', { model: MODEL }));
+	};
+}
+
+/**
+ * @param {import('../lib/context.mjs').ScenarioScope} scope
+ * @returns {Promise<void>}
+ */
+export async function humanReview(scope) {
+	const seen = { toolMessages: /** @type {string[]} */ ([]) };
+	const fake = await scope.startFake(reviewModel(seen));
+	const smtp = await startSmtpSink();
+	scope.cleanups.push(() => smtp.close());
+	const { n8n } = await scope.newN8n({ logLevel: process.env.TOOLBRIDGE_E2E_LOG_LEVEL ?? 'info' });
+
+	const modelCredential = openRouterCredential('cred-review-or', fake.baseUrl);
+	const smtpCredential = {
+		id: 'cred-review-smtp',
+		name: 'E2E SMTP sink',
+		type: 'smtp',
+		data: { user: '', password: '', host: '127.0.0.1', port: smtp.port, secure: false, disableStartTls: true },
+	};
+	await n8n.importCredentials([modelCredential, smtpCredential]);
+	const workflowId = await n8n.importWorkflow(
+		workflow({
+			id: 'wf-human-review',
+			name: 'E2E human review',
+			nodes: [
+				{ ...node('Webhook', 'n8n-nodes-base.webhook', 2, { httpMethod: 'POST', path: WEBHOOK_PATH, responseMode: 'onReceived', options: {} }), webhookId: '5f0c1d2e-7a8b-4c9d-8e0f-0123456789ab' },
+				node(
+					'Agent Orchestrator',
+					'n8n-nodes-toolbridge.agentOrchestrator',
+					1,
+					{ authentication: 'openRouterApi', mode: 'full', model: MODEL, prompt: 'Hash the text.', options: { toolExecution: 'engine', returnIntermediateSteps: true } },
+					{ openRouterApi: { id: modelCredential.id, name: modelCredential.name } },
+				),
+				node(
+					'Review',
+					'n8n-nodes-base.emailSendHitlTool',
+					2.1,
+					{
+						fromEmail: 'agent@toolbridge.invalid',
+						toEmail: 'reviewer@toolbridge.invalid',
+						subject: 'Approve a tool call',
+						message: '=Approve hashing of: {{ $json.toolParameters.text }}',
+						approvalOptions: { values: { approvalType: 'double' } },
+						options: { appendAttribution: false },
+					},
+					{ smtp: { id: smtpCredential.id, name: smtpCredential.name } },
+				),
+				hashTextTool(),
+			],
+			connections: connections([
+				['Webhook', 'Agent Orchestrator'],
+				['Review', 'Agent Orchestrator', 'ai_tool'],
+				['Hash Text', 'Review', 'ai_tool'],
+			]),
+		}),
+	);
+	await n8n.start();
+	const stored = await n8n.rest('GET', `/rest/workflows/${workflowId}`);
+	await n8n.rest('POST', `/rest/workflows/${workflowId}/activate`, { versionId: stored.versionId });
+
+	const flatted = createRequire(join(scope.run.install.n8nDir, 'node_modules', 'n8n', 'package.json'))('flatted');
+	/** @param {string} executionId */
+	const finished = async (executionId) => {
+		const deadline = Date.now() + 90_000;
+		for (;;) {
+			const execution = await n8n.rest('GET', `/rest/executions/${executionId}`);
+			if (execution.finished || ['success', 'error', 'crashed'].includes(execution.status)) {
+				return { status: execution.status, data: typeof execution.data === 'string' ? flatted.parse(execution.data) : execution.data };
+			}
+			if (Date.now() > deadline) throw new Error(`execution ${executionId} did not finish (status ${execution.status})`);
+			await sleep(300);
+		}
+	};
+	/** @param {string} executionId */
+	const statusOf = async (executionId) => (await n8n.rest('GET', `/rest/executions/${executionId}`)).status;
+
+	/** @type {string[]} */
+	const notes = [];
+	for (const decision of /** @type {const} */ (['approve', 'decline'])) {
+		const mailsBefore = smtp.mails.length;
+		// n8n 2.41 publishes an activation asynchronously: the webhook may need a moment.
+		let response;
+		for (let attempt = 0; ; attempt++) {
+			response = await n8n.webhook(WEBHOOK_PATH, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ run: decision }) });
+			if (response.status !== 404 || attempt >= 60) break;
+			await sleep(500);
+		}
+		if (!response.ok) throw new Error(`webhook: HTTP ${response.status} ${await response.text()}`);
+		const mail = await smtp.waitForMail(mailsBefore + 1);
+		if (!mail.text.includes('Approve hashing of:')) throw new Error(`the review mail lacks the message: ${mail.text.slice(0, 800)}`);
+		const links = [...mail.text.matchAll(/href="([^"]+)"/g)].map((match) => match[1].replace(/&amp;/g, '&'));
+		const link = links.find((href) => href.includes(`approved=${decision === 'approve'}`));
+		if (!link) throw new Error(`no ${decision} link in the mail: ${JSON.stringify(links)}`);
+		const executionId = /webhook-waiting\/([^/]+)\//.exec(link)?.[1];
+		if (!executionId) throw new Error(`no execution id in the link ${link}`);
+		// The execution waits while the person decides; the model was asked once so far.
+		await sleep(500);
+		const waiting = await statusOf(executionId);
+		if (waiting !== 'waiting') throw new Error(`execution ${executionId} is '${waiting}' before the decision, expected 'waiting'`);
+		const requestsWhileWaiting = fake.requests.length;
+		const click = await fetch(link.replace(/^https?:\/\/[^/]+/, n8n.baseUrl));
+		if (!click.ok) throw new Error(`${decision} link: HTTP ${click.status} ${(await click.text()).slice(0, 300)}`);
+		const clickPage = (await click.text()).replace(/\s+/g, ' ');
+		const clickTitle = /<title>([^<]*)<\/title>/i.exec(clickPage)?.[1] ?? clickPage.slice(0, 200);
+		let outcome;
+		try {
+			outcome = await finished(executionId);
+		} catch (error) {
+			throw new Error(`${/** @type {Error} */ (error).message}; the ${decision} link ${link.replace(/signature=[^&]+/, 'signature=…')} answered HTTP ${click.status}: ${clickTitle}`);
+		}
+		const { status, data } = outcome;
+		if (status !== 'success') throw new Error(`execution ${executionId} ended '${status}': ${JSON.stringify(data?.resultData?.error ?? {}).slice(0, 800)}`);
+		const runData = data.resultData.runData;
+		const output = runData['Agent Orchestrator']?.at(-1)?.data?.main?.[0]?.[0]?.json;
+		const toolMessage = seen.toolMessages.at(-1) ?? '';
+		const hashRuns = runData['Hash Text']?.length ?? 0;
+		if (decision === 'approve') {
+			if (!toolMessage.includes(EXPECTED.sha256)) throw new Error(`after approval the model read ${JSON.stringify(toolMessage)}, expected the hash ${EXPECTED.sha256}`);
+			if (!String(output?.output).includes(EXPECTED.sha256)) throw new Error(`the answer lacks the hash: ${JSON.stringify(output).slice(0, 600)}`);
+			if (hashRuns !== 1) throw new Error(`'Hash Text' ran ${hashRuns} times after approval, expected 1`);
+		} else {
+			if (!/declined/i.test(toolMessage) || toolMessage.includes(EXPECTED.sha256)) throw new Error(`after the decline the model read ${JSON.stringify(toolMessage)}`);
+			if (hashRuns !== 0) throw new Error(`'Hash Text' ran ${hashRuns} times although the person declined`);
+		}
+		notes.push(
+			`${decision}: execution ${executionId} waited (model requests while waiting: ${requestsWhileWaiting}), then ${status}; Review runs ${runData.Review?.length ?? 0}, Hash Text runs ${hashRuns}; orchestrator runs ${runData['Agent Orchestrator']?.length ?? 0}; model read: ${JSON.stringify(toolMessage.slice(0, 120))}`,
+		);
+	}
+	fake.assertNoFailures();
+	for (const note of notes) scope.note(note);
+}
