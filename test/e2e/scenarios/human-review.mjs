@@ -1,12 +1,16 @@
 // @ts-check
 /**
- * Issue 8: human review of tool calls in a running n8n (`n8n start`). Webhook → our
- * orchestrator (full mode, engine driver) ← Email Send's send-and-wait HITL tool variant
- * (`n8n-nodes-base.emailSendHitlTool`, mails to a loopback SMTP sink) ← Crypto (`$fromAI`).
- * Run 1: the person approves (the approve link from the captured mail, requested against
- * n8n) → Crypto runs → the model reads the hash. Run 2: the person declines → the model
- * reads the decline, Crypto never runs. Each execution waits while the person decides; the
- * orchestrator's state survives in n8n's persisted engine metadata.
+ * Issue 8: human review of tool calls in a running n8n (`n8n start`). Webhook → an agent
+ * (our orchestrator in full mode with the engine driver, or n8n's own AI Agent v3.1 as the
+ * baseline) ← Email Send's send-and-wait HITL tool variant (`n8n-nodes-base.emailSendHitlTool`,
+ * mails to a loopback SMTP sink) ← Crypto (`$fromAI`). Approve: the approve link from the
+ * captured mail, requested against n8n → Crypto runs → the model reads the hash. Decline:
+ * the model reads the decline, Crypto never runs. Each execution waits while the person
+ * decides; the agent's state survives in n8n's persisted engine metadata.
+ *
+ * The link is requested with a browser user agent: n8n's `sendAndWaitWebhook` answers
+ * requests whose user agent `isbot()` flags (link previews, mail scanners) with an empty
+ * HTTP 200 and does NOT resume — and isbot 3.6 flags Node's own fetch (`node`, `undici`).
  */
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
@@ -15,10 +19,14 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { assertToolSchema, matchStreaming, toolMessages } from '../lib/fake-model.mjs';
 import { startSmtpSink } from '../lib/smtp-sink.mjs';
 import { FAKE_API_KEY, connections, node, openRouterCredential, workflow } from '../lib/workflows.mjs';
-import { EXPECTED, HASH_TOOL_DESCRIPTION, TOOL_INPUT, hashTextTool } from './tool-fixtures.mjs';
+import { EXPECTED, TOOL_INPUT, hashTextTool } from './tool-fixtures.mjs';
 
 const WEBHOOK_PATH = 'toolbridge-e2e-review';
 const MODEL = 'fake/review-model';
+/** What a person's browser sends; see the file comment for why it matters. */
+const BROWSER_USER_AGENT = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36';
+/** The observation of a declined call: ours says "declined", n8n's agent "User rejected". */
+const DECLINE_PATTERN = /declined|rejected/i;
 
 /**
  * The scripted model: asserts the gated tool's schema (`toolParameters.text: string`), calls
@@ -45,10 +53,53 @@ function reviewModel(seen) {
 }
 
 /**
+ * The agent node(s) of the workflow and the name of the node whose output is the answer.
+ * @param {'orchestrator' | 'n8n'} agent
+ * @param {{ id: string, name: string }} modelCredential
+ * @returns {{ agentName: string, nodes: import('../lib/workflows.mjs').WorkflowNode[], edges: Array<[string, string, string?]> }}
+ */
+function agentNodes(agent, modelCredential) {
+	if (agent === 'n8n') {
+		return {
+			agentName: 'AI Agent',
+			nodes: [
+				node('AI Agent', '@n8n/n8n-nodes-langchain.agent', 3.1, { promptType: 'define', text: 'Hash the text.', options: { returnIntermediateSteps: true } }),
+				node('OpenRouter Model', '@n8n/n8n-nodes-langchain.lmChatOpenRouter', 1, { model: MODEL, options: {} }, { openRouterApi: modelCredential }),
+			],
+			edges: [['OpenRouter Model', 'AI Agent', 'ai_languageModel']],
+		};
+	}
+	return {
+		agentName: 'Agent Orchestrator',
+		nodes: [
+			node(
+				'Agent Orchestrator',
+				'n8n-nodes-toolbridge.agentOrchestrator',
+				1,
+				{ authentication: 'openRouterApi', mode: 'full', model: MODEL, prompt: 'Hash the text.', options: { toolExecution: 'engine', returnIntermediateSteps: true, debugLog: true } },
+				{ openRouterApi: modelCredential },
+			),
+		],
+		edges: [],
+	};
+}
+
+/**
+ * A human-review row: one `n8n start`, then one webhook run per decision.
+ * @param {{ agent: 'orchestrator' | 'n8n', decisions: Array<'approve' | 'decline'> }} options
+ * @returns {(scope: import('../lib/context.mjs').ScenarioScope) => Promise<void>}
+ */
+export function humanReview({ agent, decisions }) {
+	return (scope) => runHumanReview(scope, agent, decisions);
+}
+
+/**
  * @param {import('../lib/context.mjs').ScenarioScope} scope
+ * @param {'orchestrator' | 'n8n'} agent
+ * @param {Array<'approve' | 'decline'>} decisions
  * @returns {Promise<void>}
  */
-export async function humanReview(scope) {
+async function runHumanReview(scope, agent, decisions) {
 	const seen = { toolMessages: /** @type {string[]} */ ([]) };
 	const fake = await scope.startFake(reviewModel(seen));
 	const smtp = await startSmtpSink();
@@ -56,6 +107,8 @@ export async function humanReview(scope) {
 	const { n8n } = await scope.newN8n({ logLevel: process.env.TOOLBRIDGE_E2E_LOG_LEVEL ?? 'info' });
 
 	const modelCredential = openRouterCredential('cred-review-or', fake.baseUrl);
+	const agentPart = agentNodes(agent, { id: modelCredential.id, name: modelCredential.name });
+	const { agentName } = agentPart;
 	const smtpCredential = {
 		id: 'cred-review-smtp',
 		name: 'E2E SMTP sink',
@@ -65,17 +118,11 @@ export async function humanReview(scope) {
 	await n8n.importCredentials([modelCredential, smtpCredential]);
 	const workflowId = await n8n.importWorkflow(
 		workflow({
-			id: 'wf-human-review',
-			name: 'E2E human review',
+			id: `wf-${scope.id}`.slice(0, 21),
+			name: `E2E ${scope.id}`,
 			nodes: [
 				{ ...node('Webhook', 'n8n-nodes-base.webhook', 2, { httpMethod: 'POST', path: WEBHOOK_PATH, responseMode: 'onReceived', options: {} }), webhookId: '5f0c1d2e-7a8b-4c9d-8e0f-0123456789ab' },
-				node(
-					'Agent Orchestrator',
-					'n8n-nodes-toolbridge.agentOrchestrator',
-					1,
-					{ authentication: 'openRouterApi', mode: 'full', model: MODEL, prompt: 'Hash the text.', options: { toolExecution: 'engine', returnIntermediateSteps: true } },
-					{ openRouterApi: { id: modelCredential.id, name: modelCredential.name } },
-				),
+				...agentPart.nodes,
 				node(
 					'Review',
 					'n8n-nodes-base.emailSendHitlTool',
@@ -93,8 +140,9 @@ export async function humanReview(scope) {
 				hashTextTool(),
 			],
 			connections: connections([
-				['Webhook', 'Agent Orchestrator'],
-				['Review', 'Agent Orchestrator', 'ai_tool'],
+				['Webhook', agentName],
+				...agentPart.edges,
+				['Review', agentName, 'ai_tool'],
 				['Hash Text', 'Review', 'ai_tool'],
 			]),
 		}),
@@ -121,7 +169,7 @@ export async function humanReview(scope) {
 
 	/** @type {string[]} */
 	const notes = [];
-	for (const decision of /** @type {const} */ (['approve', 'decline'])) {
+	for (const decision of decisions) {
 		const mailsBefore = smtp.mails.length;
 		// n8n 2.41 publishes an activation asynchronously: the webhook may need a moment.
 		let response;
@@ -143,10 +191,11 @@ export async function humanReview(scope) {
 		const waiting = await statusOf(executionId);
 		if (waiting !== 'waiting') throw new Error(`execution ${executionId} is '${waiting}' before the decision, expected 'waiting'`);
 		const requestsWhileWaiting = fake.requests.length;
-		const click = await fetch(link.replace(/^https?:\/\/[^/]+/, n8n.baseUrl));
+		const click = await fetch(link.replace(/^https?:\/\/[^/]+/, n8n.baseUrl), { headers: { 'user-agent': BROWSER_USER_AGENT } });
 		if (!click.ok) throw new Error(`${decision} link: HTTP ${click.status} ${(await click.text()).slice(0, 300)}`);
 		const clickPage = (await click.text()).replace(/\s+/g, ' ');
 		const clickTitle = /<title>([^<]*)<\/title>/i.exec(clickPage)?.[1] ?? clickPage.slice(0, 200);
+		if (clickTitle.trim() === '') throw new Error(`the ${decision} link answered HTTP ${click.status} with an empty page (n8n ignored the request as a bot's)`);
 		let outcome;
 		try {
 			outcome = await finished(executionId);
@@ -156,7 +205,7 @@ export async function humanReview(scope) {
 		const { status, data } = outcome;
 		if (status !== 'success') throw new Error(`execution ${executionId} ended '${status}': ${JSON.stringify(data?.resultData?.error ?? {}).slice(0, 800)}`);
 		const runData = data.resultData.runData;
-		const output = runData['Agent Orchestrator']?.at(-1)?.data?.main?.[0]?.[0]?.json;
+		const output = runData[agentName]?.at(-1)?.data?.main?.[0]?.[0]?.json;
 		const toolMessage = seen.toolMessages.at(-1) ?? '';
 		const hashRuns = runData['Hash Text']?.length ?? 0;
 		if (decision === 'approve') {
@@ -164,11 +213,11 @@ export async function humanReview(scope) {
 			if (!String(output?.output).includes(EXPECTED.sha256)) throw new Error(`the answer lacks the hash: ${JSON.stringify(output).slice(0, 600)}`);
 			if (hashRuns !== 1) throw new Error(`'Hash Text' ran ${hashRuns} times after approval, expected 1`);
 		} else {
-			if (!/declined/i.test(toolMessage) || toolMessage.includes(EXPECTED.sha256)) throw new Error(`after the decline the model read ${JSON.stringify(toolMessage)}`);
+			if (!DECLINE_PATTERN.test(toolMessage) || toolMessage.includes(EXPECTED.sha256)) throw new Error(`after the decline the model read ${JSON.stringify(toolMessage)}`);
 			if (hashRuns !== 0) throw new Error(`'Hash Text' ran ${hashRuns} times although the person declined`);
 		}
 		notes.push(
-			`${decision}: execution ${executionId} waited (model requests while waiting: ${requestsWhileWaiting}), then ${status}; Review runs ${runData.Review?.length ?? 0}, Hash Text runs ${hashRuns}; orchestrator runs ${runData['Agent Orchestrator']?.length ?? 0}; model read: ${JSON.stringify(toolMessage.slice(0, 120))}`,
+			`${decision}: execution ${executionId} waited (model requests while waiting: ${requestsWhileWaiting}), then ${status}; Review runs ${runData.Review?.length ?? 0}, Hash Text runs ${hashRuns}; '${agentName}' runs ${runData[agentName]?.length ?? 0}; page '${clickTitle}'; model read: ${JSON.stringify(toolMessage.slice(0, 120))}`,
 		);
 	}
 	fake.assertNoFailures();

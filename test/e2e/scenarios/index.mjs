@@ -89,13 +89,25 @@ export const scenarios = [
 		run: nestedUnderN8nAgent,
 	},
 	{
-		id: 'human-review',
-		title: 'n8n start: Email send-and-wait review gate (SMTP sink) before Crypto under the orchestrator (engine): approve, then decline',
+		id: 'baseline-human-review',
+		title: "baseline, n8n start: n8n's AI Agent v3.1 behind the Email send-and-wait review gate (SMTP sink) before Crypto: approve, then decline",
 		issue: 8,
 		needs: ['fake'],
-		pending:
-			"n8n 2.41 receives the approve link (GET /webhook-waiting/<id>/<Review node id>, signature valid, HTTP 200) but never resumes the execution: it stays 'waiting' (cause not yet isolated: compare with n8n's own AI Agent behind the same gate)",
-		run: humanReview,
+		run: humanReview({ agent: 'n8n', decisions: ['approve', 'decline'] }),
+	},
+	{
+		id: 'human-review',
+		title: 'n8n start: Email send-and-wait review gate (SMTP sink) before Crypto under the orchestrator (engine): approve → Crypto runs, the model reads the hash',
+		issue: 8,
+		needs: ['fake'],
+		run: humanReview({ agent: 'orchestrator', decisions: ['approve'] }),
+	},
+	{
+		id: 'human-review-decline',
+		title: 'n8n start: the same review gate under the orchestrator (engine): decline → the model reads the decline, Crypto never runs',
+		issue: 8,
+		needs: ['fake'],
+		run: humanReview({ agent: 'orchestrator', decisions: ['decline'] }),
 	},
 	{
 		id: 'webhook-memory-streaming',
