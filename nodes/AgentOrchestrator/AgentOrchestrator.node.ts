@@ -34,6 +34,7 @@ import { runAgentNodeItem } from '../../src/agent/n8n/run-agent-node-item';
 import { chooseToolExecution } from '../../src/agent/n8n/choose-tool-execution';
 import { runAgentEngine } from '../../src/agent/n8n/run-agent-engine';
 import { isEngineResumption } from '../../src/agent/engine/read-engine-metadata';
+import { checkConnectedTools } from '../../src/agent/n8n/check-connected-tools';
 
 /** Runs a tool-calling agent loop per input item. The logic lives in src/agent. */
 // Not `usableAsTool`: n8n's generic wrapper would add a second "…Tool" node type whose schema
@@ -111,6 +112,7 @@ export class AgentOrchestrator implements INodeType {
 				description: describeAgentError(error),
 			});
 		};
+		if (!isEngineResumption(response)) checkConnectedTools(this);
 		const mode = readAgentMode(this);
 		if (mode !== 'full' && !isEngineResumption(response)) return [await runModeItems(this, mode, failItem)];
 		// After an EngineRequest, n8n executes the node again with the tool results.

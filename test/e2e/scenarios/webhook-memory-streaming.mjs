@@ -250,8 +250,11 @@ export async function webhookMemoryStreaming(scope) {
 		await n8n.cli(['publish:workflow', `--id=${id}`]);
 	}
 	await n8n.start();
+	// n8n 2.41 registers published webhooks asynchronously after readiness (publication service).
+	const registering = Date.now();
 	await n8n.waitForWebhook('tb-memory');
 	await n8n.waitForWebhook('tb-stream');
+	scope.note(`webhooks registered ${((Date.now() - registering) / 1000).toFixed(1)} s after readiness + owner setup`);
 
 	// Two turns in one session.
 	const first = await postJson(n8n, 'tb-memory', { sessionId: SESSION, message: FIRST_TURN });
