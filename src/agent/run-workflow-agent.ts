@@ -1,33 +1,35 @@
 import type { INode } from 'n8n-workflow';
 import { AgentConfigurationError } from '../errors/agent-configuration-error';
-import { loadWorkflowTools, type LoadWorkflowToolsOptions } from '../tools/hosts/standalone/load-workflow-tools';
+import { readWorkflowInput, type LoadWorkflowToolsOptions } from '../tools/hosts/standalone/load-workflow-tools';
+import { StandaloneHost } from '../tools/hosts/standalone/standalone-host';
+import { selectAgent } from '../tools/hosts/standalone/workflow-file';
 import type { AgentResult, AgentState } from './agent-state';
 import type { AgentEventListener } from './agent-event';
-import { createChatModelCaller } from './create-chat-model-caller';
-import { runAgent } from './run-agent';
-import { n8nAgentNodeType, readN8nAgentSettings } from './workflow/read-n8n-agent-settings';
-import { readOrchestratorSettings } from './workflow/read-orchestrator-settings';
+import type { ValidatorResult } from './modes/validator/validator-state';
+import { isNestedAgentNode, nestedAgentToolSpec } from './modes/nested/nested-agent-tool-spec';
 import type { ConnectionOverrides } from './workflow/resolve-connection-fields';
-import type { ReadWorkflowAgentOptions, WorkflowAgentSettings } from './workflow/workflow-agent-settings';
+import { runWorkflowAgentNode } from './workflow/run-workflow-agent-node';
+import type { WorkflowAgentSettings } from './workflow/workflow-agent-settings';
+import type { WorkflowSession } from './workflow/workflow-session';
 
-/** The AgentOrchestrator node's full type name. */
-export const orchestratorNodeType = 'n8n-nodes-toolbridge.agentOrchestrator';
+export { orchestratorNodeType } from './workflow/run-workflow-agent-node';
 
 /** Options of {@link runWorkflowAgent}. */
-export interface RunWorkflowAgentOptions extends Omit<LoadWorkflowToolsOptions, 'onBuildError'>, ConnectionOverrides {
+export interface RunWorkflowAgentOptions extends Omit<LoadWorkflowToolsOptions, 'onBuildError' | 'runNestedAgent'>, ConnectionOverrides {
 	/** The user's text: the agent node reads it as `$json.chatInput`, as from n8n's Chat Trigger. */
 	prompt: string;
-	/** Replaces the model the workflow names. */
+	/** Replaces the model the workflow names (of the outermost agent; nested agents keep theirs). */
 	model?: string;
 	signal?: AbortSignal;
-	/** Streaming text, model calls, tool steps and, with `debug`, `[DEBUG]` lines. */
+	/** Streaming text, model calls, tool steps and, with `debug`, `[DEBUG]` lines (nested agents' prefixed with their path). */
 	onEvent?: AgentEventListener;
-	/** Emit `[DEBUG]` lines (API keys redacted). Default: the node's "Debug Log" option. */
+	/** Emit `[DEBUG]` lines (API keys redacted), for every agent. Default: each node's "Debug Log" option. */
 	debug?: boolean;
+	/** Called when any agent run ends (nested ones first), with its whole usage. */
+	onAgentEnd?: WorkflowSession['onAgentEnd'];
 }
 
-/** A finished run of a workflow's agent. */
-export interface WorkflowAgentRun {
+interface WorkflowAgentRunBase {
 	agentNode: INode;
 	/** Which node type the agent is: ours, or n8n's AI Agent read as ours. */
 	kind: WorkflowAgentSettings['kind'];
@@ -37,66 +39,76 @@ export interface WorkflowAgentRun {
 	baseUrl: string;
 	/** The tool names the model was offered. */
 	tools: string[];
+}
+
+/** A finished full-mode run (the agent loop); `result.usage` includes nested agents' usage. */
+export interface FullWorkflowAgentRun extends WorkflowAgentRunBase {
+	mode: 'full';
 	result: AgentResult;
 	state: AgentState;
 }
 
+/** A finished validator-mode run: one validated tool call (`result` absent with "Validate Only"). */
+export interface ValidatorWorkflowAgentRun extends WorkflowAgentRunBase {
+	mode: 'validator';
+	validator: ValidatorResult;
+	/** "Return Intermediate Steps" of the node: show usage and every attempt. */
+	returnIntermediateSteps: boolean;
+}
+
+/** A finished run of a workflow's agent. */
+export type WorkflowAgentRun = FullWorkflowAgentRun | ValidatorWorkflowAgentRun;
+
 /**
  * Runs the agent of an n8n workflow export without an n8n server — the library form of
  * `toolbridge run`. The agent is an AgentOrchestrator node (read with the node's own
- * settings mapping) or n8n's AI Agent (prompt, system message, max iterations, and the model
- * and credential of its OpenRouter / OpenAI chat-model sub-node); its `ai_tool` nodes run
- * as real n8n nodes in the standalone host. Base URL and API key: the options, then the
- * credential record the workflow references (`credentials` / `credentialsFile`), then
- * `OPENROUTER_API_KEY` / `OPENAI_BASE_URL` / `OPENROUTER_BASE_URL`, then OpenRouter.
+ * settings mapping; full or validator mode) or n8n's AI Agent (prompt, system message, max
+ * iterations, and the model and credential of its OpenRouter / OpenAI chat-model sub-node);
+ * its `ai_tool` nodes run as real n8n nodes in the standalone host, and nested
+ * AgentOrchestrators among them run their own loops with their own tools and credentials
+ * (depth limit, cycle check, abort and usage roll-up as inside n8n). Base URL and API key:
+ * the options, then the credential record each agent references (`credentials` /
+ * `credentialsFile`), then `OPENROUTER_API_KEY` / `OPENAI_BASE_URL` / `OPENROUTER_BASE_URL`,
+ * then OpenRouter.
  *
- * @throws {AgentConfigurationError} for an agent node of another type, an unsupported mode,
- * an empty prompt, no model, no API key or a bad base URL.
+ * @throws {AgentConfigurationError} for an agent node of another type, a nested agent chosen
+ * as the outermost one, an empty prompt, no model, no API key or a bad base URL.
  * @throws what `loadWorkflowTools` throws (WorkflowFileError, AgentNotFoundError, ToolBuildError …).
- * @throws what `runAgent` throws (AgentStoppedError, the chat client's ApiCallError …).
+ * @throws what `runAgent` / `runValidator` throw (AgentStoppedError, ValidatorError, ApiCallError …).
  */
 export async function runWorkflowAgent(workflowInput: string | object, options: RunWorkflowAgentOptions): Promise<WorkflowAgentRun> {
-	const { agentNode, tools, host, workflow } = await loadWorkflowTools(workflowInput, options);
-	const readOptions: ReadWorkflowAgentOptions = {
-		chatInput: options.prompt,
-		model: options.model,
-		baseUrl: options.baseUrl,
-		apiKey: options.apiKey,
-		env: options.env,
-		timezone: workflow.settings?.timezone,
-		credentials: (details, type) => host.credentialsHelper.find(details, type),
-	};
-	const settings = await readAgentSettings(agentNode, workflow, readOptions);
-	if (settings.prompt.trim() === '') {
-		throw new AgentConfigurationError('prompt', `The prompt is empty: agent "${agentNode.name}" reads the user's text ({{ $json.chatInput }}); give it as the prompt (--prompt TEXT).`);
+	const workflow = readWorkflowInput(workflowInput);
+	const agentNode = selectAgent(workflow, options.agent);
+	if (isNestedAgentNode(agentNode)) {
+		const toolName = nestedAgentToolSpec(agentNode).name;
+		throw new AgentConfigurationError(
+			'mode',
+			`Node "${agentNode.name}" is a nested agent (a tool of another agent), so it takes its task from its caller, not --prompt. Call it as a tool: toolbridge call <workflow.json> ${toolName} --args '{"task":"…"}'.`,
+		);
 	}
-	const outcome = await runAgent({
-		input: { config: settings.config, prompt: settings.prompt },
-		tools,
-		callModel: createChatModelCaller(settings.connection),
-		signal: options.signal,
+	const host = options.host ?? (await StandaloneHost.create(options));
+	const session: WorkflowSession = {
+		workflow,
+		host,
+		connection: { baseUrl: options.baseUrl, apiKey: options.apiKey, env: options.env },
+		model: options.model,
+		debug: options.debug,
 		onEvent: options.onEvent,
-		concurrency: settings.concurrency,
-		debug: options.debug ?? settings.debugLog,
-		secrets: settings.secrets,
-	});
-	return {
-		agentNode,
-		kind: settings.kind,
-		model: outcome.state.config.model,
-		prompt: settings.prompt,
-		baseUrl: settings.connection.baseUrl,
-		tools: tools.map((tool) => tool.name),
-		result: outcome.result,
-		state: outcome.state,
+		onAgentEnd: options.onAgentEnd,
+		signal: options.signal,
+		maxOutputLength: options.maxOutputLength,
 	};
-}
-
-function readAgentSettings(agentNode: INode, workflow: Parameters<typeof readN8nAgentSettings>[1], options: ReadWorkflowAgentOptions): Promise<WorkflowAgentSettings> {
-	if (agentNode.type === orchestratorNodeType) return readOrchestratorSettings(agentNode, options);
-	if (agentNode.type === n8nAgentNodeType) return readN8nAgentSettings(agentNode, workflow, options);
-	throw new AgentConfigurationError(
-		'agent',
-		`Node "${agentNode.name}" (${agentNode.type}) is not an agent toolbridge can run: use an Agent Orchestrator (${orchestratorNodeType}) or n8n's AI Agent (${n8nAgentNodeType}).`,
-	);
+	const outcome = await runWorkflowAgentNode(session, agentNode, { chatInput: options.prompt });
+	const base: WorkflowAgentRunBase = {
+		agentNode,
+		kind: outcome.settings.kind,
+		model: outcome.settings.config.model,
+		prompt: outcome.settings.prompt,
+		baseUrl: outcome.settings.connection.baseUrl,
+		tools: outcome.tools.map((tool) => tool.name),
+	};
+	if (outcome.mode === 'validator') {
+		return { ...base, mode: 'validator', validator: outcome.result, returnIntermediateSteps: outcome.settings.returnIntermediateSteps };
+	}
+	return { ...base, mode: 'full', model: outcome.state.config.model, result: outcome.result, state: outcome.state };
 }

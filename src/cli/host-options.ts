@@ -28,3 +28,28 @@ export function hostOptionsFrom(values: Record<string, unknown>, env: NodeJS.Pro
 		env,
 	};
 }
+
+/** Options of the commands that may call a model (`run`, and `call` of a nested agent). */
+export const connectionOptions = {
+	model: { type: 'string' },
+	'base-url': { type: 'string' },
+	'api-key': { type: 'string' },
+} satisfies NonNullable<ParseArgsConfig['options']>;
+
+/** Help lines for {@link connectionOptions}. */
+export const connectionOptionsHelp = `  --model M            use this model instead of the workflow's (the outermost agent's)
+  --base-url URL       the Chat Completions server, for every agent; else the url of the
+                       agent's credential (--credentials), OPENAI_BASE_URL,
+                       OPENROUTER_BASE_URL, then OpenRouter
+  --api-key KEY        else the agent's credential (--credentials), else OPENROUTER_API_KEY;
+                       not needed for a server on localhost`;
+
+/** The connection flags as `runWorkflowAgent` / session options. */
+export function connectionFrom(values: Record<string, unknown>, env: NodeJS.ProcessEnv): { model?: string; baseUrl?: string; apiKey?: string; env: NodeJS.ProcessEnv } {
+	return {
+		model: values.model as string | undefined,
+		baseUrl: values['base-url'] as string | undefined,
+		apiKey: values['api-key'] as string | undefined,
+		env,
+	};
+}

@@ -59,6 +59,7 @@ export async function readN8nAgentSettings(node: INode, workflow: WorkflowExport
 	if (typeof modelOptions.timeout === 'number' && modelOptions.timeout > 0) connection.timeoutMs = modelOptions.timeout;
 	return {
 		kind: 'n8n-agent',
+		mode: 'full',
 		connection,
 		config: {
 			model,

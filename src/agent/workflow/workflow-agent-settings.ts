@@ -14,12 +14,34 @@ export interface ReadWorkflowAgentOptions extends ConnectionOverrides {
 	credentials: CredentialLookup;
 	/** The workflow's timezone setting, for `$now` in expressions. */
 	timezone?: string;
+	/**
+	 * The prompt to run with, instead of the node's: a nested agent's prompt with the calling
+	 * model's arguments already put in at its `$fromAI` markers.
+	 */
+	prompt?: string;
+}
+
+/** The AgentOrchestrator's modes. */
+export type WorkflowAgentMode = 'full' | 'validator' | 'nested';
+
+/** The validator-mode parameters of an AgentOrchestrator. */
+export interface WorkflowValidatorSettings {
+	/** The tool (tool name or node name) the model must call; absent: any connected tool. */
+	tool?: string;
+	maxAttempts: number;
+	validateOnly: boolean;
 }
 
 /** The settings of one run of a workflow's agent node, whichever node type it is. */
 export interface WorkflowAgentSettings extends AgentNodeSettings {
 	/** `agentOrchestrator` or n8n's `agent`. */
 	kind: 'orchestrator' | 'n8n-agent';
+	/** The node's mode (n8n's AI Agent: always `full`). */
+	mode: WorkflowAgentMode;
+	/** Validator mode's parameters. */
+	validator?: WorkflowValidatorSettings;
+	/** Nested mode's "Max Depth". */
+	maxDepth?: number;
 }
 
 /** The record a node references for `type`, if the node references one and it was supplied. */

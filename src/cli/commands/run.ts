@@ -1,8 +1,8 @@
 import type { AgentEvent } from '../../agent/agent-event';
-import { runWorkflowAgent, type WorkflowAgentRun } from '../../agent/run-workflow-agent';
+import { runWorkflowAgent, type ValidatorWorkflowAgentRun, type WorkflowAgentRun } from '../../agent/run-workflow-agent';
 import { AgentConfigurationError } from '../../errors/agent-configuration-error';
 import { EXIT, type CliCommand } from '../cli-command';
-import { hostOptionsFrom, workflowOptions, workflowOptionsHelp } from '../host-options';
+import { connectionFrom, connectionOptions, connectionOptionsHelp, hostOptionsFrom, workflowOptions, workflowOptionsHelp } from '../host-options';
 import { stepProgressLine } from '../step-progress-line';
 import { UsageError } from '../usage-error';
 
@@ -18,25 +18,23 @@ system message and the model of its OpenRouter / OpenAI chat-model sub-node. The
 connected to it run as the real n8n nodes. Prints the answer; a line per tool step goes
 to stderr. The node reads --prompt as {{ $json.chatInput }} (the Chat Trigger's field).
 
+Agent Orchestrator modes:
+  full       the agent loop; prints the answer
+  validator  one validated tool call: the model fills the arguments, errors go back to
+             it until they pass (Max Attempts), then the tool runs once; prints the tool,
+             arguments, result and attempts
+  nested     an orchestrator connected to another agent's ai_tool input is a tool of that
+             agent: when called it runs its own loop with its own tools and credential;
+             its usage is part of the parent's (call one directly with "toolbridge call")
+
 Options:
   --prompt TEXT        the user's message
-  --model M            use this model instead of the workflow's
-  --base-url URL       the Chat Completions server; else the url of the agent's
-                       credential (--credentials), OPENAI_BASE_URL, OPENROUTER_BASE_URL,
-                       then OpenRouter
-  --api-key KEY        else the agent's credential (--credentials), else OPENROUTER_API_KEY;
-                       not needed for a server on localhost
-${workflowOptionsHelp.replace('--json               machine-readable output', '--json               print { output, steps, usage, iterations }').replace('show stack traces', 'show stack traces and the [DEBUG] log (API keys redacted)')}
+${connectionOptionsHelp}
+${workflowOptionsHelp.replace('--json               machine-readable output', '--json               print { output, steps, usage, iterations }\n                       (validator: { tool, arguments, result, attempts })').replace('show stack traces', 'show stack traces and the [DEBUG] log (API keys redacted)')}
 
-Exit codes: 0 answered, 1 the run failed (HTTP error, limit reached), 2 usage or settings
-(no API key, no model, $fromAI problems).`,
-	options: {
-		...workflowOptions,
-		prompt: { type: 'string' },
-		model: { type: 'string' },
-		'base-url': { type: 'string' },
-		'api-key': { type: 'string' },
-	},
+Exit codes: 0 answered, 1 the run failed (HTTP error, limit reached, validator attempts
+used up), 2 usage or settings (no API key, no model, $fromAI problems).`,
+	options: { ...workflowOptions, ...connectionOptions, prompt: { type: 'string' } },
 	async run({ positionals, values, io }) {
 		if (positionals.length !== 1) throw new UsageError('Expected exactly one workflow file: toolbridge run <workflow.json> --prompt TEXT');
 		const prompt = (values.prompt as string | undefined) ?? '';
@@ -50,24 +48,43 @@ Exit codes: 0 answered, 1 the run failed (HTTP error, limit reached), 2 usage or
 		try {
 			run = await runWorkflowAgent(positionals[0], {
 				...hostOptionsFrom(values, io.env),
+				...connectionFrom(values, io.env),
 				prompt,
-				model: values.model as string | undefined,
-				baseUrl: values['base-url'] as string | undefined,
-				apiKey: values['api-key'] as string | undefined,
 				onEvent,
 				debug: debug || undefined,
+				onAgentEnd: debug ? ({ path, usage }) => io.stderr(`Agent "${path.join(' › ')}" used ${usage.totalTokens} tokens${usage.cost === undefined ? '' : `, cost ${usage.cost}`} (nested agents included)\n`) : undefined,
 			});
 		} catch (error) {
 			// Settings problems (no key, no model, bad URL) are the caller's to fix: exit 2.
 			if (error instanceof AgentConfigurationError) throw new UsageError(error.message);
 			throw error;
 		}
-		if (debug) io.stderr(`Agent "${run.agentNode.name}" (${run.agentNode.type}), model ${run.model} at ${run.baseUrl}, tools: ${run.tools.join(', ') || 'none'}\n`);
+		if (debug) io.stderr(`Agent "${run.agentNode.name}" (${run.agentNode.type}${run.mode === 'validator' ? ', validator mode' : ''}), model ${run.model} at ${run.baseUrl}, tools: ${run.tools.join(', ') || 'none'}\n`);
 		if (prompt !== '' && !run.prompt.includes(prompt)) {
 			io.stderr(`Note: the prompt of "${run.agentNode.name}" does not read {{ $json.chatInput }}, so --prompt was not sent; it sent: ${run.prompt}\n`);
+		}
+		if (run.mode === 'validator') {
+			io.stdout(values.json ? `${JSON.stringify(validatorJson(run), null, 2)}\n` : validatorText(run));
+			return EXIT.ok;
 		}
 		const { output, steps, usage, iterations } = run.result;
 		io.stdout(values.json ? `${JSON.stringify({ output, steps, usage, iterations }, null, 2)}\n` : `${output}\n`);
 		return EXIT.ok;
 	},
 };
+
+/** The node's output item of a validator run: `{ tool, arguments, result, attempts }` (+ usage and attempt log with "Return Intermediate Steps"). */
+function validatorJson(run: ValidatorWorkflowAgentRun): Record<string, unknown> {
+	const { tool, arguments: args, result, attempts, attemptLog, usage } = run.validator;
+	const json: Record<string, unknown> = { tool, arguments: args };
+	if (result !== undefined) json.result = result;
+	json.attempts = attempts;
+	if (run.returnIntermediateSteps) Object.assign(json, { usage, attemptLog });
+	return json;
+}
+
+function validatorText(run: ValidatorWorkflowAgentRun): string {
+	const { tool, arguments: args, result, attempts } = run.validator;
+	const shown = result === undefined ? 'not run (Validate Only)' : typeof result === 'string' ? result : JSON.stringify(result);
+	return `Tool: ${tool}\nArguments: ${JSON.stringify(args)}\nResult: ${shown}\nAttempts: ${attempts}\n`;
+}

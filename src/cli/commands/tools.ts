@@ -34,8 +34,9 @@ export const toolsCommand: CliCommand = {
 
 Lists the tools of the agent in an n8n workflow export: every node connected to the
 agent's ai_tool input, with the name, description and arguments (from $fromAI) the
-model receives. $fromAI problems are listed per node with parameter path and position;
-the exit code is then 2.
+model receives. A nested Agent Orchestrator is listed as a tool of its parent (arguments
+from its prompt's $fromAI); list its own tools with --agent NAME. $fromAI problems are
+listed per node with parameter path and position; the exit code is then 2.
 
 Options:
 ${workflowOptionsHelp}`,
@@ -43,7 +44,13 @@ ${workflowOptionsHelp}`,
 	async run({ positionals, values, io }) {
 		if (positionals.length !== 1) throw new UsageError('Expected exactly one workflow file: toolbridge tools <workflow.json>');
 		const loaded = await loadWorkflowTools(positionals[0], { ...hostOptionsFrom(values, io.env), onBuildError: 'collect' });
-		const nodeTypes = new Map(loaded.langChainTools.map((tool) => [tool.name, String((tool.metadata?.toolbridge as { nodeType?: string }).nodeType)]));
+		const nodeTypes = new Map(
+			loaded.langChainTools.map((tool) => {
+				const toolbridge = tool.metadata?.toolbridge as { nodeType?: string; nestedAgent?: boolean } | undefined;
+				const node = loaded.workflow.nodes.find((candidate) => candidate.name === tool.metadata?.sourceNodeName);
+				return [tool.name, toolbridge?.nestedAgent ? `${node?.type ?? 'agentOrchestrator'}, nested agent` : String(toolbridge?.nodeType)];
+			}),
+		);
 		if (values.json) {
 			io.stdout(`${JSON.stringify(loaded.tools.map(({ name, description, parameters }) => ({ name, description, parameters })), null, 2)}\n`);
 		} else {

@@ -3,7 +3,12 @@ import type { INode } from 'n8n-workflow';
 import type { AgentTool } from '../../../agent/agent-tool';
 import { ToolBuildError, type ToolBuildProblem } from '../../../errors/tool-build-error';
 import { WorkflowFileError } from '../../../errors/workflow-file-error';
+import { agentToolFromLangChain } from '../../../agent/agent-tool-from-langchain';
+import { createNestedAgentTool } from '../../../agent/modes/nested/create-nested-agent-tool';
+import { isNestedAgentNode, nestedAgentToolSpec } from '../../../agent/modes/nested/nested-agent-tool-spec';
+import { NestedAgentUnavailableError } from '../../../errors/nested-agent-unavailable-error';
 import { createNodeAsTool, toAgentTool } from '../../create-node-as-tool';
+import { resolveDetachedExpression } from './resolve-detached-expression';
 import { StandaloneHost, type StandaloneHostOptions } from './standalone-host';
 import { findToolNodes, parseWorkflow, readWorkflowFile, selectAgent, type WorkflowExport } from './workflow-file';
 
@@ -21,7 +26,17 @@ export interface LoadWorkflowToolsOptions extends StandaloneHostOptions {
 	onBuildError?: 'throw' | 'collect';
 	/** Cap on the text each tool hands the model. */
 	maxOutputLength?: number;
+	/**
+	 * Runs a nested AgentOrchestrator (mode `nested`) when the model calls it as a tool, and
+	 * resolves with its final answer (see `createWorkflowNestedAgentRunner`). Without it such
+	 * a tool is still listed, but a call answers with an error saying a model connection is
+	 * needed.
+	 */
+	runNestedAgent?: WorkflowNestedAgentRunner;
 }
+
+/** Runs the nested agent `node` of a workflow on a prompt (its `$fromAI` markers already filled). */
+export type WorkflowNestedAgentRunner = (node: INode, prompt: string, options: { args: Record<string, unknown>; signal?: AbortSignal }) => Promise<string>;
 
 /** The agent of a workflow and its tools, ready for an agent loop. */
 export interface WorkflowTools {
@@ -50,33 +65,91 @@ export async function loadWorkflowTools(workflowInput: string | object, options:
 	const workflow = readWorkflowInput(workflowInput);
 	const agentNode = selectAgent(workflow, options.agent);
 	const host = options.host ?? (await StandaloneHost.create(options));
+	return { ...buildAgentTools(workflow, agentNode, host, options), agentNode, host, workflow };
+}
+
+/**
+ * The tools of one agent node of a loaded workflow: every enabled node connected to its
+ * `ai_tool` input, as a bridge tool running the real node, or — for a nested
+ * AgentOrchestrator — the tool its modes code builds from its own parameters (name by
+ * n8n's rule, its Tool Description, arguments from its prompt's `$fromAI`).
+ *
+ * @throws NodeTypeNotFoundError when a tool node's type is not installed.
+ * @throws ToolBuildError on `$fromAI` problems (unless `onBuildError: 'collect'`).
+ */
+export function buildAgentTools(
+	workflow: WorkflowExport,
+	agentNode: INode,
+	host: StandaloneHost,
+	options: Pick<LoadWorkflowToolsOptions, 'onBuildError' | 'maxOutputLength' | 'runNestedAgent'> = {},
+): Pick<WorkflowTools, 'tools' | 'langChainTools' | 'problems'> {
 	const runner = host.runnerFor(workflow);
 	const takenNames = new Set<string>();
 	const langChainTools: DynamicStructuredTool[] = [];
+	const tools: AgentTool[] = [];
 	const problems: ToolBuildProblem[] = [];
 	for (const node of findToolNodes(workflow, agentNode.name)) {
-		const nodeTypeDescription = host.describe(node);
+		const resolveExpression = (expression: string): unknown => host.resolveExpression(workflow, node, expression);
 		try {
-			langChainTools.push(
-				createNodeAsTool({
-					node,
-					nodeTypeDescription,
-					runner,
-					takenNames,
-					resolveExpression: (expression) => host.resolveExpression(workflow, node, expression),
-					maxOutputLength: options.maxOutputLength,
-				}),
-			);
+			if (isNestedAgentNode(node)) {
+				const tool = nestedAgentTool(node, (expression) => resolveDetachedExpression(workflow, node, expression), options.runNestedAgent);
+				takenNames.add(tool.name);
+				langChainTools.push(tool);
+				tools.push(directAgentTool(tool));
+				continue;
+			}
+			const tool = createNodeAsTool({ node, nodeTypeDescription: host.describe(node), runner, takenNames, resolveExpression, maxOutputLength: options.maxOutputLength });
+			langChainTools.push(tool);
+			tools.push(toAgentTool(tool));
 		} catch (error) {
 			if (!(error instanceof ToolBuildError)) throw error;
 			problems.push(...error.problems);
 		}
 	}
 	if (problems.length > 0 && options.onBuildError !== 'collect') throw new ToolBuildError(problems);
-	return { agentNode, tools: langChainTools.map(toAgentTool), langChainTools, problems, host, workflow };
+	return { tools, langChainTools, problems };
 }
 
-function readWorkflowInput(input: string | object): WorkflowExport {
+/**
+ * The AgentTool view of a nested agent's tool for our own loop: its `func` is called
+ * directly, because LangChain's `invoke` checks a plain JSON Schema strictly before `func`
+ * runs and would refuse what the tool's own check coerces ("20" for a number).
+ */
+function directAgentTool(tool: DynamicStructuredTool): AgentTool {
+	return agentToolFromLangChain({
+		name: tool.name,
+		description: tool.description,
+		schema: tool.schema,
+		metadata: tool.metadata,
+		invoke: (input: unknown, config?: Record<string, unknown>) => tool.func(input as never, undefined, config as never),
+	});
+}
+
+function nestedAgentTool(node: INode, resolveExpression: (expression: string) => unknown, run: WorkflowNestedAgentRunner | undefined): DynamicStructuredTool {
+	const written = node.parameters.toolDescription;
+	let description: string | undefined;
+	if (typeof written === 'string' && written.startsWith('=')) {
+		try {
+			description = String(resolveExpression(written) ?? '');
+		} catch (error) {
+			throw new ToolBuildError([{ nodeName: node.name, path: 'toolDescription', message: `The tool description could not be resolved: ${(error as Error).message}` }], { cause: error });
+		}
+	}
+	return createNestedAgentTool({
+		spec: nestedAgentToolSpec(node, { description }),
+		resolveExpression,
+		run: (prompt, runOptions) => {
+			if (!run) return Promise.reject(new NestedAgentUnavailableError(node.name));
+			return run(node, prompt, runOptions);
+		},
+	});
+}
+
+/**
+ * A workflow export from a file path, JSON text or the parsed object.
+ * @throws WorkflowFileError when the input is not a workflow export.
+ */
+export function readWorkflowInput(input: string | object): WorkflowExport {
 	if (typeof input !== 'string') return parseWorkflow(input);
 	if (input.trimStart().startsWith('{')) {
 		let value: unknown;

@@ -70,21 +70,30 @@ function aiToolEdges(workflow: WorkflowExport): Array<[string, string]> {
 	return edges;
 }
 
-/** Names of the nodes that receive `ai_tool` connections (the agents), in workflow order. */
-export function findAgentNames(workflow: WorkflowExport): string[] {
-	const targets = new Set(aiToolEdges(workflow).map(([, target]) => target));
-	return workflow.nodes.filter((node) => targets.has(node.name)).map((node) => node.name);
+/**
+ * Names of the agents (nodes that receive `ai_tool` connections), in workflow order. By
+ * default only the top-level ones: an agent whose own `ai_tool` output feeds another agent
+ * (a nested AgentOrchestrator) is a tool of that agent, not a separate agent to choose.
+ * `includeNested` lists those too.
+ */
+export function findAgentNames(workflow: WorkflowExport, options: { includeNested?: boolean } = {}): string[] {
+	const edges = aiToolEdges(workflow);
+	const targets = new Set(edges.map(([, target]) => target));
+	const nested = new Set(edges.filter(([source, target]) => targets.has(source) && target !== source).map(([source]) => source));
+	return workflow.nodes.filter((node) => targets.has(node.name) && (options.includeNested || !nested.has(node.name))).map((node) => node.name);
 }
 
 /**
- * The agent node: the one named, or the only node that receives `ai_tool` connections.
+ * The agent node: the one named (nested agents included), or the only top-level node that
+ * receives `ai_tool` connections.
  * @throws AgentNotFoundError when the name matches no agent, or there are zero or several agents.
  */
 export function selectAgent(workflow: WorkflowExport, agentName?: string): INode {
 	const agents = findAgentNames(workflow);
 	const list = agents.map((name) => `"${name}"`).join(', ');
 	if (agentName !== undefined) {
-		if (!agents.includes(agentName)) {
+		// A nested agent may be chosen by name (to list or call its own tools).
+		if (!findAgentNames(workflow, { includeNested: true }).includes(agentName)) {
 			throw new AgentNotFoundError(
 				`No agent named "${agentName}": ${agents.length ? `nodes with connected tools are ${list}` : 'no node has tools connected to its ai_tool input'}.`,
 				agents,

@@ -1,0 +1,31 @@
+import { Workflow, type INode, type INodeTypes } from 'n8n-workflow';
+import type { WorkflowExport } from './workflow-file';
+
+// No node types: n8n's Workflow skips defaults for a node whose type is unknown, which is
+// all an expression over literal text needs.
+const noNodeTypes: INodeTypes = {
+	getByName: () => undefined as never,
+	getByNameAndVersion: () => undefined as never,
+	getKnownTypes: () => ({}),
+};
+
+/**
+ * Evaluates an n8n expression (`=…`) of `node` without loading the node's type — for nodes
+ * the host does not run itself, such as a nested AgentOrchestrator whose package need not be
+ * installed where the workflow is loaded. `$now`, `$today` and the workflow timezone work;
+ * there is no input item and no other node's data.
+ *
+ * @throws ExpressionError from n8n-workflow when the expression is invalid.
+ */
+export function resolveDetachedExpression(workflowExport: WorkflowExport, node: INode, expression: string): unknown {
+	const timezone = workflowExport.settings?.timezone;
+	const workflow = new Workflow({
+		id: workflowExport.id,
+		nodes: [structuredClone(node)],
+		connections: {},
+		active: false,
+		nodeTypes: noNodeTypes,
+		settings: timezone && timezone !== 'DEFAULT' ? { timezone } : {},
+	});
+	return workflow.expression.getSimpleParameterValue(workflow.getNode(node.name)!, expression, 'manual', {}, undefined, '');
+}
