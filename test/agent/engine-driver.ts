@@ -85,22 +85,64 @@ function agentNodeType(callModel: CallModel, onFinished: (state: AgentState) => 
 	} as INodeType;
 }
 
-/** The scenario's agent config as the node's parameters. */
-export function agentParameters(run: Pick<DriverRun, 'input' | 'concurrency'>) {
+const outputStrategies: Record<string, string> = { auto: 'auto', 'response-format': 'responseFormat', tool: 'tool' };
+
+/**
+ * The scenario's agent config as the node's parameters, the way a user sets them in the
+ * node (n8n hands over only the options that were added). Every config field a scenario
+ * uses must map here, or the engine driver would run a different agent: an unmapped field
+ * throws.
+ */
+export function agentParameters(run: Pick<DriverRun, 'input' | 'concurrency' | 'runTimeoutMs'>) {
 	const { config } = run.input;
 	if (typeof run.input.prompt !== 'string') throw new Error('the engine driver takes string prompts');
+	const mapped = new Set([
+		'model', 'systemMessage', 'maxIterations', 'limitBehavior', 'repeatedCallLimit', 'toolChoice', 'parallelToolCalls', 'temperature', 'maxTokens', 'reasoning',
+		'topP', 'topK', 'frequencyPenalty', 'presencePenalty', 'seed', 'stop', 'providerOptions', 'structuredOutput', 'fallbackModels', 'providerPreferences', 'promptCaching',
+	]);
+	const unmapped = Object.keys(config).filter((key) => !mapped.has(key) && config[key as keyof typeof config] !== undefined);
+	if (config.structuredOutput?.name !== undefined) unmapped.push('structuredOutput.name');
+	if (unmapped.length > 0) throw new Error(`the engine driver does not map config ${unmapped.join(', ')} to node options`);
+	const toolChoice = config.toolChoice;
+	const provider = config.providerPreferences;
+	const structured = config.structuredOutput;
 	const options: Record<string, unknown> = {
+		// Text answers: the run's details through "Return Intermediate Steps"; JSON answers: "Output Format" JSON.
 		returnIntermediateSteps: true,
 		systemMessage: config.systemMessage,
 		maxIterations: config.maxIterations,
 		maxIterationsBehavior: config.limitBehavior === 'final-answer' ? 'finalAnswer' : config.limitBehavior,
 		repeatedCallLimit: config.repeatedCallLimit,
-		toolChoice: config.toolChoice,
+		toolChoice: typeof toolChoice === 'object' ? 'tool' : toolChoice,
+		toolChoiceName: typeof toolChoice === 'object' ? toolChoice.name : undefined,
 		parallelToolCalls: config.parallelToolCalls,
 		temperature: config.temperature,
 		maxTokens: config.maxTokens,
 		reasoningEffort: config.reasoning?.effort,
 		toolConcurrency: run.concurrency,
+		topP: config.topP,
+		topK: config.topK,
+		frequencyPenalty: config.frequencyPenalty,
+		presencePenalty: config.presencePenalty,
+		seed: config.seed,
+		stopSequences: config.stop ? JSON.stringify(config.stop) : undefined,
+		providerOptions: config.providerOptions ? JSON.stringify(config.providerOptions) : undefined,
+		outputFormat: structured ? 'json' : undefined,
+		outputSchemaFrom: structured?.schema ? 'schema' : undefined,
+		outputSchema: structured?.schema ? JSON.stringify(structured.schema) : undefined,
+		outputStrategy: structured?.strategy ? outputStrategies[structured.strategy] : undefined,
+		fallbackModels: config.fallbackModels?.join(', '),
+		providerOrder: provider?.order?.join(', '),
+		providerOnly: provider?.only?.join(', '),
+		providerIgnore: provider?.ignore?.join(', '),
+		providerSort: provider?.sort,
+		allowFallbacks: provider?.allow_fallbacks,
+		requireParameters: provider?.require_parameters,
+		dataCollection: provider?.data_collection,
+		maxPricePrompt: provider?.max_price?.prompt,
+		maxPriceCompletion: provider?.max_price?.completion,
+		promptCaching: config.promptCaching,
+		runTimeout: run.runTimeoutMs === undefined ? undefined : run.runTimeoutMs / 1000,
 	};
 	return {
 		authentication: 'openAiCompatibleApi',
@@ -116,6 +158,7 @@ const reasons: Record<string, AgentFailureCode> = {
 	AGENT_ABORTED: 'aborted',
 	AGENT_EMPTY_ANSWER: 'empty-answer',
 	AGENT_MODEL_ERROR: 'model-error',
+	AGENT_INVALID_OUTPUT: 'invalid-output',
 };
 
 export const engineDriver: Driver = async (run) => {
@@ -160,13 +203,19 @@ export const engineDriver: Driver = async (run) => {
 		throw new ToolbridgeError(code, json.error);
 	}
 	if (!finalState) throw new Error('the agent finished without a final state');
+	// The result as read from the node's output item (not from the state), so the scenarios check what users get.
+	const structured = run.input.config.structuredOutput !== undefined;
 	const result: AgentResult = {
-		output: json.output as string,
+		output: structured ? JSON.stringify(json.output) : (json.output as string),
 		steps: json.steps as AgentResult['steps'],
 		usage: json.usage as AgentResult['usage'],
 		iterations: json.iterations as number,
 		reasoning: json.reasoning as string,
 		stopReason: json.stopReason as AgentResult['stopReason'],
 	};
+	if (structured) result.object = json.output;
+	for (const key of ['finishReason', 'model', 'outputAttempts'] as const) {
+		if (json[key] !== undefined) (result as unknown as IDataObject)[key] = json[key];
+	}
 	return { state: finalState, result, serializations: entries };
 };

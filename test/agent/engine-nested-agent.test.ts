@@ -4,13 +4,13 @@
  * `nested-orchestrator`): the engine runs the child as a node (its `execute()`, task in
  * `item.json`), whose output item is `{ output, … }`. The parent's model must read the
  * child's answer as plain text — as in-process — not `[{"output":"…"}]`, and the child's
- * usage (when its item carries it) rolls up into the parent's.
+ * usage (from its run's task metadata, whatever its output options) rolls up into the parent's.
  */
 import { createHash } from 'node:crypto';
 import type { INode } from 'n8n-workflow';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AgentOrchestrator } from '../../nodes/AgentOrchestrator/AgentOrchestrator.node';
-import { startFakeChatServer, textReply, toolCallReply, type FakeChatServer, type FakeRequest } from '../support/fake-chat-server';
+import { startFakeChatServer, textReply as fakeText, toolCallReply as fakeToolCalls, type FakeChatServer, type FakeRequest, type FakeToolCall } from '../support/fake-chat-server';
 import { runEngineWorkflow } from './engine-workflow';
 
 const apiKey = 'sk-nested-0123456789abcdef0123456789abcdef';
@@ -30,8 +30,15 @@ afterAll(async () => {
 	await server?.close();
 });
 
+// Distinct token counts per model, so the parent's total shows exactly what was rolled up.
+const parentUsage = { prompt_tokens: 100, completion_tokens: 10, total_tokens: 110 };
+const childUsage = { prompt_tokens: 1000, completion_tokens: 1, total_tokens: 1001 };
+
 /** Parent (model fake/parent) calls Researcher; child (fake/child) calls Hash_text, then answers. */
 function respond({ body }: FakeRequest) {
+	const options = { usage: body.model === 'fake/parent' ? parentUsage : childUsage };
+	const textReply = (text: string) => fakeText(text, options);
+	const toolCallReply = (calls: FakeToolCall[]) => fakeToolCalls(calls, options);
 	const messages = body.messages as Message[];
 	const results = messages.filter((message) => message.role === 'tool');
 	const properties = (name: string) =>
@@ -68,11 +75,15 @@ const hashNode: INode = {
 };
 
 describe('nested Agent Orchestrator under an engine-driven parent (WorkflowExecute)', () => {
-	it("gives the parent's model the child's plain text and rolls up the child's usage", async () => {
+	// The child's usage reaches the parent whatever the child's output options; its item stays as asked.
+	it.each([
+		['on', { returnIntermediateSteps: true }],
+		['off', {}],
+	])("gives the parent's model the child's plain text and rolls up the child's usage (child's intermediate steps %s)", async (_label, childOptions) => {
 		parentToolMessages.length = 0;
 		const { output, run } = await runEngineWorkflow({
 			agent: orchestrator('Parent', { mode: 'full', model: 'fake/parent', prompt: 'Ask the researcher.', options: { returnIntermediateSteps: true } }),
-			tools: [orchestrator('Researcher', { mode: 'nested', model: 'fake/child', toolDescription: 'Researches', options: { returnIntermediateSteps: true } })],
+			tools: [orchestrator('Researcher', { mode: 'nested', model: 'fake/child', toolDescription: 'Researches', options: childOptions })],
 			gatedTools: [{ node: hashNode, gate: 'Researcher' }],
 			nodeTypes: { 'n8n-nodes-toolbridge.agentOrchestrator': new AgentOrchestrator() },
 			credentials: { 'Fake model': { apiKey, url: server.baseUrl } },
@@ -81,15 +92,22 @@ describe('nested Agent Orchestrator under an engine-driven parent (WorkflowExecu
 		const researcherRuns = run.data.resultData.runData.Researcher;
 		expect(researcherRuns).toHaveLength(1);
 		expect(researcherRuns[0].inputOverride?.ai_tool?.[0]?.[0]?.json).toEqual({ task });
-		expect(researcherRuns[0].data?.ai_tool?.[0]?.[0]?.json.output).toBe(childAnswer);
+		const childJson = researcherRuns[0].data?.ai_tool?.[0]?.[0]?.json ?? {};
+		expect(childJson.output).toBe(childAnswer);
+		if (!('returnIntermediateSteps' in childOptions)) expect(childJson).toEqual({ output: childAnswer });
+
+		// The child's usage (two child calls) is in its run's task metadata, outside its items.
+		const childTotal = 2 * childUsage.total_tokens;
+		expect(researcherRuns[0].metadata).toMatchObject({ toolbridgeUsage: { promptTokens: 2 * childUsage.prompt_tokens, totalTokens: childTotal } });
 
 		expect(parentToolMessages).toEqual([childAnswer]);
 		expect(output[0].json.output).toBe(`Parent got: ${childAnswer}`);
-		const childUsage = researcherRuns[0].data?.ai_tool?.[0]?.[0]?.json.usage as { totalTokens: number };
-		const parentUsage = output[0].json.usage as { totalTokens: number };
-		expect(childUsage.totalTokens).toBeGreaterThan(0);
-		// Two parent calls and two child calls, each reporting usage.
-		expect(parentUsage.totalTokens).toBeGreaterThan(childUsage.totalTokens);
+		// Two parent calls plus the child's two.
+		expect(output[0].json.usage).toMatchObject({
+			promptTokens: 2 * parentUsage.prompt_tokens + 2 * childUsage.prompt_tokens,
+			completionTokens: 2 * parentUsage.completion_tokens + 2 * childUsage.completion_tokens,
+			totalTokens: 2 * parentUsage.total_tokens + childTotal,
+		});
 		const steps = output[0].json.steps as Array<{ tool: string; result: string }>;
 		expect(steps.map((step) => [step.tool, step.result])).toEqual([['Researcher', childAnswer]]);
 	});

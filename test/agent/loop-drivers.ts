@@ -19,12 +19,14 @@ export interface DriverRun {
 	callModel: CallModel;
 	signal?: AbortSignal;
 	concurrency?: number;
+	/** The whole-run time limit (in-process and engine drivers; the serialized model has none). */
+	runTimeoutMs?: number;
 }
 
 export type Driver = (run: DriverRun) => Promise<AgentRunOutcome & { serializations: number }>;
 
 export const inProcessDriver: Driver = async (run) => ({
-	...(await runAgent({ input: run.input, tools: run.tools, callModel: run.callModel, signal: run.signal, concurrency: run.concurrency })),
+	...(await runAgent({ input: run.input, tools: run.tools, callModel: run.callModel, signal: run.signal, concurrency: run.concurrency, runTimeoutMs: run.runTimeoutMs })),
 	serializations: 0,
 });
 

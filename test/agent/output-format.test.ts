@@ -1,15 +1,20 @@
 /**
  * Issue 9, output format `json` with real n8n-nodes-base tools (Crypto through the bridge):
  * tools first, then a validated object; an invalid answer repaired once; an unrepairable
- * one failing with both attempts' errors. Both drivers (in-process and serialized state).
+ * one failing with both attempts' errors. Every driver (in-process, serialized state, and the
+ * node's engine path in WorkflowExecute, whose result is read from its output item); and the
+ * node's json / full output items identical whichever driver ran the loop.
  */
 import { createHash } from 'node:crypto';
+import type { IDataObject, INode, INodeParameters } from 'n8n-workflow';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AgentOrchestrator } from '../../nodes/AgentOrchestrator/AgentOrchestrator.node';
 import type { AgentTool } from '../../src/agent/agent-tool';
 import { createChatModelCaller } from '../../src/agent/create-chat-model-caller';
 import { agentOutputItem } from '../../src/agent/output-format/agent-output-item';
 import { loadWorkflowTools } from '../../src/tools/hosts/standalone/load-workflow-tools';
 import { startFakeChatServer, textReply, toolCallReply, type FakeChatServer, type FakeReply, type FakeRequest } from '../support/fake-chat-server';
+import { runEngineWorkflow } from './engine-workflow';
 import { drivers } from './loop-drivers';
 
 const workflow = {
@@ -82,10 +87,7 @@ function bodiesSince(start: number): Array<Record<string, any>> {
 	return server.requests.slice(start).map((request) => request.body);
 }
 
-// The engine driver builds node options from a fixed list (test/agent/engine-driver.ts) that has no output options yet.
-const stateDrivers = drivers.filter(([name]) => name !== 'engine');
-
-describe.each(stateDrivers)('output format json with real n8n tools (%s driver)', (_name, drive) => {
+describe.each(drivers)('output format json with real n8n tools (%s driver)', (_name, drive) => {
 	it('uses the tools, then answers with a valid object (response_format for an OpenAI model)', async () => {
 		const start = server.requests.length;
 		const { result, state } = await drive({
@@ -151,5 +153,48 @@ describe('output item', () => {
 			usage: expect.objectContaining({ promptTokens: 36, cost: expect.any(Number) }),
 		});
 		expect(agentOutputItem({ ...result, object: undefined }, { format: 'text' })).toEqual({ output: result.output });
+	});
+});
+
+describe('output items of the node, in-process vs engine (WorkflowExecute, real Crypto node)', () => {
+	const hashNode = workflow.nodes[1] as unknown as INode;
+	const agent = (options: INodeParameters, prompt: Behaviour, model: string): INode => ({
+		id: 'agent',
+		name: 'Agent',
+		type: 'n8n-nodes-toolbridge.agentOrchestrator',
+		typeVersion: 1,
+		position: [200, 0],
+		parameters: { authentication: 'openAiCompatibleApi', model, prompt, options },
+		credentials: { openAiCompatibleApi: { id: '1', name: 'Fake model' } },
+	});
+	/** The item with step durations (wall-clock) left out. */
+	const comparable = (json: IDataObject) => ({
+		...json,
+		...(Array.isArray(json.steps) ? { steps: (json.steps as IDataObject[]).map(({ durationMs: _durationMs, ...step }) => step) } : {}),
+	});
+
+	it.each([
+		['json', 'openai/gpt-4o', 'prose-then-valid'],
+		['full', 'anthropic/claude-sonnet-4', 'invalid-then-repaired'],
+		['full', 'openai/gpt-4o', 'prose-then-valid'],
+	] as const)('output format %s (%s, %s): the same item from both drivers', async (format, model, prompt) => {
+		const options = { outputFormat: format, outputSchema: JSON.stringify(schema) };
+		const items: IDataObject[] = [];
+		for (const toolExecution of ['inProcess', 'engine']) {
+			const { output, run } = await runEngineWorkflow({
+				agent: agent({ ...options, toolExecution }, prompt, model),
+				tools: [hashNode],
+				nodeTypes: { 'n8n-nodes-toolbridge.agentOrchestrator': new AgentOrchestrator() },
+				credentials: { 'Fake model': { apiKey: 'sk-output-format-test', url: server.baseUrl } },
+			});
+			// The engine ran the tool as its own node run; in-process, n8n logged the tool call on the node too.
+			expect(run.data.resultData.runData['Hash text']).toHaveLength(1);
+			items.push(output[0].json);
+		}
+		const [inProcess, engine] = items;
+		expect(inProcess.output).toEqual({ text: 'toolbridge', sha256: expectedHash });
+		if (format === 'json') expect(inProcess).toEqual({ output: { text: 'toolbridge', sha256: expectedHash } });
+		else expect(inProcess).toMatchObject({ model, finishReason: expect.any(String), usage: expect.objectContaining({ totalTokens: expect.any(Number) }), steps: [expect.objectContaining({ tool: 'Hash_text' })] });
+		expect(comparable(engine)).toEqual(comparable(inProcess));
 	});
 });

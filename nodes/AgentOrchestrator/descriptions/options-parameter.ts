@@ -225,7 +225,8 @@ export const optionsParameter: INodeProperties = {
 			type: 'number',
 			typeOptions: { minValue: 1 },
 			default: 120,
-			description: 'How long one tool call may run (in-process tools) before it is stopped and the model is told',
+			description:
+				'How long one tool call may run before it is stopped and the model is told. Only with "Tool Execution" In-Process (and nested agents, which run in-process): with Engine, n8n runs each tool node itself and cannot stop it, so set a timeout on the tool node (e.g. HTTP Request\'s "Timeout").',
 		},
 		{
 			displayName: 'Top K',

@@ -65,7 +65,8 @@ export async function advanceAgent(start: AgentState, options: AdvanceAgentOptio
 	}
 }
 
-function abortReason(signal: AbortSignal): string {
+/** The reason an aborted run reports: the signal's own (e.g. the whole-run time limit), else a generic one. */
+export function abortReason(signal: AbortSignal): string {
 	const reason: unknown = signal.reason;
 	if (reason instanceof Error && reason.name !== 'AbortError') return `aborted (${reason.message})`;
 	return 'the run was aborted';

@@ -11,8 +11,8 @@ import { declinedObservation, reviewDecision } from './review-decision';
  * by its action id (responses come in any order, and may hold other items' actions).
  * A tool node's result becomes the call's observation; a review gate's approval queues the
  * gated tool's run, its decline becomes an observation. A nested Agent Orchestrator's answer
- * is its plain `output` text, and its usage (when its item carries it) is added to this
- * item's usage. `inputJson` is the item's input
+ * is its plain `output` text, and its usage (from its run's task metadata, see
+ * `nestedAgentUsageKey`) is added to this item's usage. `inputJson` is the item's input
  * json (n8n-core merges it into every action's node input). Returns the debug lines, one
  * per action answered.
  */

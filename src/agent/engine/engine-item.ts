@@ -11,6 +11,12 @@ import type { ToolRoute } from './tool-route';
  */
 export interface EngineItem {
 	itemIndex: number;
+	/**
+	 * When the item's run started (epoch ms): the whole-run time limit counts from here, so
+	 * it spans re-entries and the time n8n spends running the tool nodes. Absent in states
+	 * written before it existed; the limit then counts from the current entry.
+	 */
+	startedAt?: number;
 	/** The agent loop's state. */
 	state: AgentState;
 	/** Per tool name: which node the engine runs. */

@@ -1,16 +1,22 @@
 import type { IDataObject } from 'n8n-workflow';
 import type { AgentResult } from '../agent-state';
+import { agentOutputItem } from '../output-format/agent-output-item';
+import type { AgentNodeSettings } from './read-agent-node-settings';
 
-/** The output item json of a finished run: `output`, and the details the node options ask for. */
-export function agentOutputJson(result: AgentResult, options: { returnIntermediateSteps: boolean; debugLog?: string[] }): IDataObject {
-	const json: IDataObject = { output: result.output };
-	if (options.returnIntermediateSteps) {
-		json.steps = result.steps as unknown as IDataObject[];
-		json.usage = result.usage as unknown as IDataObject;
-		json.iterations = result.iterations;
-		json.reasoning = result.reasoning;
-		json.stopReason = result.stopReason;
-	}
-	if (options.debugLog) json.debugLog = options.debugLog;
-	return json;
+/**
+ * The output item json of a finished run of the node, from its settings: the "Output
+ * Format" (text, json, full), "Return Intermediate Steps" and the debug log. Both drivers
+ * build their items through {@link agentOutputItem}, so an item is the same whichever
+ * driver ran the loop.
+ */
+export function agentOutputJson(
+	result: AgentResult,
+	settings: Pick<AgentNodeSettings, 'outputFormat' | 'returnIntermediateSteps' | 'debugLog'>,
+	debugLog: string[],
+): IDataObject {
+	return agentOutputItem(result, {
+		format: settings.outputFormat,
+		returnIntermediateSteps: settings.returnIntermediateSteps,
+		debugLog: settings.debugLog ? debugLog : undefined,
+	});
 }

@@ -9,8 +9,10 @@ import { createChatModelCaller } from '../create-chat-model-caller';
 import { debugLines } from '../debug-log';
 import { nextAction } from '../next-action';
 import { redactSecrets } from '../redact-secrets';
+import { abortAgent } from '../stop-agent';
+import { runTimeLimitSignal } from '../time-limits/run-time-limit';
 import type { CallModel } from '../run-agent';
-import { advanceAgent } from '../engine/advance-agent';
+import { abortReason, advanceAgent } from '../engine/advance-agent';
 import { collectActionResponses } from '../engine/collect-action-responses';
 import type { AgentEngineRequest, EngineItem } from '../engine/engine-item';
 import { planEngineActions, type EngineAction } from '../engine/plan-engine-actions';
@@ -42,7 +44,13 @@ export type AgentEngineOutput = INodeExecutionData[][] | AgentEngineRequest;
  * engine runs each call as a node of the workflow (its own run in the execution log) and
  * calls the node again with the EngineResponse; its results become observations, matched
  * by action id, and the loops go on. When no item needs tools any more, the output items
- * are returned in input order.
+ * are returned in input order (built like the in-process driver's, by `agentOutputItem`).
+ *
+ * Time limits: the whole-run timeout counts from the item's first entry (`startedAt` in
+ * the metadata), so it spans re-entries and the tool nodes' runs; when it has run out at a
+ * re-entry, the results that came back are applied and the item stops as `aborted`, as
+ * in-process. The per-tool timeout does not apply: n8n's engine runs the tool nodes and
+ * offers no way to stop one (use the tool node's own timeout, e.g. HTTP Request's).
  *
  * @throws {EngineStateError} when resumed with a response that holds no state of ours.
  * @throws whatever `failItem` throws for a failed item (the node's error).
@@ -118,10 +126,13 @@ class ItemRun {
 		const memory = await this.memory();
 		const history = memory ? await loadMemoryHistory(memory) : [];
 		const state = createAgentState({ config: this.settings.config, prompt: this.settings.prompt, history, tools });
-		const item: EngineItem = { itemIndex: this.itemIndex, state, routes, results: [], actionIds: {}, approved: [], debugLog: [] };
+		const item: EngineItem = { itemIndex: this.itemIndex, startedAt: Date.now(), state, routes, results: [], actionIds: {}, approved: [], debugLog: [] };
 		this.debugLog = item.debugLog;
 		if (this.streaming) this.context.sendChunk('begin', this.itemIndex);
 		for (const line of debugLines.start(state)) this.debug(line);
+		if (this.settings.toolTimeoutMs !== undefined) {
+			this.debug('[DEBUG] "Tool Timeout" does not apply: n8n\'s engine runs the tool nodes (set a timeout on the tool node itself, or "Tool Execution" to "In-Process")');
+		}
 		return item;
 	}
 
@@ -140,10 +151,26 @@ class ItemRun {
 	 * @throws AgentStoppedError or the model error when the run fails.
 	 */
 	async advance(item: EngineItem, takenIds: Set<string>): Promise<EngineAction[]> {
+		// The whole-run limit counts from the item's first entry, across re-entries.
+		const limit = runTimeLimitSignal(this.context.getExecutionCancelSignal?.(), this.settings.runTimeoutMs, item.startedAt);
+		try {
+			return await this.step(item, takenIds, limit.signal);
+		} finally {
+			limit.dispose();
+		}
+	}
+
+	private async step(item: EngineItem, takenIds: Set<string>, signal: AbortSignal | undefined): Promise<EngineAction[]> {
 		for (;;) {
 			const action = nextAction(item.state);
 			if (action.type === 'run-tools') {
 				const waiting = action.calls.filter((call) => !item.results.some((result) => result.toolCallId === call.toolCallId));
+				if (waiting.length > 0 && signal?.aborted) {
+					// As in-process, where the loop checks the signal before running tools: no new engine actions.
+					item.state = abortAgent(item.state, abortReason(signal));
+					this.debug(debugLines.end(item.state));
+					continue;
+				}
 				if (waiting.length > 0) {
 					const planned = planEngineActions(item, waiting, takenIds);
 					item.results.push(...planned.results);
@@ -164,17 +191,14 @@ class ItemRun {
 			} else if (action.type === 'done') {
 				const memory = await this.memory();
 				if (memory) await saveToMemory(memory, item.state.messages.slice(item.state.turnStart));
-				item.output = agentOutputJson(action.result, {
-					returnIntermediateSteps: this.settings.returnIntermediateSteps,
-					debugLog: this.settings.debugLog ? item.debugLog : undefined,
-				});
+				item.output = agentOutputJson(action.result, this.settings, item.debugLog);
 				return [];
 			} else if (action.type === 'failed') {
 				throw action.error;
 			}
 			item.state = await advanceAgent(item.state, {
 				callModel: this.callModel ?? createChatModelCaller(this.settings.connection),
-				signal: this.context.getExecutionCancelSignal?.(),
+				signal,
 				emit: (event) => this.emit(event),
 				debug: (line) => this.debug(line),
 			});

@@ -13,6 +13,8 @@ import { agentOutputItem } from '../output-format/agent-output-item';
 /** Test seam: replaces the chat client (the node itself never passes it). */
 export interface RunAgentNodeItemOptions {
 	callModel?: CallModel;
+	/** Observer: the finished run's result (usage includes nested agents'), before it becomes the output item. */
+	onResult?: (result: AgentResult) => void;
 }
 
 /**
@@ -70,6 +72,7 @@ export async function runAgentNodeItem(
 		if (streaming) context.sendChunk('end', itemIndex);
 	}
 
+	options.onResult?.(result);
 	const json = agentOutputItem(result, {
 		format: settings.outputFormat,
 		returnIntermediateSteps: settings.returnIntermediateSteps,

@@ -1,4 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { Usage } from '../../chat/types';
+import { addUsage, emptyUsage } from '../add-usage';
+import { nestedAgentUsageKey, type NestedAgentTaskMetadata } from '../engine/nested-agent-observation';
 import type { CallModel } from '../run-agent';
 import { runAgentNodeItem } from './run-agent-node-item';
 import { runValidatorItems } from './run-validator-node-item';
@@ -18,7 +21,9 @@ export function readAgentMode(context: IExecuteFunctions): AgentMode {
  * - nested, run by n8n as a tool node (n8n's AI Agent sent an engine request for it, so
  *   the item's json holds the tool arguments and `toolCallId`, which the prompt's
  *   `$fromAI` reads): the full loop, in-process, answer in `output`. In-process on
- *   purpose: a tool node's run must end with items for its parent agent.
+ *   purpose: a tool node's run must end with items for its parent agent. The run's usage
+ *   (all items, nested agents included) goes to the task metadata under
+ *   `nestedAgentUsageKey`, where a parent Agent Orchestrator reads it, not into the items.
  *
  * @throws what `failItem` throws for a failed item.
  */
@@ -30,12 +35,16 @@ export async function runModeItems(
 ): Promise<INodeExecutionData[]> {
 	if (mode === 'validator') return await runValidatorItems(context, failItem, options);
 	const output: INodeExecutionData[] = [];
+	let usage: Usage | undefined;
 	for (let itemIndex = 0; itemIndex < context.getInputData().length; itemIndex++) {
 		try {
-			output.push(await runAgentNodeItem(context, itemIndex, options));
+			output.push(await runAgentNodeItem(context, itemIndex, { ...options, onResult: (result) => (usage = addUsage(usage ?? emptyUsage(), result.usage)) }));
 		} catch (error) {
 			output.push(failItem(error, itemIndex));
 		}
 	}
+	// For the parent orchestrator, whatever this node's output options (see nestedAgentUsageKey).
+	if (usage && typeof context.setMetadata === 'function') context.setMetadata({ [nestedAgentUsageKey]: usage } as NestedAgentTaskMetadata);
 	return output;
 }
+
