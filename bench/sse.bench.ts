@@ -4,6 +4,9 @@
  *    assembled turn, on a large stream in OpenRouter's recorded format, read in 64 KB pieces;
  * 2. 256 KB / 512 KB / 1 MB of tool-call arguments in 1-byte deltas: times and their
  *    ratios (≈2 each when assembly is linear; ≈4 would mean quadratic).
+ * Anchor, measured in the same run on the same reads: the least any client does with an
+ * SSE stream — decode, cut at blank lines, `JSON.parse` every `data:` payload (no parts,
+ * no assembly). Each figure is printed with its ratio to the anchor.
  * Prints figures only; nothing is asserted.
  */
 import { performance } from 'node:perf_hooks';
@@ -75,6 +78,38 @@ async function* replay(reads: Uint8Array[]): AsyncGenerator<Uint8Array> {
 	for (const read of reads) yield read;
 }
 
+/** The anchor: decode, cut events at blank lines, JSON.parse each data payload; nothing else. */
+function timeAnchor(reads: Uint8Array[]): number {
+	(globalThis as { gc?: () => void }).gc?.();
+	const started = performance.now();
+	const decoder = new TextDecoder();
+	let buffered = '';
+	let parsed = 0;
+	for (const read of reads) {
+		buffered += decoder.decode(read, { stream: true });
+		let start = 0;
+		for (let end = buffered.indexOf('\n\n'); end !== -1; end = buffered.indexOf('\n\n', start)) {
+			for (const line of buffered.slice(start, end).split('\n')) {
+				if (line.startsWith('data: ') && line !== 'data: [DONE]') {
+					JSON.parse(line.slice(6));
+					parsed++;
+				}
+			}
+			start = end + 2;
+		}
+		buffered = buffered.slice(start);
+	}
+	const milliseconds = performance.now() - started;
+	if (parsed === 0) throw new Error('the anchor parsed nothing');
+	return milliseconds;
+}
+
+function readsOf(bytes: Uint8Array): Uint8Array[] {
+	const reads: Uint8Array[] = [];
+	for (let start = 0; start < bytes.length; start += pieceSize) reads.push(bytes.subarray(start, start + pieceSize));
+	return reads;
+}
+
 async function timeReads(reads: Uint8Array[]): Promise<{ milliseconds: number; turn: AssistantTurn }> {
 	(globalThis as { gc?: () => void }).gc?.();
 	const started = performance.now();
@@ -87,15 +122,20 @@ async function main(): Promise<void> {
 
 	const large = largeRecordedStream(32 * 1024 * 1024);
 	await timeTurn(large); // warm-up
+	const largeReads = readsOf(large);
+	timeAnchor(largeReads); // warm-up
 	const runs: number[] = [];
+	const anchorRuns: number[] = [];
 	let textLength = 0;
 	for (let run = 0; run < 5; run++) {
 		const { milliseconds, turn } = await timeTurn(large);
 		runs.push(milliseconds);
+		anchorRuns.push(timeAnchor(largeReads));
 		textLength = turn.text.length;
 	}
 	const megabytes = large.length / (1024 * 1024);
-	console.log(`1. Throughput: ${megabytes.toFixed(1)} MB recorded-format stream (${textLength} characters of text) → ${(megabytes / (median(runs) / 1000)).toFixed(1)} MB/s (median ${median(runs).toFixed(0)} ms)\n`);
+	console.log(`1. Throughput: ${megabytes.toFixed(1)} MB recorded-format stream (${textLength} characters of text) → ${(megabytes / (median(runs) / 1000)).toFixed(1)} MB/s (median ${median(runs).toFixed(0)} ms)`);
+	console.log(`   anchor (decode + split + JSON.parse only): ${(megabytes / (median(anchorRuns) / 1000)).toFixed(1)} MB/s; ratio chain / anchor: ${(median(runs) / median(anchorRuns)).toFixed(2)}×\n`);
 
 	console.log('2. Tool-call arguments in 1-byte deltas (each delta a full SSE chunk):');
 	const sizes = [256 * 1024, 512 * 1024, 1024 * 1024];
@@ -104,13 +144,17 @@ async function main(): Promise<void> {
 	for (const size of sizes) {
 		const { reads, bytes } = oneByteArgumentReads(size);
 		const samples: number[] = [];
+		const anchorSamples: number[] = [];
 		for (let run = 0; run < 5; run++) {
 			const { milliseconds, turn } = await timeReads(reads);
 			if (turn.toolCalls[0]?.argumentsText.length !== size || turn.toolCalls[0].error) throw new Error(`assembly failed at ${size} bytes`);
 			samples.push(milliseconds);
+			anchorSamples.push(timeAnchor(reads));
 		}
 		times.push(median(samples));
-		console.log(`   ${String(size / 1024).padStart(4)} KB of arguments (${(bytes / 1048576).toFixed(1)} MB of SSE, ${size} deltas): ${median(samples).toFixed(0)} ms, ${((median(samples) * 1000) / size).toFixed(2)} µs per delta`);
+		console.log(
+			`   ${String(size / 1024).padStart(4)} KB of arguments (${(bytes / 1048576).toFixed(1)} MB of SSE, ${size} deltas): ${median(samples).toFixed(0)} ms, ${((median(samples) * 1000) / size).toFixed(2)} µs per delta; anchor ${((median(anchorSamples) * 1000) / size).toFixed(2)} µs, ratio ${(median(samples) / median(anchorSamples)).toFixed(2)}×`,
+		);
 	}
 	console.log(`   ratios: 512/256 = ${(times[1] / times[0]).toFixed(2)}, 1024/512 = ${(times[2] / times[1]).toFixed(2)} (linear ≈ 2, quadratic ≈ 4)`);
 }

@@ -1,5 +1,5 @@
-import type { ChatMessage, ChatRequest, ContentPart, WireTool, WireToolChoice } from '../chat/types';
-import { modelFamilyFromModelId } from '../schema/model-family';
+import type { ChatMessage, ChatRequest, ContentPart, JsonSchema, WireTool, WireToolChoice } from '../chat/types';
+import { modelFamilyFromModelId, type ModelFamily } from '../schema/model-family';
 import { shapeToolSchema } from '../schema/shape-tool-schema';
 import type { AgentState } from './agent-state';
 import { constrainOutputCall, resolveOutputStrategy, withOutputInstruction } from './output-format/structured-output-request';
@@ -44,7 +44,7 @@ export function buildChatRequest(state: AgentState): ChatRequest {
 		request.tools = state.tools.map(
 			(tool): WireTool => ({
 				type: 'function',
-				function: { name: tool.name, description: tool.description, parameters: shapeToolSchema(tool.parameters, { family }) },
+				function: { name: tool.name, description: tool.description, parameters: shapedSchema(tool.parameters, family) },
 			}),
 		);
 		const choice = final || output ? 'none' : toolChoiceFor(state);
@@ -66,6 +66,28 @@ export function buildChatRequest(state: AgentState): ChatRequest {
 	if (config.reasoning !== undefined) request.reasoning = config.reasoning;
 	if (config.providerOptions) Object.assign(request, config.providerOptions);
 	return request;
+}
+
+/**
+ * Shaped tool schemas, per canonical schema object and model family. A state's schemas are
+ * never changed in place (states are replaced, not mutated), so a run shapes each schema
+ * once instead of deep-copying it for every model call; a resumed (deserialized) state
+ * simply brings new objects.
+ */
+const shapedSchemas = new WeakMap<JsonSchema, Map<ModelFamily, JsonSchema>>();
+
+function shapedSchema(schema: JsonSchema, family: ModelFamily): JsonSchema {
+	let byFamily = shapedSchemas.get(schema);
+	if (!byFamily) {
+		byFamily = new Map();
+		shapedSchemas.set(schema, byFamily);
+	}
+	let shaped = byFamily.get(family);
+	if (!shaped) {
+		shaped = shapeToolSchema(schema, { family });
+		byFamily.set(family, shaped);
+	}
+	return shaped;
 }
 
 /** `required` and a named tool bind the first call only; later calls may answer. */

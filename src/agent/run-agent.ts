@@ -74,8 +74,9 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentRunOutcom
 async function runAgentLoop(options: RunAgentOptions): Promise<AgentRunOutcome> {
 	const { tools, callModel, signal } = options;
 	const emit = (event: AgentEvent): void => options.onEvent?.(event);
-	const debug = (line: string): void => {
-		if (options.debug) emit({ type: 'debug', line: redactSecrets(line, options.secrets) });
+	// Lines are built only when asked for: with debug off a step costs no string building.
+	const debug = (line: () => string): void => {
+		if (options.debug) emit({ type: 'debug', line: redactSecrets(line(), options.secrets) });
 	};
 	const byName = new Map(tools.map((tool) => [tool.name, tool]));
 	const concurrency = options.concurrency ?? 4;
@@ -85,20 +86,20 @@ async function runAgentLoop(options: RunAgentOptions): Promise<AgentRunOutcome> 
 		state = next;
 		options.onState?.(state);
 	};
-	for (const line of debugLines.start(state)) debug(line);
+	if (options.debug) for (const line of debugLines.start(state)) debug(() => line);
 
 	for (;;) {
 		if (signal?.aborted) update(abortAgent(state, abortReason(signal)));
 		const action = nextAction(state);
 		switch (action.type) {
 			case 'done':
-				debug(debugLines.end(state));
+				debug(() => debugLines.end(state));
 				return { state, result: action.result };
 			case 'failed':
-				debug(debugLines.end(state));
+				debug(() => debugLines.end(state));
 				throw action.error;
 			case 'call-model': {
-				debug(debugLines.iteration(state, action.final));
+				debug(() => debugLines.iteration(state, action.final));
 				emit({ type: 'model-call-start', iteration: state.iterations + 1, final: action.final, request: action.request });
 				let turn: AssistantTurn;
 				try {
@@ -109,10 +110,10 @@ async function runAgentLoop(options: RunAgentOptions): Promise<AgentRunOutcome> 
 						continue;
 					}
 					update(failAgent(state, { code: 'model-error', message: (error as Error).message ?? String(error) }));
-					debug(debugLines.end(state));
+					debug(() => debugLines.end(state));
 					throw error;
 				}
-				debug(debugLines.response(turn));
+				debug(() => debugLines.response(turn));
 				emit({ type: 'model-call-end', iteration: state.iterations + 1, turn });
 				const stepsBefore = state.steps.length;
 				update(applyModelTurn(state, turn));
@@ -123,14 +124,14 @@ async function runAgentLoop(options: RunAgentOptions): Promise<AgentRunOutcome> 
 				const iteration = state.iterations;
 				const stepsBefore = state.steps.length;
 				const results = await runWithConcurrency(action.calls, concurrency, async (call) => {
-					debug(debugLines.toolStart(call));
+					debug(() => debugLines.toolStart(call));
 					emit({ type: 'step-start', iteration, call });
 					return runTool(byName.get(call.name), call, signal);
 				});
 				update(applyToolResults(state, results));
 				for (const step of state.steps.slice(stepsBefore)) {
 					const ran = results.some((result) => result.toolCallId === step.toolCallId);
-					debug(ran ? debugLines.toolEnd(step) : debugLines.refused(step));
+					debug(() => (ran ? debugLines.toolEnd(step) : debugLines.refused(step)));
 					emit({ type: 'step-end', step });
 				}
 				break;
@@ -156,9 +157,9 @@ async function runTool(tool: AgentTool | undefined, call: ToolCallRequest, signa
 }
 
 /** Steps the loop answered itself (no tool ran) while applying a model turn. */
-function reportRefused(state: AgentState, stepsBefore: number, emit: (event: AgentEvent) => void, debug: (line: string) => void): void {
+function reportRefused(state: AgentState, stepsBefore: number, emit: (event: AgentEvent) => void, debug: (line: () => string) => void): void {
 	for (const step of state.steps.slice(stepsBefore)) {
-		debug(debugLines.refused(step));
+		debug(() => debugLines.refused(step));
 		emit({ type: 'step-end', step });
 	}
 }

@@ -105,7 +105,9 @@ export async function* streamChat(request: ChatRequest, options: ChatClientOptio
 			control.headersReceived();
 			if (!response.body) throw new ChatConnectionError(url, 'NO_RESPONSE_BODY');
 			const contentType = response.headers.get('content-type') ?? '';
-			const bytes = /application\/json/i.test(contentType) ? completionAsSse(readBody(response.body, control)) : readBody(response.body, control);
+			const reader = new ResponseBodyReader(response.body, control);
+			const bytes = /application\/json/i.test(contentType) ? completionAsSse(reader.chunks()) : reader.chunks();
+			let parsed = false;
 			try {
 				for await (const part of parseChatStream(bytes)) {
 					yielded = true;
@@ -114,8 +116,13 @@ export async function* streamChat(request: ChatRequest, options: ChatClientOptio
 					yield part;
 					control.resume();
 				}
+				parsed = true;
 			} catch (error) {
 				throw control.translate(error, url);
+			} finally {
+				// Also reached when the consumer stopped early (an error part, an abort): nothing more is wanted.
+				if (parsed) reader.release();
+				else reader.cancel();
 			}
 			completed = true;
 			return;
@@ -176,21 +183,62 @@ async function errorFromResponse(response: Response, url: string, apiKey: string
 	);
 }
 
-async function* readBody(body: ReadableStream<Uint8Array>, control: AttemptControl): AsyncGenerator<Uint8Array> {
-	const reader = body.getReader();
-	let finished = false;
-	try {
+/** How long the rest of a finished stream (after `[DONE]`) may take to arrive before it is cancelled. */
+const bodyDrainGraceMs = 5_000;
+
+/**
+ * Reads a response body for {@link parseChatStream}. The parser stops at `[DONE]`, often one
+ * read before the body's end: `release` then lets the end arrive in the background so the
+ * keep-alive connection goes back to the pool (cancelling would abort the fetch: a
+ * DOMException, the connection possibly closed, and a new one, TLS included, for the next
+ * turn); `cancel` gives the body up (an error, a consumer that stopped early).
+ */
+class ResponseBodyReader {
+	private readonly reader: ReadableStreamDefaultReader<Uint8Array>;
+	private settled = false;
+
+	constructor(
+		body: ReadableStream<Uint8Array>,
+		private readonly control: AttemptControl,
+	) {
+		this.reader = body.getReader();
+	}
+
+	async *chunks(): AsyncGenerator<Uint8Array> {
 		for (;;) {
-			const { done, value } = await reader.read();
-			control.activity();
+			const { done, value } = await this.reader.read();
+			this.control.activity();
 			if (done) {
-				finished = true;
+				this.settled = true;
 				return;
 			}
 			if (value && value.byteLength > 0) yield value;
 		}
-	} finally {
-		if (!finished) reader.cancel().catch(() => undefined);
+	}
+
+	/** The stream is complete: read what is left (at most {@link bodyDrainGraceMs}) and drop it. */
+	release(): void {
+		if (this.settled) return;
+		this.settled = true;
+		const reader = this.reader;
+		const timer = setTimeout(() => void reader.cancel().catch(() => undefined), bodyDrainGraceMs);
+		timer.unref?.();
+		void (async () => {
+			try {
+				while (!(await reader.read()).done);
+			} catch {
+				// The connection went away; there is nothing left to release.
+			} finally {
+				clearTimeout(timer);
+			}
+		})();
+	}
+
+	/** Nothing more is wanted from the body. */
+	cancel(): void {
+		if (this.settled) return;
+		this.settled = true;
+		this.reader.cancel().catch(() => undefined);
 	}
 }
 
