@@ -8,7 +8,7 @@ import { applyToolResults, type ToolCallResult } from './apply-tool-results';
 import { createAgentState, type AgentInput } from './create-agent-state';
 import { debugLines } from './debug-log';
 import { nextAction, type ToolCallRequest } from './next-action';
-import { redactSecrets } from './redact-secrets';
+import { redactSecrets } from '../chat/redact-secrets';
 import { runWithConcurrency } from './run-with-concurrency';
 import { abortAgent, failAgent } from './stop-agent';
 import { runTimeLimitSignal } from './time-limits/run-time-limit';

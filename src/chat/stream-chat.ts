@@ -152,7 +152,7 @@ function buildHeaders(options: ChatClientOptions): Record<string, string> {
 async function errorFromResponse(response: Response, url: string, apiKey: string | undefined): Promise<ApiCallError> {
 	let text = '';
 	try {
-		text = redactSecrets(await response.text(), apiKey);
+		text = redactSecrets(await response.text(), apiKey ? [apiKey] : []);
 	} catch {
 		// The body is only for the message; the status alone still makes a useful error.
 	}

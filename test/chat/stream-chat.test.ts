@@ -164,7 +164,7 @@ describe('streamChat: HTTP errors are typed, in one place', () => {
 	it('401: the message says what happened and never contains the API key, even when the server echoes it', async () => {
 		const fake = await serve(() => ({ status: 401, errorBody: { error: { code: 401, message: `No auth credentials found for key ${apiKey}` } } }));
 		const error = (await chatCompletion(request, options(fake)).catch((caught: unknown) => caught)) as Error & { responseBody: string };
-		expect(error.message).toBe('Chat API returned HTTP 401 (the API key is missing, invalid or expired): No auth credentials found for key [redacted]');
+		expect(error.message).toBe('Chat API returned HTTP 401 (the API key is missing, invalid or expired): No auth credentials found for key [REDACTED]');
 		expect(error.responseBody).not.toContain(apiKey);
 		expect(JSON.stringify(error)).not.toContain(apiKey);
 	});

@@ -8,7 +8,7 @@ import { createAgentState } from '../create-agent-state';
 import { createChatModelCaller } from '../create-chat-model-caller';
 import { debugLines } from '../debug-log';
 import { nextAction } from '../next-action';
-import { redactSecrets } from '../redact-secrets';
+import { redactSecrets } from '../../chat/redact-secrets';
 import { abortAgent } from '../stop-agent';
 import { runTimeLimitSignal } from '../time-limits/run-time-limit';
 import type { CallModel } from '../run-agent';

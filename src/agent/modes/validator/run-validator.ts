@@ -2,7 +2,7 @@ import type { AssistantTurn } from '../../../chat/types';
 import { AgentConfigurationError } from '../../../errors/agent-configuration-error';
 import type { AgentEvent } from '../../agent-event';
 import type { AgentTool, ToolObservation } from '../../agent-tool';
-import { redactSecrets } from '../../redact-secrets';
+import { redactSecrets } from '../../../chat/redact-secrets';
 import type { CallModel } from '../../run-agent';
 import { applyValidatorToolResult, applyValidatorTurn, failValidator } from './apply-validator-turn';
 import { createValidatorState, type ValidatorInput } from './create-validator-state';
