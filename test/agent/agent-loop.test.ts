@@ -1,28 +1,16 @@
 import { createHash } from 'node:crypto';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createChatModelCaller } from '../../src/agent/create-chat-model-caller';
 import { AgentStoppedError } from '../../src/errors/agent-stopped-error';
-import {
-	errorReply,
-	reasoningReply,
-	startFakeChatServer,
-	textReply,
-	toolCallReply,
-	type FakeChatServer,
-	type FakeReply,
-	type FakeRequest,
-} from '../support/fake-chat-server';
+import { errorReply, reasoningReply, textReply, toolCallReply, type FakeReply, type FakeRequest } from '../support/fake-chat-server';
+import { fakeChatServerPerTest } from '../support/fake-chat-server-hooks';
 import { drivers } from './loop-drivers';
 import { addTool, delayTool, failingTool, sha256Tool } from './test-tools';
 
-let server: FakeChatServer | undefined;
-afterEach(async () => {
-	await server?.close();
-	server = undefined;
-});
+const serve = fakeChatServerPerTest();
 
 async function start(respond: (request: FakeRequest) => FakeReply) {
-	server = await startFakeChatServer({ respond });
+	const server = await serve(respond);
 	return { server, callModel: createChatModelCaller({ baseUrl: server.baseUrl, apiKey: 'sk-test-key', retry: { maxRetries: 0 } }) };
 }
 

@@ -1,27 +1,22 @@
 import { InMemoryChatMessageHistory } from '@langchain/core/chat_history';
 import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from '@langchain/core/messages';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { loadMemoryHistory, saveToMemory } from '../../src/agent/chat-memory';
 import { createChatModelCaller } from '../../src/agent/create-chat-model-caller';
 import { runAgent } from '../../src/agent/run-agent';
-import { startFakeChatServer, textReply, toolCallReply, type FakeChatServer } from '../support/fake-chat-server';
+import { textReply, toolCallReply } from '../support/fake-chat-server';
+import { fakeChatServerPerTest } from '../support/fake-chat-server-hooks';
 import { addTool } from './test-tools';
 
-let server: FakeChatServer | undefined;
-afterEach(async () => {
-	await server?.close();
-	server = undefined;
-});
+const serve = fakeChatServerPerTest();
 
 describe('chat memory', () => {
 	it('round-trips real tool-call messages through a LangChain chat history', async () => {
 		const history = new InMemoryChatMessageHistory();
-		server = await startFakeChatServer({
-			respond: ({ index }) => {
-				if (index === 0) return toolCallReply([{ id: 'call_add', name: 'add', arguments: { a: 2, b: 3 } }], { text: 'Let me add.' });
-				if (index === 1) return textReply('It is 5.');
-				return textReply('You asked about 2 + 3; I used the add tool.');
-			},
+		const server = await serve(({ index }) => {
+			if (index === 0) return toolCallReply([{ id: 'call_add', name: 'add', arguments: { a: 2, b: 3 } }], { text: 'Let me add.' });
+			if (index === 1) return textReply('It is 5.');
+			return textReply('You asked about 2 + 3; I used the add tool.');
 		});
 		const callModel = createChatModelCaller({ baseUrl: server.baseUrl, retry: { maxRetries: 0 } });
 

@@ -26,7 +26,7 @@ import { AgentStoppedError } from '../../src/errors/agent-stopped-error';
 import { ToolbridgeError } from '../../src/errors/toolbridge-error';
 import type { AgentFailureCode, AgentResult } from '../../src/agent/agent-state';
 import type { Driver, DriverRun } from './loop-drivers';
-import { runEngineWorkflow } from './engine-workflow';
+import { fakeModelCredentials, orchestratorNode, runEngineWorkflow } from './engine-workflow';
 
 /** A node type whose nodes are the given tools, by the node parameter `toolName`. */
 export function agentToolNodeType(tools: AgentTool[]): INodeType {
@@ -164,15 +164,7 @@ const reasons: Record<string, AgentFailureCode> = {
 export const engineDriver: Driver = async (run) => {
 	let finalState: AgentState | undefined;
 	let entries = 0;
-	const agent: INode = {
-		id: 'agent',
-		name: 'Agent',
-		type: 'n8n-nodes-toolbridge.agentOrchestrator',
-		typeVersion: 1,
-		position: [200, 0],
-		parameters: agentParameters(run) as unknown as INode['parameters'],
-		credentials: { openAiCompatibleApi: { id: '1', name: 'Fake model' } },
-	};
+	const agent = orchestratorNode('Agent', agentParameters(run) as unknown as INode['parameters']);
 	const tools: INode[] = run.tools.map((tool, index) => ({
 		id: `tool${index}`,
 		name: tool.name,
@@ -188,7 +180,7 @@ export const engineDriver: Driver = async (run) => {
 			'n8n-nodes-toolbridge.agentOrchestrator': agentNodeType(run.callModel, (state) => (finalState = state), () => (entries += 1)),
 			'toolbridgeTest.agentTool': agentToolNodeType(run.tools),
 		},
-		credentials: { 'Fake model': { apiKey: 'sk-engine-test', url: 'http://127.0.0.1:9/unused' } },
+		credentials: fakeModelCredentials('sk-engine-test', 'http://127.0.0.1:9/unused'),
 	});
 	const json = output[0]?.json ?? {};
 	if (typeof json.error === 'string') {

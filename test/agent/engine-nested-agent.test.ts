@@ -7,11 +7,12 @@
  * usage (from its run's task metadata, whatever its output options) rolls up into the parent's.
  */
 import { createHash } from 'node:crypto';
-import type { INode } from 'n8n-workflow';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AgentOrchestrator } from '../../nodes/AgentOrchestrator/AgentOrchestrator.node';
-import { startFakeChatServer, textReply as fakeText, toolCallReply as fakeToolCalls, type FakeChatServer, type FakeRequest, type FakeToolCall } from '../support/fake-chat-server';
-import { runEngineWorkflow } from './engine-workflow';
+import { textReply as fakeText, toolCallReply as fakeToolCalls, type FakeRequest, type FakeToolCall } from '../support/fake-chat-server';
+import { fakeChatServerForFile } from '../support/fake-chat-server-hooks';
+import { hashTextToolNode } from '../support/real-tool-nodes';
+import { fakeModelCredentials, orchestratorNode, runEngineWorkflow } from './engine-workflow';
 
 const apiKey = 'sk-nested-0123456789abcdef0123456789abcdef';
 const text = 'nested via the engine';
@@ -21,14 +22,8 @@ const childAnswer = `The digest is ${digest}.`;
 
 type Message = { role: string; content: string | null; tool_call_id?: string };
 
-let server: FakeChatServer;
 const parentToolMessages: string[] = [];
-beforeAll(async () => {
-	server = await startFakeChatServer({ respond: (request) => respond(request) });
-});
-afterAll(async () => {
-	await server?.close();
-});
+const server = fakeChatServerForFile({ respond: (request) => respond(request) });
 
 // Distinct token counts per model, so the parent's total shows exactly what was rolled up.
 const parentUsage = { prompt_tokens: 100, completion_tokens: 10, total_tokens: 110 };
@@ -55,24 +50,7 @@ function respond({ body }: FakeRequest) {
 	return textReply(childAnswer);
 }
 
-const orchestrator = (name: string, parameters: Record<string, unknown>): INode => ({
-	id: name,
-	name,
-	type: 'n8n-nodes-toolbridge.agentOrchestrator',
-	typeVersion: 1,
-	position: [0, 0],
-	parameters: { authentication: 'openAiCompatibleApi', ...parameters },
-	credentials: { openAiCompatibleApi: { id: '1', name: 'Fake model' } },
-});
-
-const hashNode: INode = {
-	id: 'hash',
-	name: 'Hash text',
-	type: 'n8n-nodes-base.cryptoTool',
-	typeVersion: 2,
-	position: [0, 200],
-	parameters: { type: 'SHA256', value: "={{ $fromAI('text', 'The text to hash', 'string') }}", dataPropertyName: 'sha256', toolDescription: 'SHA-256 (hex) of a text' },
-};
+const hashNode = hashTextToolNode();
 
 describe('nested Agent Orchestrator under an engine-driven parent (WorkflowExecute)', () => {
 	// The child's usage reaches the parent whatever the child's output options; its item stays as asked.
@@ -82,11 +60,11 @@ describe('nested Agent Orchestrator under an engine-driven parent (WorkflowExecu
 	])("gives the parent's model the child's plain text and rolls up the child's usage (child's intermediate steps %s)", async (_label, childOptions) => {
 		parentToolMessages.length = 0;
 		const { output, run } = await runEngineWorkflow({
-			agent: orchestrator('Parent', { mode: 'full', model: 'fake/parent', prompt: 'Ask the researcher.', options: { returnIntermediateSteps: true } }),
-			tools: [orchestrator('Researcher', { mode: 'nested', model: 'fake/child', toolDescription: 'Researches', options: childOptions })],
+			agent: orchestratorNode('Parent', { mode: 'full', model: 'fake/parent', prompt: 'Ask the researcher.', options: { returnIntermediateSteps: true } }),
+			tools: [orchestratorNode('Researcher', { mode: 'nested', model: 'fake/child', toolDescription: 'Researches', options: childOptions })],
 			gatedTools: [{ node: hashNode, gate: 'Researcher' }],
 			nodeTypes: { 'n8n-nodes-toolbridge.agentOrchestrator': new AgentOrchestrator() },
-			credentials: { 'Fake model': { apiKey, url: server.baseUrl } },
+			credentials: fakeModelCredentials(apiKey, server.baseUrl),
 		});
 		// The engine ran the child as a node (one run, on ai_tool), with the task in its input.
 		const researcherRuns = run.data.resultData.runData.Researcher;

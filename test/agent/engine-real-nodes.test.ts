@@ -7,11 +7,13 @@
 import { createHash } from 'node:crypto';
 import type { EngineResponse, IDataObject, IExecuteFunctions, INode, INodeType, ITaskData } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AgentOrchestrator } from '../../nodes/AgentOrchestrator/AgentOrchestrator.node';
 import type { AgentStep } from '../../src/agent/agent-state';
-import { startFakeChatServer, textReply, toolCallReply, type FakeChatServer, type FakeRequest } from '../support/fake-chat-server';
-import { runEngineWorkflow } from './engine-workflow';
+import { textReply, toolCallReply, type FakeRequest } from '../support/fake-chat-server';
+import { fakeChatServerForFile } from '../support/fake-chat-server-hooks';
+import { formatDateToolNode, hashTextToolNode } from '../support/real-tool-nodes';
+import { fakeModelCredentials, orchestratorNode, runEngineWorkflow } from './engine-workflow';
 
 const apiKey = 'sk-engine-0123456789abcdef0123456789abcdef';
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
@@ -19,15 +21,9 @@ const sha256 = (text: string) => createHash('sha256').update(text).digest('hex')
 type Message = { role: string; content: string | null; tool_calls?: unknown[] };
 type ToolDefinition = { function: { name: string; parameters: { properties: Record<string, { type?: string; properties?: Record<string, { type?: string }> }> } } };
 
-let server: FakeChatServer;
 /** How the fake model answers, per test. */
 let respond: (request: FakeRequest) => ReturnType<typeof textReply>;
-beforeAll(async () => {
-	server = await startFakeChatServer({ respond: (request) => respond(request) });
-});
-afterAll(async () => {
-	await server?.close();
-});
+const server = fakeChatServerForFile({ respond: (request) => respond(request) });
 
 /** The real node class, wrapped to record what each execution returned. */
 function recordingAgent(requests: string[]): INodeType {
@@ -43,40 +39,11 @@ function recordingAgent(requests: string[]): INodeType {
 }
 
 function agentNode(options: IDataObject = {}): INode {
-	return {
-		id: 'agent',
-		name: 'Agent',
-		type: 'n8n-nodes-toolbridge.agentOrchestrator',
-		typeVersion: 1,
-		position: [200, 0],
-		parameters: { authentication: 'openAiCompatibleApi', model: 'fake/model', prompt: '={{ $json.chatInput }}', options: { returnIntermediateSteps: true, debugLog: true, ...options } },
-		credentials: { openAiCompatibleApi: { id: '1', name: 'Fake model' } },
-	};
+	return orchestratorNode('Agent', { model: 'fake/model', prompt: '={{ $json.chatInput }}', options: { returnIntermediateSteps: true, debugLog: true, ...options } });
 }
 
-const hashNode: INode = {
-	id: 'hash',
-	name: 'Hash text',
-	type: 'n8n-nodes-base.cryptoTool',
-	typeVersion: 2,
-	position: [0, 200],
-	parameters: { type: 'SHA256', value: "={{ $fromAI('text', 'The text to hash', 'string') }}", dataPropertyName: 'sha256', toolDescription: 'SHA-256 (hex) of a text' },
-};
-const dateNode: INode = {
-	id: 'date',
-	name: 'Format date',
-	type: 'n8n-nodes-base.dateTimeTool',
-	typeVersion: 2,
-	position: [200, 200],
-	parameters: {
-		operation: 'formatDate',
-		date: "={{ $fromAI('date', 'The date to format, ISO 8601', 'string') }}",
-		format: 'custom',
-		customFormat: 'yyyy',
-		options: {},
-		toolDescription: 'Formats a date',
-	},
-};
+const hashNode = hashTextToolNode();
+const dateNode = formatDateToolNode();
 
 async function run(options: { agentOptions?: IDataObject; items: IDataObject[]; tools?: INode[]; gatedTools?: Array<{ node: INode; gate: string }>; nodeTypes?: Record<string, INodeType> }) {
 	const requests: string[] = [];
@@ -86,7 +53,7 @@ async function run(options: { agentOptions?: IDataObject; items: IDataObject[]; 
 		gatedTools: options.gatedTools,
 		items: options.items,
 		nodeTypes: { 'n8n-nodes-toolbridge.agentOrchestrator': recordingAgent(requests), ...options.nodeTypes },
-		credentials: { 'Fake model': { apiKey, url: server.baseUrl } },
+		credentials: fakeModelCredentials(apiKey, server.baseUrl),
 	});
 	return { ...result, requests, runData: result.run.data.resultData.runData };
 }

@@ -13,6 +13,7 @@ import {
 	type IDataObject,
 	type INode,
 	type INodeExecutionData,
+	type INodeParameters,
 	type INodeType,
 	type INodeTypes,
 	type IRun,
@@ -28,6 +29,24 @@ let hostPromise: Promise<StandaloneHost> | undefined;
 export function sharedHost(): Promise<StandaloneHost> {
 	hostPromise ??= StandaloneHost.create({ credentials: {} });
 	return hostPromise;
+}
+
+/** An Agent Orchestrator node named `name` that reads its model from the `Fake model` credential (see {@link fakeModelCredentials}). */
+export function orchestratorNode(name: string, parameters: INodeParameters): INode {
+	return {
+		id: name,
+		name,
+		type: 'n8n-nodes-toolbridge.agentOrchestrator',
+		typeVersion: 1,
+		position: [200, 0],
+		parameters: { authentication: 'openAiCompatibleApi', ...parameters },
+		credentials: { openAiCompatibleApi: { id: '1', name: 'Fake model' } },
+	};
+}
+
+/** The `Fake model` credential of {@link orchestratorNode}: the key and base URL of a fake chat server. */
+export function fakeModelCredentials(apiKey: string, url: string): Record<string, ICredentialDataDecryptedObject> {
+	return { 'Fake model': { apiKey, url } };
 }
 
 export interface EngineWorkflow {

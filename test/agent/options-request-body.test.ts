@@ -3,26 +3,21 @@
  * through the real chat caller. OpenRouter is reached by its real URL with a fetch that
  * redirects openrouter.ai to the loopback fake, so the caller's URL detection is exercised.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { AgentConfig } from '../../src/agent/agent-state';
 import { createChatModelCaller, type ChatConnection } from '../../src/agent/create-chat-model-caller';
 import { readModelOptions } from '../../src/agent/n8n/read-model-options';
 import { runAgent } from '../../src/agent/run-agent';
-import { startFakeChatServer, textReply, toolCallReply, type FakeChatServer } from '../support/fake-chat-server';
+import { textReply, toolCallReply } from '../support/fake-chat-server';
+import { fakeChatServerForFile } from '../support/fake-chat-server-hooks';
 import { sha256Tool } from './test-tools';
 
-let server: FakeChatServer;
-beforeAll(async () => {
-	server = await startFakeChatServer({
-		respond: ({ body }) => {
-			const results = (body.messages as Array<{ role: string }>).filter((message) => message.role === 'tool');
-			if (body.tools && results.length === 0 && String(body.messages.at(-1).content).includes('hash')) return toolCallReply([{ id: 'c1', name: 'sha256', arguments: { text: 'x'.repeat(10) } }]);
-			return textReply('ok');
-		},
-	});
-});
-afterAll(async () => {
-	await server?.close();
+const server = fakeChatServerForFile({
+	respond: ({ body }) => {
+		const results = (body.messages as Array<{ role: string }>).filter((message) => message.role === 'tool');
+		if (body.tools && results.length === 0 && String(body.messages.at(-1).content).includes('hash')) return toolCallReply([{ id: 'c1', name: 'sha256', arguments: { text: 'x'.repeat(10) } }]);
+		return textReply('ok');
+	},
 });
 
 /** A fetch that sends openrouter.ai requests to the fake. */

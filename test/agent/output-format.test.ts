@@ -7,31 +7,20 @@
  */
 import { createHash } from 'node:crypto';
 import type { IDataObject, INode, INodeParameters } from 'n8n-workflow';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { AgentOrchestrator } from '../../nodes/AgentOrchestrator/AgentOrchestrator.node';
 import type { AgentTool } from '../../src/agent/agent-tool';
 import { createChatModelCaller } from '../../src/agent/create-chat-model-caller';
 import { agentOutputItem } from '../../src/agent/output-format/agent-output-item';
 import { loadWorkflowTools } from '../../src/tools/hosts/standalone/load-workflow-tools';
-import { startFakeChatServer, textReply, toolCallReply, type FakeChatServer, type FakeReply, type FakeRequest } from '../support/fake-chat-server';
-import { runEngineWorkflow } from './engine-workflow';
+import { textReply, toolCallReply, type FakeReply, type FakeRequest } from '../support/fake-chat-server';
+import { fakeChatServerForFile } from '../support/fake-chat-server-hooks';
+import { agentWorkflow, hashTextToolNode } from '../support/real-tool-nodes';
+import { fakeModelCredentials, orchestratorNode, runEngineWorkflow } from './engine-workflow';
 import { drivers } from './loop-drivers';
 
-const workflow = {
-	name: 'structured output',
-	nodes: [
-		{ parameters: { prompt: '=x', options: {} }, id: 'a', name: 'Agent', type: 'n8n-nodes-toolbridge.agentOrchestrator', typeVersion: 1, position: [0, 0] },
-		{
-			parameters: { type: 'SHA256', value: "={{ $fromAI('text', 'The text to hash', 'string') }}", dataPropertyName: 'sha256', toolDescription: 'SHA-256 (hex) of a text' },
-			id: 'h',
-			name: 'Hash text',
-			type: 'n8n-nodes-base.cryptoTool',
-			typeVersion: 2,
-			position: [0, 200],
-		},
-	],
-	connections: { 'Hash text': { ai_tool: [[{ node: 'Agent', type: 'ai_tool', index: 0 }]] } },
-};
+const hashNode = hashTextToolNode();
+const workflow = agentWorkflow('Agent', { prompt: '=x', options: {} }, [hashNode]);
 
 const schema = {
 	type: 'object',
@@ -42,7 +31,6 @@ const schema = {
 const expectedHash = createHash('sha256').update('toolbridge').digest('hex');
 
 type Behaviour = 'prose-then-valid' | 'invalid-then-repaired' | 'never-valid';
-let server: FakeChatServer;
 let tools: AgentTool[];
 
 /** The hash the real Crypto node returned, read from the tool message the model got. */
@@ -76,11 +64,8 @@ function respond(request: FakeRequest): FakeReply {
 
 beforeAll(async () => {
 	tools = (await loadWorkflowTools(workflow)).tools;
-	server = await startFakeChatServer({ respond });
 });
-afterAll(async () => {
-	await server?.close();
-});
+const server = fakeChatServerForFile({ respond });
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read arbitrary request fields
 function bodiesSince(start: number): Array<Record<string, any>> {
@@ -157,16 +142,7 @@ describe('output item', () => {
 });
 
 describe('output items of the node, in-process vs engine (WorkflowExecute, real Crypto node)', () => {
-	const hashNode = workflow.nodes[1] as unknown as INode;
-	const agent = (options: INodeParameters, prompt: Behaviour, model: string): INode => ({
-		id: 'agent',
-		name: 'Agent',
-		type: 'n8n-nodes-toolbridge.agentOrchestrator',
-		typeVersion: 1,
-		position: [200, 0],
-		parameters: { authentication: 'openAiCompatibleApi', model, prompt, options },
-		credentials: { openAiCompatibleApi: { id: '1', name: 'Fake model' } },
-	});
+	const agent = (options: INodeParameters, prompt: Behaviour, model: string): INode => orchestratorNode('Agent', { model, prompt, options });
 	/** The item with step durations (wall-clock) left out. */
 	const comparable = (json: IDataObject) => ({
 		...json,
@@ -185,7 +161,7 @@ describe('output items of the node, in-process vs engine (WorkflowExecute, real 
 				agent: agent({ ...options, toolExecution }, prompt, model),
 				tools: [hashNode],
 				nodeTypes: { 'n8n-nodes-toolbridge.agentOrchestrator': new AgentOrchestrator() },
-				credentials: { 'Fake model': { apiKey: 'sk-output-format-test', url: server.baseUrl } },
+				credentials: fakeModelCredentials('sk-output-format-test', server.baseUrl),
 			});
 			// The engine ran the tool as its own node run; in-process, n8n logged the tool call on the node too.
 			expect(run.data.resultData.runData['Hash text']).toHaveLength(1);

@@ -1,48 +1,17 @@
 import { createHash } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { agentToolFromLangChain } from '../../src/agent/agent-tool-from-langchain';
 import type { AgentTool } from '../../src/agent/agent-tool';
 import { createChatModelCaller } from '../../src/agent/create-chat-model-caller';
 import { loadWorkflowTools } from '../../src/tools/hosts/standalone/load-workflow-tools';
-import { startFakeChatServer, textReply, toolCallReply, type FakeChatServer } from '../support/fake-chat-server';
+import { textReply, toolCallReply } from '../support/fake-chat-server';
+import { fakeChatServerForFile } from '../support/fake-chat-server-hooks';
+import { agentWorkflow, formatDateToolNode, hashTextToolNode } from '../support/real-tool-nodes';
 import { drivers } from './loop-drivers';
 
 /** An agent with two real n8n-nodes-base tools: Crypto (SHA-256) and Date & Time (format). */
-const workflow = {
-	name: 'real tools',
-	nodes: [
-		{ parameters: { prompt: '=x', options: {} }, id: 'a', name: 'Agent', type: 'n8n-nodes-toolbridge.agentOrchestrator', typeVersion: 1, position: [0, 0] },
-		{
-			parameters: { type: 'SHA256', value: "={{ $fromAI('text', 'The text to hash', 'string') }}", dataPropertyName: 'sha256', toolDescription: 'SHA-256 (hex) of a text' },
-			id: 'h',
-			name: 'Hash text',
-			type: 'n8n-nodes-base.cryptoTool',
-			typeVersion: 2,
-			position: [0, 200],
-		},
-		{
-			parameters: {
-				operation: 'formatDate',
-				date: "={{ $fromAI('date', 'The date to format, ISO 8601', 'string') }}",
-				format: 'custom',
-				customFormat: 'yyyy',
-				options: {},
-				toolDescription: 'Formats a date',
-			},
-			id: 'd',
-			name: 'Format date',
-			type: 'n8n-nodes-base.dateTimeTool',
-			typeVersion: 2,
-			position: [200, 200],
-		},
-	],
-	connections: {
-		'Hash text': { ai_tool: [[{ node: 'Agent', type: 'ai_tool', index: 0 }]] },
-		'Format date': { ai_tool: [[{ node: 'Agent', type: 'ai_tool', index: 0 }]] },
-	},
-};
+const workflow = agentWorkflow('Agent', { prompt: '=x', options: {} }, [hashTextToolNode(), formatDateToolNode()]);
 
-let server: FakeChatServer;
 let bridgeTools: AgentTool[];
 let adaptedTools: AgentTool[];
 beforeAll(async () => {
@@ -50,30 +19,27 @@ beforeAll(async () => {
 	bridgeTools = loaded.tools;
 	// The same tools through the LangChain adapter, as the node gets them from n8n.
 	adaptedTools = loaded.langChainTools.map(agentToolFromLangChain);
-	server = await startFakeChatServer({
-		respond: ({ body }) => {
-			const messages = body.messages as Array<{ role: string; content: string }>;
-			const results = messages.filter((message) => message.role === 'tool');
-			if (results.length === 0 && messages.some((message) => message.content === 'bad date')) {
-				return toolCallReply([{ id: 'bad1', name: 'Format_date', arguments: { date: 'the day after never' } }]);
-			}
-			if (results.length === 0) {
-				// A fake that checks the schemas it receives: properties present and typed.
-				const hash = (body.tools as Array<{ function: { name: string; parameters: { properties: Record<string, { type: string }> } } }>).find(
-					(tool) => tool.function.name === 'Hash_text',
-				);
-				if (hash?.function.parameters.properties.text?.type !== 'string') return textReply('SCHEMA MISSING');
-				return toolCallReply([
-					{ id: 'h1', name: 'Hash_text', arguments: { text: 'toolbridge' } },
-					{ id: 'd1', name: 'Format_date', arguments: { date: '2024-02-29T10:00:00Z' } },
-				]);
-			}
-			return textReply(results.map((result) => result.content).join(' | '));
-		},
-	});
 });
-afterAll(async () => {
-	await server?.close();
+const server = fakeChatServerForFile({
+	respond: ({ body }) => {
+		const messages = body.messages as Array<{ role: string; content: string }>;
+		const results = messages.filter((message) => message.role === 'tool');
+		if (results.length === 0 && messages.some((message) => message.content === 'bad date')) {
+			return toolCallReply([{ id: 'bad1', name: 'Format_date', arguments: { date: 'the day after never' } }]);
+		}
+		if (results.length === 0) {
+			// A fake that checks the schemas it receives: properties present and typed.
+			const hash = (body.tools as Array<{ function: { name: string; parameters: { properties: Record<string, { type: string }> } } }>).find(
+				(tool) => tool.function.name === 'Hash_text',
+			);
+			if (hash?.function.parameters.properties.text?.type !== 'string') return textReply('SCHEMA MISSING');
+			return toolCallReply([
+				{ id: 'h1', name: 'Hash_text', arguments: { text: 'toolbridge' } },
+				{ id: 'd1', name: 'Format_date', arguments: { date: '2024-02-29T10:00:00Z' } },
+			]);
+		}
+		return textReply(results.map((result) => result.content).join(' | '));
+	},
 });
 
 describe.each(drivers)('loop with real n8n-nodes-base tools (%s driver)', (_name, drive) => {

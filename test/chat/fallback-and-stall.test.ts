@@ -3,24 +3,16 @@
  * for other servers), stream stall limits, and the per-tool and whole-run time limits.
  * Limits are asserted by the error they produce, never by wall-clock numbers.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createChatModelCaller, type ChatConnection } from '../../src/agent/create-chat-model-caller';
 import { runAgent } from '../../src/agent/run-agent';
 import { chatCompletion } from '../../src/chat/chat-completion';
 import { agentOutputItem } from '../../src/agent/output-format/agent-output-item';
-import { errorReply, startFakeChatServer, textReply, toolCallReply, type FakeChatServer, type FakeReply, type FakeRequest } from '../support/fake-chat-server';
+import { errorReply, textReply, toolCallReply, type FakeReply, type FakeRequest } from '../support/fake-chat-server';
+import { fakeChatServerPerTest } from '../support/fake-chat-server-hooks';
 import { sha256Tool } from '../agent/test-tools';
 
-let server: FakeChatServer | undefined;
-afterEach(async () => {
-	await server?.close();
-	server = undefined;
-});
-
-async function serve(respond: (request: FakeRequest) => FakeReply | Promise<FakeReply>): Promise<FakeChatServer> {
-	server = await startFakeChatServer({ respond });
-	return server;
-}
+const serve = fakeChatServerPerTest();
 
 /** What OpenRouter does with `models`: it tries them in order on its side and names the one that answered in every chunk. */
 function openRouterEmulation(down: Set<string>) {

@@ -1,17 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { loadChatFixtureSse, type ChatFixtureName } from '../../fixtures/chat/load-chat-fixture';
 import { chatCompletion } from '../../src/chat/chat-completion';
 import type { StreamPart } from '../../src/chat/types';
-import { startFakeChatServer, type FakeChatServer } from '../support/fake-chat-server';
+import { fakeChatServerForFile } from '../support/fake-chat-server-hooks';
 
 // Each fixture is served over a real loopback HTTP connection as the SSE body.
-let server: FakeChatServer;
 let nextFixture: { name: ChatFixtureName; done: boolean } = { name: 'text', done: true };
-
-beforeAll(async () => {
-	server = await startFakeChatServer({ respond: () => ({ rawSse: loadChatFixtureSse(nextFixture.name, { done: nextFixture.done }) }) });
-});
-afterAll(() => server.close());
+const server = fakeChatServerForFile({ respond: () => ({ rawSse: loadChatFixtureSse(nextFixture.name, { done: nextFixture.done }) }) });
 
 async function replay(name: ChatFixtureName, done = true) {
 	nextFixture = { name, done };

@@ -1,23 +1,15 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { chatCompletion } from '../../src/chat/chat-completion';
 import { collectTurn, type StreamPartListener } from '../../src/chat/collect-turn';
 import { streamChat, type ChatClientOptions, type RetryEvent } from '../../src/chat/stream-chat';
 import type { ChatRequest, StreamPart } from '../../src/chat/types';
-import { errorReply, startFakeChatServer, textReply, toolCallReply, type FakeChatServer, type FakeReply, type FakeRequest } from '../support/fake-chat-server';
+import { errorReply, textReply, toolCallReply, type FakeChatServer, type FakeReply } from '../support/fake-chat-server';
+import { fakeChatServerPerTest } from '../support/fake-chat-server-hooks';
 
 const apiKey = 'sk-or-v1-test0000000000000000000000000000';
 const request: ChatRequest = { model: 'openai/gpt-4o-mini', messages: [{ role: 'user', content: 'Hi' }] };
 
-let server: FakeChatServer | undefined;
-afterEach(async () => {
-	await server?.close();
-	server = undefined;
-});
-
-async function serve(respond: (request: FakeRequest) => FakeReply | Promise<FakeReply>): Promise<FakeChatServer> {
-	server = await startFakeChatServer({ respond });
-	return server;
-}
+const serve = fakeChatServerPerTest();
 
 function options(fake: FakeChatServer, extra: Partial<ChatClientOptions & { onPart: StreamPartListener }> = {}): ChatClientOptions & { onPart?: StreamPartListener } {
 	return { baseUrl: fake.baseUrl, apiKey, retry: { maxRetries: 2, baseDelayMs: 1, maxDelayMs: 5 }, ...extra };
@@ -310,7 +302,6 @@ describe('streamChat: connection failures', () => {
 		const fake = await serve(() => textReply('x'));
 		const { baseUrl } = fake;
 		await fake.close();
-		server = undefined;
 		const retries: RetryEvent[] = [];
 		await expect(chatCompletion(request, { baseUrl, retry: { maxRetries: 2, baseDelayMs: 1, maxDelayMs: 2 }, onRetry: (event) => retries.push(event) })).rejects.toMatchObject({
 			name: 'ChatConnectionError',

@@ -3,13 +3,14 @@ import { InMemoryChatMessageHistory } from '@langchain/core/chat_history';
 import { DynamicStructuredTool } from '@langchain/core/tools';
 import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { AgentOrchestrator } from '../../nodes/AgentOrchestrator/AgentOrchestrator.node';
 
 /** Runs the node's execute (these fake contexts cannot take engine requests, so it returns items). */
 const executeNode = async (context: IExecuteFunctions) => (await new AgentOrchestrator().execute.call(context)) as INodeExecutionData[][];
-import { startFakeChatServer, errorReply, textReply, toolCallReply, type FakeChatServer, type FakeReply, type FakeRequest } from '../support/fake-chat-server';
+import { errorReply, textReply, toolCallReply } from '../support/fake-chat-server';
+import { fakeChatServerPerTest } from '../support/fake-chat-server-hooks';
 
 const apiKey = 'sk-or-v1-0123456789abcdef0123456789abcdef';
 
@@ -65,15 +66,7 @@ function makeContext(options: ContextOptions) {
 	return { context: context as unknown as IExecuteFunctions, chunks };
 }
 
-let server: FakeChatServer | undefined;
-afterEach(async () => {
-	await server?.close();
-	server = undefined;
-});
-async function start(respond: (request: FakeRequest) => FakeReply) {
-	server = await startFakeChatServer({ respond });
-	return server;
-}
+const start = fakeChatServerPerTest();
 
 describe('AgentOrchestrator node', () => {
 	it('describes the inputs, credentials and defaults the design asks for', () => {

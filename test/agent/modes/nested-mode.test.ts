@@ -1,52 +1,34 @@
 import { createHash } from 'node:crypto';
 import type { DynamicStructuredTool } from '@langchain/core/tools';
 import { NodeHelpers, Workflow, type INodeType } from 'n8n-workflow';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { AgentOrchestrator } from '../../../nodes/AgentOrchestrator/AgentOrchestrator.node';
 import { isNestedAgentNode, nestedAgentToolSpec } from '../../../src/agent/modes/nested/nested-agent-tool-spec';
 import { loadWorkflowTools } from '../../../src/tools/hosts/standalone/load-workflow-tools';
-import { startFakeChatServer, textReply, toolCallReply, type FakeChatServer, type FakeRequest, type FakeReply } from '../../support/fake-chat-server';
+import { textReply, toolCallReply, type FakeChatServer, type FakeRequest, type FakeReply } from '../../support/fake-chat-server';
+import { fakeChatServerPerTest } from '../../support/fake-chat-server-hooks';
+import { agentWorkflow, hashTextToolNode } from '../../support/real-tool-nodes';
 import { fakeNodeContext } from './fake-node-context';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-const cryptoWorkflow = {
-	nodes: [
-		{ parameters: { mode: 'nested' }, id: 'r', name: 'Researcher', type: 'n8n-nodes-toolbridge.agentOrchestrator', typeVersion: 1, position: [0, 0] },
-		{
-			parameters: { type: 'SHA256', value: "={{ $fromAI('text', 'The text to hash', 'string') }}", dataPropertyName: 'sha256', toolDescription: 'SHA-256 (hex) of a text' },
-			id: 'h',
-			name: 'Hash text',
-			type: 'n8n-nodes-base.cryptoTool',
-			typeVersion: 2,
-			position: [0, 200],
-		},
-	],
-	connections: { 'Hash text': { ai_tool: [[{ node: 'Researcher', type: 'ai_tool', index: 0 }]] } },
-};
+const cryptoWorkflow = agentWorkflow('Researcher', { mode: 'nested' }, [hashTextToolNode()]);
 
 let cryptoTools: DynamicStructuredTool[];
 beforeAll(async () => {
 	cryptoTools = (await loadWorkflowTools(cryptoWorkflow)).langChainTools;
 });
 
-let server: FakeChatServer | undefined;
-afterEach(async () => {
-	await server?.close();
-	server = undefined;
-});
+const serve = fakeChatServerPerTest();
 
 /** Each agent uses its own model id, so the fake answers per agent (`respond[model](request, nth call of that agent)`). */
 async function start(respond: Record<string, (request: FakeRequest, call: number) => FakeReply | Promise<FakeReply>>): Promise<FakeChatServer> {
 	const calls: Record<string, number> = {};
-	server = await startFakeChatServer({
-		respond: (request) => {
-			const model = request.body.model as string;
-			calls[model] = (calls[model] ?? 0) + 1;
-			return respond[model](request, calls[model]);
-		},
+	return serve((request) => {
+		const model = request.body.model as string;
+		calls[model] = (calls[model] ?? 0) + 1;
+		return respond[model](request, calls[model]);
 	});
-	return server;
 }
 
 const lastToolResults = (request: FakeRequest): string[] =>

@@ -1,54 +1,26 @@
 import { createHash } from 'node:crypto';
 import type { DynamicStructuredTool } from '@langchain/core/tools';
 import { NodeOperationError } from 'n8n-workflow';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { AgentOrchestrator } from '../../../nodes/AgentOrchestrator/AgentOrchestrator.node';
 import { loadWorkflowTools } from '../../../src/tools/hosts/standalone/load-workflow-tools';
-import { startFakeChatServer, textReply, toolCallReply, type FakeChatServer, type FakeReply, type FakeRequest } from '../../support/fake-chat-server';
+import { textReply, toolCallReply, type FakeChatServer, type FakeReply, type FakeRequest } from '../../support/fake-chat-server';
+import { fakeChatServerPerTest } from '../../support/fake-chat-server-hooks';
+import { agentWorkflow, formatDateToolNode, hashTextToolNode } from '../../support/real-tool-nodes';
 import { fakeNodeContext } from './fake-node-context';
 
 /** Two real n8n-nodes-base tools (Crypto, Date & Time) connected to a validator-mode orchestrator. */
-const workflow = {
-	nodes: [
-		{ parameters: { mode: 'validator' }, id: 'a', name: 'Validator', type: 'n8n-nodes-toolbridge.agentOrchestrator', typeVersion: 1, position: [0, 0] },
-		{
-			parameters: { type: 'SHA256', value: "={{ $fromAI('text', 'The text to hash', 'string') }}", dataPropertyName: 'sha256', toolDescription: 'SHA-256 (hex) of a text' },
-			id: 'h',
-			name: 'Hash text',
-			type: 'n8n-nodes-base.cryptoTool',
-			typeVersion: 2,
-			position: [0, 200],
-		},
-		{
-			parameters: { operation: 'formatDate', date: "={{ $fromAI('date', 'ISO 8601 date', 'string') }}", format: 'custom', customFormat: 'yyyy', options: {}, toolDescription: 'Formats a date' },
-			id: 'd',
-			name: 'Format date',
-			type: 'n8n-nodes-base.dateTimeTool',
-			typeVersion: 2,
-			position: [200, 200],
-		},
-	],
-	connections: {
-		'Hash text': { ai_tool: [[{ node: 'Validator', type: 'ai_tool', index: 0 }]] },
-		'Format date': { ai_tool: [[{ node: 'Validator', type: 'ai_tool', index: 0 }]] },
-	},
-};
+const workflow = agentWorkflow('Validator', { mode: 'validator' }, [hashTextToolNode(), formatDateToolNode()]);
 
 let tools: DynamicStructuredTool[];
 beforeAll(async () => {
 	tools = (await loadWorkflowTools(workflow)).langChainTools;
 });
 
-let server: FakeChatServer | undefined;
-afterEach(async () => {
-	await server?.close();
-	server = undefined;
-});
-afterAll(async () => server?.close());
+const serve = fakeChatServerPerTest();
 
-async function start(replies: FakeReply[]): Promise<FakeChatServer> {
-	server = await startFakeChatServer({ respond: ({ index }: FakeRequest) => replies[Math.min(index, replies.length - 1)] });
-	return server;
+function start(replies: FakeReply[]): Promise<FakeChatServer> {
+	return serve(({ index }: FakeRequest) => replies[Math.min(index, replies.length - 1)]);
 }
 
 /** Counts real runs of a tool without changing it. */
