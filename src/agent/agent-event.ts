@@ -1,4 +1,4 @@
-import type { AssistantTurn, ChatRequest } from '../chat/types';
+import type { AssistantTurn, ChatRequest, StreamPart } from '../chat/types';
 import type { AgentStep } from './agent-state';
 import type { ToolCallRequest } from './next-action';
 
@@ -18,3 +18,9 @@ export type AgentEvent =
 
 /** Receives driver events; must not throw. */
 export type AgentEventListener = (event: AgentEvent) => void;
+
+/** Passes a model stream's text and reasoning deltas on as driver events. */
+export function forwardStreamPart(part: StreamPart, emit: (event: AgentEvent) => void): void {
+	if (part.type === 'text-delta') emit({ type: 'text-delta', text: part.text });
+	else if (part.type === 'reasoning-delta') emit({ type: 'reasoning-delta', text: part.text });
+}

@@ -2,6 +2,7 @@ import { isZodSchema, zodToJsonSchema } from '../chat/zod-to-json-schema';
 import type { JsonSchema } from '../chat/types';
 import { AgentConfigurationError } from '../errors/agent-configuration-error';
 import type { AgentTool, ToolObservation } from './agent-tool';
+import { parseJsonText } from './parse-json-text';
 
 /**
  * The part of a LangChain tool this adapter uses. Duck-typed on purpose: n8n may hand
@@ -115,13 +116,7 @@ function isMessageLike(value: object): boolean {
 
 function structuredData(output: unknown, content: string): unknown {
 	if (typeof output === 'object' && output !== null && !isMessageLike(output)) return output;
-	const trimmed = content.trimStart();
-	if (!trimmed.startsWith('{') && !trimmed.startsWith('[')) return undefined;
-	try {
-		return JSON.parse(content) as unknown;
-	} catch {
-		return undefined;
-	}
+	return parseJsonText(content);
 }
 
 function errorText(error: unknown): string {

@@ -1,7 +1,7 @@
 import type { AssistantTurn, ChatRequest, StreamPart } from '../chat/types';
 import { AgentConfigurationError } from '../errors/agent-configuration-error';
 import type { AgentResult, AgentState } from './agent-state';
-import type { AgentEvent, AgentEventListener } from './agent-event';
+import { forwardStreamPart, type AgentEvent, type AgentEventListener } from './agent-event';
 import type { AgentTool, ToolObservation } from './agent-tool';
 import { applyModelTurn } from './apply-model-turn';
 import { applyToolResults, type ToolCallResult } from './apply-tool-results';
@@ -10,7 +10,7 @@ import { debugLines } from './debug-log';
 import { nextAction, type ToolCallRequest } from './next-action';
 import { redactSecrets } from '../chat/redact-secrets';
 import { runWithConcurrency } from './run-with-concurrency';
-import { abortAgent, failAgent } from './stop-agent';
+import { abortAgent, abortReason, failAgent } from './stop-agent';
 import { runTimeLimitSignal } from './time-limits/run-time-limit';
 import { withToolTimeout } from './time-limits/with-tool-timeout';
 
@@ -103,7 +103,7 @@ async function runAgentLoop(options: RunAgentOptions): Promise<AgentRunOutcome> 
 				emit({ type: 'model-call-start', iteration: state.iterations + 1, final: action.final, request: action.request });
 				let turn: AssistantTurn;
 				try {
-					turn = await callModel(action.request, { signal, onPart: (part) => forwardPart(part, emit) });
+					turn = await callModel(action.request, { signal, onPart: (part) => forwardStreamPart(part, emit) });
 				} catch (error) {
 					if (signal?.aborted) {
 						update(abortAgent(state, abortReason(signal)));
@@ -162,17 +162,6 @@ function reportRefused(state: AgentState, stepsBefore: number, emit: (event: Age
 		debug(() => debugLines.refused(step));
 		emit({ type: 'step-end', step });
 	}
-}
-
-function forwardPart(part: StreamPart, emit: (event: AgentEvent) => void): void {
-	if (part.type === 'text-delta') emit({ type: 'text-delta', text: part.text });
-	else if (part.type === 'reasoning-delta') emit({ type: 'reasoning-delta', text: part.text });
-}
-
-function abortReason(signal: AbortSignal): string {
-	const reason: unknown = signal.reason;
-	if (reason instanceof Error && reason.name !== 'AbortError') return `aborted (${reason.message})`;
-	return 'the run was aborted';
 }
 
 function requireInput(input: RunAgentOptions['input']): Omit<AgentInput, 'tools'> {

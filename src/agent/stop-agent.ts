@@ -11,6 +11,13 @@ export function failAgent(state: AgentState, failure: AgentFailure): AgentState 
 	return { ...state, status: 'failed', failure };
 }
 
+/** The reason an aborted run reports: the signal's own (e.g. the whole-run time limit), else a generic one. */
+export function abortReason(signal: AbortSignal): string {
+	const reason: unknown = signal.reason;
+	if (reason instanceof Error && reason.name !== 'AbortError') return `aborted (${reason.message})`;
+	return 'the run was aborted';
+}
+
 /** Ends a run as aborted (the execution was cancelled). */
 export function abortAgent(state: AgentState, reason = 'the run was aborted'): AgentState {
 	return failAgent(state, { code: 'aborted', message: `The agent stopped: ${reason}.` });

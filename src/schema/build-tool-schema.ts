@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { FromAIJsonValue } from '../from-ai/from-ai-marker';
+import { cloneJson } from './json-schema-parts';
 import { mergeFromAIMarkers, type MergeFromAIMarkersOptions, type SchemaMarker, type ToolParameter } from './merge-from-ai-markers';
 
 /** A draft-07 JSON Schema object as this package emits it. */
@@ -116,8 +117,4 @@ function jsonSchemaFor(parameter: ToolParameter): Record<string, unknown> {
 	if (parameter.description) property.description = parameter.description;
 	if (parameter.defaultValue !== undefined) property.default = cloneJson(parameter.defaultValue);
 	return property;
-}
-
-function cloneJson<T extends FromAIJsonValue>(value: T): T {
-	return typeof value === 'object' && value !== null ? (JSON.parse(JSON.stringify(value)) as T) : value;
 }

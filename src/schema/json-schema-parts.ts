@@ -12,9 +12,9 @@ export function isSchemaObject(value: unknown): value is JsonSchema {
 	return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** A deep copy of a JSON value (schemas are plain JSON). */
+/** A deep copy of a JSON value (schemas are plain JSON); primitives and `undefined` are returned as they are. */
 export function cloneJson<T>(value: T): T {
-	return value === undefined ? value : (JSON.parse(JSON.stringify(value)) as T);
+	return typeof value === 'object' && value !== null ? (JSON.parse(JSON.stringify(value)) as T) : value;
 }
 
 /** `/a/b` + `c/d` → `/a/b/c~1d` (RFC 6901 escaping). */

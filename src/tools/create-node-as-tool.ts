@@ -3,13 +3,12 @@ import { NodeHelpers, type INode, type INodeParameters, type INodeTypeDescriptio
 import type { AgentTool, ToolObservation } from '../agent/agent-tool';
 import type { JsonSchema } from '../chat/types';
 import { FromAIError } from '../errors/from-ai-error';
-import { ToolBuildError, type ToolBuildProblem } from '../errors/tool-build-error';
+import { ToolBuildError } from '../errors/tool-build-error';
 import { ToolbridgeError } from '../errors/toolbridge-error';
-import { collectFromAIMarkers } from '../from-ai/collect-from-ai-markers';
 import { buildToolDescription } from '../schema/build-tool-description';
-import { buildToolSchema, type ToolSchema } from '../schema/build-tool-schema';
 import { toolNameFromNodeName } from '../schema/tool-name-from-node-name';
 import { checkArguments } from './coerce-arguments';
+import { compileToolSchema, toolBuildProblems, toolDescriptionError } from './compile-tool-schema';
 import { DEFAULT_MAX_OUTPUT_LENGTH, formatToolOutput } from './format-tool-output';
 import type { NodeRunner, NodeRunResult } from './node-runner';
 import { groupMarkersByPath, substituteArguments } from './substitute-arguments';
@@ -51,21 +50,6 @@ class UnparsedToolArguments {
 
 const observers = new WeakMap<object, (input: unknown) => Promise<ToolObservation>>();
 
-function problemsOf(errors: readonly FromAIError[], nodeName: string): ToolBuildProblem[] {
-	return errors.map((error) => ({ nodeName, path: error.path, index: error.index, message: error.detail, code: error.code }));
-}
-
-function compileSchema(node: INode, parameters: INodeParameters): { schema: ToolSchema; markers: ReturnType<typeof collectFromAIMarkers>['markers'] } {
-	const { markers, errors } = collectFromAIMarkers(parameters, { nodeName: node.name });
-	if (errors.length > 0) throw new ToolBuildError(problemsOf(errors, node.name));
-	try {
-		return { schema: buildToolSchema(markers, { nodeName: node.name }), markers };
-	} catch (error) {
-		if (error instanceof FromAIError) throw new ToolBuildError(problemsOf([error], node.name), { cause: error });
-		throw error;
-	}
-}
-
 /**
  * Turns an n8n node into a LangChain `DynamicStructuredTool` whose arguments the model fills
  * through the node's `$fromAI` markers: name unique among `takenNames`, n8n's description
@@ -87,7 +71,7 @@ export function createNodeAsTool(options: CreateNodeAsToolOptions): DynamicStruc
 	// n8n's `new Workflow()` keeps only declared, displayed parameters; markers in stale
 	// hidden parameters would otherwise become phantom tool arguments.
 	const parameters = NodeHelpers.getNodeParameters(nodeTypeDescription.properties, node.parameters, false, false, node, nodeTypeDescription) ?? {};
-	const { schema, markers } = compileSchema(node, parameters);
+	const { schema, markers } = compileToolSchema(node.name, parameters);
 	const marked = groupMarkersByPath(markers);
 	const name = toolNameFromNodeName(node.name, options.takenNames);
 	options.takenNames?.add(name);
@@ -99,8 +83,8 @@ export function createNodeAsTool(options: CreateNodeAsToolOptions): DynamicStruc
 			resolveExpression: options.resolveExpression,
 		});
 	} catch (error) {
-		if (error instanceof FromAIError) throw new ToolBuildError(problemsOf([error], node.name), { cause: error });
-		throw new ToolBuildError([{ nodeName: node.name, path: 'toolDescription', message: `The tool description could not be resolved: ${(error as Error).message}` }], { cause: error });
+		if (error instanceof FromAIError) throw new ToolBuildError(toolBuildProblems([error], node.name), { cause: error });
+		throw toolDescriptionError(node.name, error);
 	}
 	const maxOutputLength = options.maxOutputLength ?? DEFAULT_MAX_OUTPUT_LENGTH;
 

@@ -1,10 +1,10 @@
-import type { AgentEvent } from '../agent-event';
+import { forwardStreamPart, type AgentEvent } from '../agent-event';
 import type { AgentState } from '../agent-state';
 import { applyModelTurn } from '../apply-model-turn';
 import { debugLines } from '../debug-log';
 import { nextAction } from '../next-action';
 import type { CallModel } from '../run-agent';
-import { abortAgent, failAgent } from '../stop-agent';
+import { abortAgent, abortReason, failAgent } from '../stop-agent';
 
 /** What {@link advanceAgent} needs from its driver. */
 export interface AdvanceAgentOptions {
@@ -40,10 +40,7 @@ export async function advanceAgent(start: AgentState, options: AdvanceAgentOptio
 		try {
 			turn = await callModel(action.request, {
 				signal,
-				onPart: (part) => {
-					if (part.type === 'text-delta') emit({ type: 'text-delta', text: part.text });
-					else if (part.type === 'reasoning-delta') emit({ type: 'reasoning-delta', text: part.text });
-				},
+				onPart: (part) => forwardStreamPart(part, emit),
 			});
 		} catch (error) {
 			if (signal?.aborted) {
@@ -63,11 +60,4 @@ export async function advanceAgent(start: AgentState, options: AdvanceAgentOptio
 			emit({ type: 'step-end', step });
 		}
 	}
-}
-
-/** The reason an aborted run reports: the signal's own (e.g. the whole-run time limit), else a generic one. */
-export function abortReason(signal: AbortSignal): string {
-	const reason: unknown = signal.reason;
-	if (reason instanceof Error && reason.name !== 'AbortError') return `aborted (${reason.message})`;
-	return 'the run was aborted';
 }

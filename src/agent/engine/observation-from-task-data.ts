@@ -1,6 +1,7 @@
 import type { IDataObject, INodeExecutionData, ITaskData } from 'n8n-workflow';
 import { formatToolOutput } from '../../tools/format-tool-output';
 import type { ToolObservation } from '../agent-tool';
+import { parseJsonText } from '../parse-json-text';
 
 /**
  * The observation the model reads for a tool node the engine ran, from n8n's `ITaskData`:
@@ -36,7 +37,7 @@ export function observationFromTaskData(
 		const response = items[0].json.response;
 		const content = typeof response === 'string' ? response : (JSON.stringify(response) ?? '');
 		const observation: ToolObservation = { content, isError: /^Error( during node execution)?:/.test(content) };
-		const data = typeof response === 'string' ? parseJson(response) : response;
+		const data = typeof response === 'string' ? parseJsonText(response) : response;
 		if (data !== undefined) observation.data = data;
 		return observation;
 	}
@@ -77,14 +78,4 @@ function withoutInjectedFields(item: INodeExecutionData, injected: InjectedInput
 
 function isResponseOnly(json: IDataObject | undefined): json is IDataObject & { response: unknown } {
 	return json !== undefined && Object.keys(json).length === 1 && 'response' in json;
-}
-
-function parseJson(text: string): unknown {
-	const trimmed = text.trimStart();
-	if (!trimmed.startsWith('{') && !trimmed.startsWith('[')) return undefined;
-	try {
-		return JSON.parse(text) as unknown;
-	} catch {
-		return undefined;
-	}
 }

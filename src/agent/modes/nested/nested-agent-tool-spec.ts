@@ -1,9 +1,7 @@
 import type { JsonSchema } from '../../../chat/types';
-import { FromAIError } from '../../../errors/from-ai-error';
-import { ToolBuildError } from '../../../errors/tool-build-error';
-import { collectFromAIMarkers } from '../../../from-ai/collect-from-ai-markers';
-import { buildToolSchema, type ToolSchema } from '../../../schema/build-tool-schema';
+import type { ToolSchema } from '../../../schema/build-tool-schema';
 import { nodeNameToN8nToolName } from '../../../schema/tool-name-from-node-name';
+import { compileToolSchema } from '../../../tools/compile-tool-schema';
 import { groupMarkersByPath, type MarkedParameter } from '../../../tools/substitute-arguments';
 
 /** The prompt a nested agent starts with: one `task` argument filled by the calling model. */
@@ -51,16 +49,7 @@ export function isNestedAgentNode(node: NestedAgentNodeLike): boolean {
 export function nestedAgentToolSpec(node: NestedAgentNodeLike, options: { description?: string } = {}): NestedAgentToolSpec {
 	const parameters = node.parameters ?? {};
 	const prompt = typeof parameters.prompt === 'string' ? parameters.prompt : defaultNestedPrompt;
-	const { markers, errors } = collectFromAIMarkers({ prompt }, { nodeName: node.name });
-	const problemsOf = (found: FromAIError[]) => found.map((error) => ({ nodeName: node.name, path: error.path, index: error.index, message: error.detail, code: error.code }));
-	if (errors.length > 0) throw new ToolBuildError(problemsOf(errors));
-	let schema: ToolSchema;
-	try {
-		schema = buildToolSchema(markers, { nodeName: node.name });
-	} catch (error) {
-		if (error instanceof FromAIError) throw new ToolBuildError(problemsOf([error]), { cause: error });
-		throw error;
-	}
+	const { schema, markers } = compileToolSchema(node.name, { prompt });
 	const written = options.description ?? (typeof parameters.toolDescription === 'string' ? parameters.toolDescription : '');
 	const description = written.trim() !== '' ? written.trim() : `Runs the agent "${node.name}" on a task and returns its final answer as text.`;
 	return {

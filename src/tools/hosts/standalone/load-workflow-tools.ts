@@ -7,6 +7,7 @@ import { agentToolFromLangChain } from '../../../agent/agent-tool-from-langchain
 import { createNestedAgentTool } from '../../../agent/modes/nested/create-nested-agent-tool';
 import { isNestedAgentNode, nestedAgentToolSpec } from '../../../agent/modes/nested/nested-agent-tool-spec';
 import { NestedAgentUnavailableError } from '../../../errors/nested-agent-unavailable-error';
+import { toolDescriptionError } from '../../compile-tool-schema';
 import { createNodeAsTool, toAgentTool } from '../../create-node-as-tool';
 import { resolveDetachedExpression } from './resolve-detached-expression';
 import { StandaloneHost, type StandaloneHostOptions } from './standalone-host';
@@ -132,7 +133,7 @@ function nestedAgentTool(node: INode, resolveExpression: (expression: string) =>
 		try {
 			description = String(resolveExpression(written) ?? '');
 		} catch (error) {
-			throw new ToolBuildError([{ nodeName: node.name, path: 'toolDescription', message: `The tool description could not be resolved: ${(error as Error).message}` }], { cause: error });
+			throw toolDescriptionError(node.name, error);
 		}
 	}
 	return createNestedAgentTool({
