@@ -15,14 +15,19 @@
  *   AgentExecutor: a LangGraph model → tools loop) with ChatOpenAI's Chat Completions model
  *   (`@langchain/openai`, streaming, as ours) and the same trivial tool as a LangChain `tool()`, on the same fake.
  *
- * The paths run interleaved, round after round; a ratio is the median of the per-round
- * ratios (paired, so drift on a busy machine hits both sides alike), and the same for CPU
- * time (client and in-process server together), which other processes disturb less than
+ * Each contender runs in its own fresh child process (forked by this one, with the same
+ * fake-server settings in each), so one contender's heap and garbage (LangChain's, mostly)
+ * never tax another's collections. The loop's child records the request bodies the bare and
+ * raw children replay. Every child warms up, then the parent asks each for one measured run
+ * per round, interleaved round after round; a ratio is the median of the per-round ratios
+ * (paired, so drift on a busy machine hits both sides alike), and the same for CPU time
+ * (client and its in-process server together), which other processes disturb less than
  * wall time. The heap is collected before each measured run. Goals: loop ≤ 1.2× bare, loop ≤ 0.5× LangChain. Timings are printed, never
  * asserted.
  *
  *   npm run bench:loop [-- --iterations 40 --rounds 11]
  */
+import { type ChildProcess, fork } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import { tool } from '@langchain/core/tools';
 import { ChatOpenAICompletions } from '@langchain/openai';
@@ -67,7 +72,12 @@ function median(values: number[]): number {
 	return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 }
 
-async function main(): Promise<void> {
+type Contender = 'loop' | 'bare' | 'raw' | 'langchain';
+type ToChild = { type: 'init'; bodies?: object[] } | { type: 'run' } | { type: 'exit' };
+type FromChild = { type: 'ready'; bodies?: object[] } | { type: 'result'; wall: number; cpu: number };
+
+/** A child process: one contender against its own fake server; measured runs on request. */
+async function child(contender: Contender, send: (message: FromChild) => void, bodiesFromParent: object[] | undefined): Promise<void> {
 	const server = await startFakeChatServer({
 		respond: ({ body }) => {
 			const done = (body.messages as Array<{ role: string }>).filter((message) => message.role === 'tool').length;
@@ -75,97 +85,155 @@ async function main(): Promise<void> {
 			return done < iterations ? toolCallReply([{ id: `call_${done}`, name: 'increment', arguments: { n: done } }], { id: `gen-${done}` }) : textReply(`Final: ${done}`, { id: 'gen-final' });
 		},
 	});
-	const callModel = createChatModelCaller({ baseUrl: server.baseUrl, retry: { maxRetries: 0 } });
 	const url = `${server.baseUrl}/chat/completions`;
 	const modelCalls = iterations + 1;
+	let run: () => Promise<number>;
+	let bodies: object[] | undefined;
 
-	const runLoop = async (): Promise<number> => {
-		const started = performance.now();
-		const { result } = await runAgent({
-			input: { config: { model: 'bench/model', maxIterations: iterations + 1, repeatedCallLimit: 1_000 }, prompt: 'count' },
-			tools: [incrementTool],
-			callModel,
-		});
-		const elapsed = performance.now() - started;
-		if (result.output !== `Final: ${iterations}`) throw new Error(`unexpected output ${result.output}`);
-		return elapsed;
-	};
-
-	// One recorded run gives the exact request bodies (with the growing history) the bare client replays.
-	server.requests.length = 0;
-	await runLoop();
-	const bodies = server.requests.slice(-modelCalls).map((request) => request.body as object);
-	if (bodies.length !== modelCalls) throw new Error('could not record the loop requests');
-
-	const headers = { 'Content-Type': 'application/json', Accept: 'text/event-stream' };
-	const runBare = async (): Promise<number> => {
-		const started = performance.now();
-		let chunks = 0;
-		for (const body of bodies) {
-			// A bare client still serializes its request body, and reads what comes back.
-			const response = await fetch(url, { method: 'POST', headers, body: JSON.stringify(body) });
-			const reader = (response.body as ReadableStream<Uint8Array>).getReader();
-			const decoder = new TextDecoder();
-			let buffered = '';
-			for (;;) {
-				const { done, value } = await reader.read();
-				if (done) break;
-				buffered += decoder.decode(value, { stream: true });
-				for (let end = buffered.indexOf('\n\n'); end !== -1; end = buffered.indexOf('\n\n')) {
-					const event = buffered.slice(0, end);
-					buffered = buffered.slice(end + 2);
-					if (event.startsWith('data: ') && event !== 'data: [DONE]') {
-						JSON.parse(event.slice(6));
-						chunks++;
-					}
-				}
-			}
-		}
-		const elapsed = performance.now() - started;
-		if (chunks < bodies.length) throw new Error('the bare client parsed no chunks');
-		return elapsed;
-	};
-	const runRaw = async (): Promise<number> => {
-		const started = performance.now();
-		for (const body of bodies) {
-			const response = await fetch(url, { method: 'POST', headers, body: JSON.stringify(body) });
-			await response.text();
-		}
-		return performance.now() - started;
-	};
-
-	// LangChain's agent on the same fake: same tool, same replies, streaming like ours.
-	const langChainAgent = createAgent({
-		model: new OfflineChatOpenAI({ model: 'bench/model', apiKey: 'bench-key', streaming: true, maxRetries: 0, configuration: { baseURL: server.baseUrl } }),
-		tools: [tool(async ({ n }: { n: number }) => String(n + 1), { name: 'increment', description: 'Adds one to n', schema: z.object({ n: z.number() }) })],
-	});
-	const runLangChain = async (): Promise<number> => {
-		const started = performance.now();
-		const result = await langChainAgent.invoke({ messages: [{ role: 'user', content: 'count' }] }, { recursionLimit: 3 * modelCalls + 10 });
-		const elapsed = performance.now() - started;
-		const answer = result.messages.at(-1)?.content;
-		if (answer !== `Final: ${iterations}`) throw new Error(`unexpected LangChain output ${JSON.stringify(answer)}`);
-		return elapsed;
-	};
-
-	// Warm-up every path (JIT, sockets), then interleave rounds so drift hits all alike.
-	for (let warmUp = 0; warmUp < 3; warmUp++) {
-		await runLoop();
-		await runBare();
-		await runRaw();
-	}
-	await runLangChain();
-	/** Runs one path; returns its wall and CPU milliseconds. */
-	const measure = async (run: () => Promise<number>): Promise<{ wall: number; cpu: number }> => {
+	if (contender === 'loop') {
+		const callModel = createChatModelCaller({ baseUrl: server.baseUrl, retry: { maxRetries: 0 } });
+		run = async (): Promise<number> => {
+			const started = performance.now();
+			const { result } = await runAgent({
+				input: { config: { model: 'bench/model', maxIterations: iterations + 1, repeatedCallLimit: 1_000 }, prompt: 'count' },
+				tools: [incrementTool],
+				callModel,
+			});
+			const elapsed = performance.now() - started;
+			if (result.output !== `Final: ${iterations}`) throw new Error(`unexpected output ${result.output}`);
+			return elapsed;
+		};
+		// One recorded run gives the exact request bodies (with the growing history) the bare client replays.
 		server.requests.length = 0;
-		// Each path starts on a collected heap: no path pays for the garbage of the one before
-		// (LangChain's, mostly). Needs --expose-gc (the npm script passes it).
-		(globalThis as { gc?: () => void }).gc?.();
-		const cpuBefore = process.cpuUsage();
-		const wall = await run();
-		const cpu = process.cpuUsage(cpuBefore);
-		return { wall, cpu: (cpu.user + cpu.system) / 1000 };
-	};
+		await run();
+		bodies = server.requests.slice(-modelCalls).map((request) => request.body as object);
+		if (bodies.length !== modelCalls) throw new Error('could not record the loop requests');
+	} else if (contender === 'bare' || contender === 'raw') {
+		const replayed = bodiesFromParent;
+		if (!replayed || replayed.length !== modelCalls) throw new Error('no recorded bodies to replay');
+		const headers = { 'Content-Type': 'application/json', Accept: 'text/event-stream' };
+		run =
+			contender === 'bare'
+				? async (): Promise<number> => {
+						const started = performance.now();
+						let chunks = 0;
+						for (const body of replayed) {
+							// A bare client still serializes its request body, and reads what comes back.
+							const response = await fetch(url, { method: 'POST', headers, body: JSON.stringify(body) });
+							const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+							const decoder = new TextDecoder();
+							let buffered = '';
+							for (;;) {
+								const { done, value } = await reader.read();
+								if (done) break;
+								buffered += decoder.decode(value, { stream: true });
+								for (let end = buffered.indexOf('\n\n'); end !== -1; end = buffered.indexOf('\n\n')) {
+									const event = buffered.slice(0, end);
+									buffered = buffered.slice(end + 2);
+									if (event.startsWith('data: ') && event !== 'data: [DONE]') {
+										JSON.parse(event.slice(6));
+										chunks++;
+									}
+								}
+							}
+						}
+						const elapsed = performance.now() - started;
+						if (chunks < replayed.length) throw new Error('the bare client parsed no chunks');
+						return elapsed;
+					}
+				: async (): Promise<number> => {
+						const started = performance.now();
+						for (const body of replayed) {
+							const response = await fetch(url, { method: 'POST', headers, body: JSON.stringify(body) });
+							await response.text();
+						}
+						return performance.now() - started;
+					};
+	} else {
+		// LangChain's agent on the same fake: same tool, same replies, streaming like ours.
+		const langChainAgent = createAgent({
+			model: new OfflineChatOpenAI({ model: 'bench/model', apiKey: 'bench-key', streaming: true, maxRetries: 0, configuration: { baseURL: server.baseUrl } }),
+			tools: [tool(async ({ n }: { n: number }) => String(n + 1), { name: 'increment', description: 'Adds one to n', schema: z.object({ n: z.number() }) })],
+		});
+		run = async (): Promise<number> => {
+			const started = performance.now();
+			const result = await langChainAgent.invoke({ messages: [{ role: 'user', content: 'count' }] }, { recursionLimit: 3 * modelCalls + 10 });
+			const elapsed = performance.now() - started;
+			const answer = result.messages.at(-1)?.content;
+			if (answer !== `Final: ${iterations}`) throw new Error(`unexpected LangChain output ${JSON.stringify(answer)}`);
+			return elapsed;
+		};
+	}
+
+	// Warm-up (JIT, sockets), as before: three runs, one for LangChain's slower agent.
+	for (let warmUp = 0; warmUp < (contender === 'langchain' ? 1 : 3); warmUp++) await run();
+	process.on('message', (message: ToChild) => {
+		if (message.type === 'init') return;
+		if (message.type === 'exit') {
+			void server.close().then(() => process.exit(0));
+			return;
+		}
+		void (async () => {
+			server.requests.length = 0;
+			// Each run starts on a collected heap. Needs --expose-gc (passed on to the children).
+			(globalThis as { gc?: () => void }).gc?.();
+			const cpuBefore = process.cpuUsage();
+			const wall = await run();
+			const cpu = process.cpuUsage(cpuBefore);
+			send({ type: 'result', wall, cpu: (cpu.user + cpu.system) / 1000 });
+		})().catch((error: unknown) => {
+			console.error(error);
+			process.exit(1);
+		});
+	});
+	send(bodies ? { type: 'ready', bodies } : { type: 'ready' });
+}
+
+/** Forks a fresh child for one contender; resolves once it has warmed up. */
+function spawnContender(contender: Contender, bodies?: object[]): Promise<{ process: ChildProcess; bodies?: object[]; measure: () => Promise<{ wall: number; cpu: number }> }> {
+	const execArgv = process.execArgv.includes('--expose-gc') ? process.execArgv : [...process.execArgv, '--expose-gc'];
+	const childProcess = fork(process.argv[1], [...process.argv.slice(2), '--contender', contender], {
+		execArgv,
+		serialization: 'advanced',
+	});
+	// The recorded bodies go over IPC (too large for the environment or the command line).
+	childProcess.send({ type: 'init', bodies } satisfies ToChild);
+	let pending: ((result: { wall: number; cpu: number }) => void) | undefined;
+	return new Promise((resolve, reject) => {
+		childProcess.once('exit', (code) => {
+			if (code !== 0) reject(new Error(`${contender} child exited with ${code}`));
+		});
+		childProcess.on('message', (message: FromChild) => {
+			if (message.type === 'ready') {
+				resolve({
+					process: childProcess,
+					bodies: message.bodies,
+					measure: () =>
+						new Promise((resolveRun) => {
+							pending = resolveRun;
+							childProcess.send({ type: 'run' } satisfies ToChild);
+						}),
+				});
+			} else {
+				const resolveRun = pending;
+				pending = undefined;
+				resolveRun?.({ wall: message.wall, cpu: message.cpu });
+			}
+		});
+	});
+}
+
+async function main(): Promise<void> {
+	const modelCalls = iterations + 1;
+	// One fresh process per contender, all alive for the whole run; the loop's records the bodies.
+	const loopChild = await spawnContender('loop');
+	const bodies = loopChild.bodies;
+	if (!bodies) throw new Error('the loop child recorded no bodies');
+	const bareChild = await spawnContender('bare', bodies);
+	const rawChild = await spawnContender('raw', bodies);
+	const langChainChild = await spawnContender('langchain');
+	const children = [loopChild, bareChild, rawChild, langChainChild];
+
 	const loopTimes: number[] = [];
 	const bareTimes: number[] = [];
 	const rawTimes: number[] = [];
@@ -175,10 +243,10 @@ async function main(): Promise<void> {
 	const rawRatios: number[] = [];
 	const langChainRatios: number[] = [];
 	for (let round = 0; round < rounds; round++) {
-		const loop = await measure(runLoop);
-		const bare = await measure(runBare);
-		const raw = await measure(runRaw);
-		const langChain = await measure(runLangChain);
+		const loop = await loopChild.measure();
+		const bare = await bareChild.measure();
+		const raw = await rawChild.measure();
+		const langChain = await langChainChild.measure();
 		loopTimes.push(loop.wall);
 		bareTimes.push(bare.wall);
 		rawTimes.push(raw.wall);
@@ -188,7 +256,7 @@ async function main(): Promise<void> {
 		rawRatios.push(loop.wall / raw.wall);
 		langChainRatios.push(loop.wall / langChain.wall);
 	}
-	await server.close();
+	for (const { process: childProcess } of children) childProcess.send({ type: 'exit' } satisfies ToChild);
 
 	// The loop with no HTTP at all: turns handed over in memory (what the state machine and
 	// driver cost by themselves), and the same with a JSON round trip of the state before
@@ -242,7 +310,19 @@ async function main(): Promise<void> {
 	console.log(`  ratio loop / LangChain: ${langChainRatio.toFixed(2)}×  (goal ≤ 0.50×) ${langChainRatio <= 0.5 ? 'OK' : 'ABOVE GOAL'}`);
 }
 
-main().catch((error: unknown) => {
-	console.error(error);
-	process.exitCode = 1;
-});
+const contenderIndex = process.argv.indexOf('--contender');
+if (contenderIndex >= 0) {
+	const contender = process.argv[contenderIndex + 1] as Contender;
+	process.once('message', (message: ToChild) => {
+		if (message.type !== 'init') throw new Error(`expected init, got ${message.type}`);
+		child(contender, (reply) => process.send?.(reply), message.bodies).catch((error: unknown) => {
+			console.error(error);
+			process.exit(1);
+		});
+	});
+} else {
+	main().catch((error: unknown) => {
+		console.error(error);
+		process.exitCode = 1;
+	});
+}
