@@ -2,6 +2,7 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 import type { AgentConfig, AgentToolChoice } from '../agent-state';
 import type { ChatConnection } from '../create-chat-model-caller';
 import { AgentConfigurationError } from '../../errors/agent-configuration-error';
+import { openRouterBaseUrl } from '../../chat/is-openrouter-url';
 import { parseExtraHeaders } from '../parse-extra-headers';
 import type { AgentOutputFormat } from '../output-format/agent-output-item';
 import { readModelOptions, type ModelNodeOptions } from './read-model-options';
@@ -41,7 +42,6 @@ export interface AgentNodeSettings {
 	runTimeoutMs?: number;
 }
 
-const openRouterDefaultUrl = 'https://openrouter.ai/api/v1';
 
 /**
  * Reads one item's settings from the node: credential (n8n's `openRouterApi` or our
@@ -60,7 +60,7 @@ export async function readAgentNodeSettings(context: IExecuteFunctions, itemInde
 		typeof credentials.url === 'string' && credentials.url.trim() !== ''
 			? credentials.url.trim()
 			: authentication === 'openRouterApi'
-				? openRouterDefaultUrl
+				? openRouterBaseUrl
 				: '';
 	if (baseUrl === '') throw new AgentConfigurationError('url', 'The credential has no base URL. Set it to the server address, e.g. http://localhost:11434/v1.');
 

@@ -1,8 +1,6 @@
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 import { AgentConfigurationError } from '../../errors/agent-configuration-error';
-
-/** OpenRouter's Chat Completions base URL: where a run goes when nothing else is given. */
-export const openRouterBaseUrl = 'https://openrouter.ai/api/v1';
+import { openRouterBaseUrl } from '../../chat/is-openrouter-url';
 
 /** What the caller gives on top of the workflow: flags of `toolbridge run`, or library options. */
 export interface ConnectionOverrides {
