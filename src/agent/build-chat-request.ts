@@ -41,12 +41,7 @@ export function buildChatRequest(state: AgentState): ChatRequest {
 	if (config.providerPreferences && Object.keys(config.providerPreferences).length > 0) request.provider = config.providerPreferences;
 
 	if (state.tools.length > 0) {
-		request.tools = state.tools.map(
-			(tool): WireTool => ({
-				type: 'function',
-				function: { name: tool.name, description: tool.description, parameters: shapedSchema(tool.parameters, family) },
-			}),
-		);
+		request.tools = wireTools(state.tools, family);
 		const choice = final || output ? 'none' : toolChoiceFor(state);
 		if (choice !== 'auto') request.tool_choice = choice;
 		if (config.parallelToolCalls !== undefined && !final && !output) request.parallel_tool_calls = config.parallelToolCalls;
@@ -88,6 +83,32 @@ function shapedSchema(schema: JsonSchema, family: ModelFamily): JsonSchema {
 		byFamily.set(family, shaped);
 	}
 	return shaped;
+}
+
+/**
+ * The wire tool definitions, per tool list and model family: the same array for every call
+ * of a run (a step copies the state, not its tool list), which the chat caller's
+ * RequestBodyWriter then serializes once.
+ */
+const wireToolLists = new WeakMap<AgentState['tools'], Map<ModelFamily, WireTool[]>>();
+
+function wireTools(tools: AgentState['tools'], family: ModelFamily): WireTool[] {
+	let byFamily = wireToolLists.get(tools);
+	if (!byFamily) {
+		byFamily = new Map();
+		wireToolLists.set(tools, byFamily);
+	}
+	let wire = byFamily.get(family);
+	if (!wire) {
+		wire = tools.map(
+			(tool): WireTool => ({
+				type: 'function',
+				function: { name: tool.name, description: tool.description, parameters: shapedSchema(tool.parameters, family) },
+			}),
+		);
+		byFamily.set(family, wire);
+	}
+	return wire;
 }
 
 /** `required` and a named tool bind the first call only; later calls may answer. */

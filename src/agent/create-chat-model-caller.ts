@@ -1,8 +1,9 @@
-import { collectTurn } from '../chat/collect-turn';
+import { collectTurnFromBatches } from '../chat/collect-turn';
 import { isOpenRouterUrl } from '../chat/is-openrouter-url';
 import { isRetryableError } from '../chat/is-retryable-error';
 import { withoutOpenRouterFields } from '../chat/openrouter-fields';
-import { streamChat, type ChatClientOptions } from '../chat/stream-chat';
+import { RequestBodyWriter } from '../chat/request-body';
+import { streamChatBatches, type ChatClientOptions } from '../chat/stream-chat';
 import type { AssistantTurn, ChatRequest, StreamPart } from '../chat/types';
 import { ApiCallError } from '../errors/api-call-error';
 import { ChatTimeoutError } from '../errors/chat-timeout-error';
@@ -36,13 +37,15 @@ export type ChatConnection = Omit<ChatClientOptions, 'signal'> & {
 export function createChatModelCaller(connection: ChatConnection): CallModel {
 	const { openRouter: openRouterOverride, stallRetries = 1, ...client } = connection;
 	const openRouter = openRouterOverride ?? isOpenRouterUrl(connection.baseUrl);
+	// One writer per caller: each turn serializes only the history that is new since the last.
+	const bodyWriter = new RequestBodyWriter();
 	return async (built, { signal, onPart }) => {
 		const { request, fallbackModels } = openRouter ? { request: built, fallbackModels: [] } : withoutOpenRouterFields(built);
 		const models = [request.model, ...fallbackModels];
 		for (let index = 0; ; index++) {
 			const attempt: ChatRequest = index === 0 ? request : { ...request, model: models[index] };
 			try {
-				const turn = await callWithStallRetry(attempt, { ...client, signal }, stallRetries, onPart);
+				const turn = await callWithStallRetry(attempt, { ...client, signal }, stallRetries, onPart, bodyWriter);
 				if (fallbackModels.length > 0 && turn.model === undefined) turn.model = attempt.model;
 				return turn;
 			} catch (error) {
@@ -57,10 +60,11 @@ async function callWithStallRetry(
 	options: ChatClientOptions,
 	stallRetries: number,
 	onPart: ((part: StreamPart) => void) | undefined,
+	bodyWriter: RequestBodyWriter,
 ): Promise<AssistantTurn> {
 	for (let retry = 0; ; retry++) {
 		try {
-			return await collectTurn(streamChat(request, options), onPart);
+			return await collectTurnFromBatches(streamChatBatches(request, options, bodyWriter), onPart);
 		} catch (error) {
 			if (retry >= stallRetries || options.signal?.aborted || !(error instanceof ChatTimeoutError && error.phase === 'stall')) throw error;
 		}

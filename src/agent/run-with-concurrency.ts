@@ -7,6 +7,8 @@ export async function runWithConcurrency<Item, Result>(
 	limit: number,
 	task: (item: Item, index: number) => Promise<Result>,
 ): Promise<Result[]> {
+	// The common turn has one call, or no more calls than the limit: all at once.
+	if (items.length <= Math.max(1, limit)) return Promise.all(items.map(task));
 	const results = new Array<Result>(items.length);
 	let nextIndex = 0;
 	const worker = async (): Promise<void> => {
@@ -16,7 +18,6 @@ export async function runWithConcurrency<Item, Result>(
 			results[index] = await task(items[index], index);
 		}
 	};
-	const workers = Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker);
-	await Promise.all(workers);
+	await Promise.all(Array.from({ length: Math.max(1, limit) }, worker));
 	return results;
 }

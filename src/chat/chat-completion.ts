@@ -1,5 +1,5 @@
-import { collectTurn, type StreamPartListener } from './collect-turn';
-import { streamChat, type ChatClientOptions } from './stream-chat';
+import { collectTurnFromBatches, type StreamPartListener } from './collect-turn';
+import { streamChatBatches, type ChatClientOptions } from './stream-chat';
 import type { AssistantTurn, ChatRequest } from './types';
 
 /**
@@ -8,5 +8,5 @@ import type { AssistantTurn, ChatRequest } from './types';
  * @throws everything {@link streamChat} and {@link collectTurn} throw
  */
 export function chatCompletion(request: ChatRequest, options: ChatClientOptions & { onPart?: StreamPartListener }): Promise<AssistantTurn> {
-	return collectTurn(streamChat(request, options), options.onPart);
+	return collectTurnFromBatches(streamChatBatches(request, options), options.onPart);
 }

@@ -7,6 +7,18 @@ import { ToolbridgeError } from '../errors/toolbridge-error';
  * @throws ToolbridgeError `CHAT_BASE_URL_INVALID` when the text is not an http(s) URL
  */
 export function chatCompletionsUrl(baseUrl: string): string {
+	// A client sends many requests to one base URL: parse it once.
+	if (baseUrl === lastBaseUrl && lastUrl !== undefined) return lastUrl;
+	const url = completionsUrlOf(baseUrl);
+	lastBaseUrl = baseUrl;
+	lastUrl = url;
+	return url;
+}
+
+let lastBaseUrl: string | undefined;
+let lastUrl: string | undefined;
+
+function completionsUrlOf(baseUrl: string): string {
 	let url: URL;
 	try {
 		url = new URL(baseUrl.trim());

@@ -6,9 +6,67 @@ import type { AssembledToolCall, AssistantTurn, StreamPart } from './types';
 export type StreamPartListener = (part: StreamPart) => void | Promise<void>;
 
 /**
- * Consumes a stream of parts and assembles the assistant turn: text and reasoning joined
+ * Assembles one assistant turn from its parts, synchronously: text and reasoning joined
  * once, `reasoning_details` merged for sending back, tool calls, finish reason, usage and
- * the model that answered. Each part is forwarded to `onPart` first.
+ * the model that answered.
+ */
+export class TurnAssembler {
+	private readonly textPieces: string[] = [];
+	private readonly reasoningPieces: string[] = [];
+	private readonly reasoningDetails = new ReasoningDetailsAccumulator();
+	private readonly toolCalls: AssembledToolCall[] = [];
+	private finishPart: Extract<StreamPart, { type: 'finish' }> | undefined;
+
+	/**
+	 * @throws the error of an `error` part
+	 */
+	add(part: StreamPart): void {
+		switch (part.type) {
+			case 'text-delta':
+				this.textPieces.push(part.text);
+				break;
+			case 'reasoning-delta':
+				this.reasoningPieces.push(part.text);
+				break;
+			case 'reasoning-details':
+				this.reasoningDetails.add(part.details);
+				break;
+			case 'tool-call':
+				this.toolCalls.push(part.toolCall);
+				break;
+			case 'finish':
+				this.finishPart = part;
+				break;
+			case 'error':
+				throw part.error;
+			case 'tool-call-delta':
+				break;
+		}
+	}
+
+	/**
+	 * @throws IncompleteStreamError when no `finish` part came
+	 */
+	finish(): AssistantTurn {
+		const finish = this.finishPart;
+		if (!finish) throw new IncompleteStreamError(`no finish part among the stream parts`);
+		const turn: AssistantTurn = {
+			text: this.textPieces.join(''),
+			reasoning: this.reasoningPieces.join(''),
+			reasoningDetails: this.reasoningDetails.finish(),
+			toolCalls: this.toolCalls,
+			finishReason: finish.finishReason,
+			rawFinishReason: finish.rawFinishReason,
+		};
+		if (finish.usage) turn.usage = finish.usage;
+		if (finish.model) turn.model = finish.model;
+		return turn;
+	}
+}
+
+/**
+ * Consumes a stream of parts and assembles the assistant turn ({@link TurnAssembler}).
+ * Each part is forwarded to `onPart` first.
  *
  * Stopping early (an error part, or `onPart` throwing) ends the iteration, which aborts
  * the HTTP request behind a {@link streamChat} stream.
@@ -17,47 +75,29 @@ export type StreamPartListener = (part: StreamPart) => void | Promise<void>;
  * @throws whatever the stream itself throws (ApiCallError, ChatTimeoutError, ChatAbortedError, ChatConnectionError)
  */
 export async function collectTurn(parts: AsyncIterable<StreamPart>, onPart?: StreamPartListener): Promise<AssistantTurn> {
-	const textPieces: string[] = [];
-	const reasoningPieces: string[] = [];
-	const reasoningDetails = new ReasoningDetailsAccumulator();
-	const toolCalls: AssembledToolCall[] = [];
-	let finish: Extract<StreamPart, { type: 'finish' }> | undefined;
-
+	const turn = new TurnAssembler();
 	for await (const part of parts) {
 		if (onPart) await onPart(part);
-		switch (part.type) {
-			case 'text-delta':
-				textPieces.push(part.text);
-				break;
-			case 'reasoning-delta':
-				reasoningPieces.push(part.text);
-				break;
-			case 'reasoning-details':
-				reasoningDetails.add(part.details);
-				break;
-			case 'tool-call':
-				toolCalls.push(part.toolCall);
-				break;
-			case 'finish':
-				finish = part;
-				break;
-			case 'error':
-				throw part.error;
-			case 'tool-call-delta':
-				break;
+		turn.add(part);
+	}
+	return turn.finish();
+}
+
+/**
+ * {@link collectTurn} over batches of parts (one per read, as {@link streamChatBatches}
+ * yields them): the same turn, one await per read instead of one per part. `onPart` is
+ * awaited only when it returns a promise.
+ */
+export async function collectTurnFromBatches(batches: AsyncIterable<readonly StreamPart[]>, onPart?: StreamPartListener): Promise<AssistantTurn> {
+	const turn = new TurnAssembler();
+	for await (const batch of batches) {
+		for (const part of batch) {
+			if (onPart) {
+				const pending = onPart(part);
+				if (pending) await pending;
+			}
+			turn.add(part);
 		}
 	}
-	if (!finish) throw new IncompleteStreamError(`no finish part among the stream parts`);
-
-	const turn: AssistantTurn = {
-		text: textPieces.join(''),
-		reasoning: reasoningPieces.join(''),
-		reasoningDetails: reasoningDetails.finish(),
-		toolCalls,
-		finishReason: finish.finishReason,
-		rawFinishReason: finish.rawFinishReason,
-	};
-	if (finish.usage) turn.usage = finish.usage;
-	if (finish.model) turn.model = finish.model;
-	return turn;
+	return turn.finish();
 }

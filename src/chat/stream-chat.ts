@@ -4,10 +4,12 @@ import { ChatConnectionError } from '../errors/chat-connection-error';
 import { ChatTimeoutError, type ChatTimeoutPhase } from '../errors/chat-timeout-error';
 import { ToolbridgeError } from '../errors/toolbridge-error';
 import { chatCompletionsUrl } from './chat-completions-url';
+import { returnAbortController, takeAbortController } from './abort-controller-pool';
 import { completionToChunk } from './completion-to-chunk';
 import { isRetryableError } from './is-retryable-error';
-import { parseChatStream } from './parse-chat-stream';
+import { ChatStreamParser } from './parse-chat-stream';
 import { redactSecrets } from './redact-secrets';
+import { chatRequestBody, type RequestBodyWriter } from './request-body';
 import { defaultRetryOptions, parseRetryAfter, retryDelayMs, type RetryOptions } from './retry-policy';
 import type { ChatRequest, StreamPart } from './types';
 
@@ -78,6 +80,21 @@ export const defaultChatTimeoutMs = 300_000;
  * @throws ToolbridgeError `CHAT_BASE_URL_INVALID` for a base URL that is not http(s)
  */
 export async function* streamChat(request: ChatRequest, options: ChatClientOptions): AsyncGenerator<StreamPart, void, undefined> {
+	for await (const batch of streamChatBatches(request, options)) yield* batch;
+}
+
+/**
+ * {@link streamChat}, one batch per read of the response body: the parts that read
+ * completed (never an empty batch). What the package's own callers use: a part costs no
+ * await of its own, a read one. A caller that sends one growing history again and again
+ * passes a {@link RequestBodyWriter}, which serializes only what is new.
+ * @throws everything {@link streamChat} throws
+ */
+export async function* streamChatBatches(
+	request: ChatRequest,
+	options: ChatClientOptions,
+	bodyWriter?: RequestBodyWriter,
+): AsyncGenerator<StreamPart[], void, undefined> {
 	const url = chatCompletionsUrl(options.baseUrl);
 	const fetchFunction = options.fetch ?? globalThis.fetch;
 	const retry: RetryOptions = { ...defaultRetryOptions, ...options.retry };
@@ -86,7 +103,7 @@ export async function* streamChat(request: ChatRequest, options: ChatClientOptio
 		firstTokenTimeoutMs: options.firstTokenTimeoutMs ?? 0,
 		stallTimeoutMs: options.stallTimeoutMs ?? 0,
 	};
-	const body = JSON.stringify({ ...request, stream: true, stream_options: { include_usage: true } });
+	const body = bodyWriter ? bodyWriter.write(request) : chatRequestBody(request);
 	const headers = buildHeaders(options);
 	let yielded = false;
 
@@ -104,16 +121,28 @@ export async function* streamChat(request: ChatRequest, options: ChatClientOptio
 			}
 			control.headersReceived();
 			if (!response.body) throw new ChatConnectionError(url, 'NO_RESPONSE_BODY');
-			const contentType = response.headers.get('content-type') ?? '';
 			const reader = new ResponseBodyReader(response.body, control);
-			const bytes = /application\/json/i.test(contentType) ? completionAsSse(reader.chunks()) : reader.chunks();
+			const parser = new ChatStreamParser();
 			let parsed = false;
 			try {
-				for await (const part of parseChatStream(bytes)) {
+				// A server that ignored `stream: true` sends JSON: its whole body is parsed as one event.
+				const wholeJson = /application\/json/i.test(response.headers.get('content-type') ?? '');
+				for (let bytes = wholeJson ? completionAsSse(await reader.readAll()) : reader.received(await reader.read()); bytes !== undefined; bytes = reader.received(await reader.read())) {
+					const parts = parser.push(bytes);
+					if (parts.length > 0) {
+						yielded = true;
+						// The consumer's time on a batch is not stream inactivity.
+						control.pause();
+						yield parts;
+						control.resume();
+					}
+					if (parser.done) break;
+				}
+				const last = parser.end();
+				if (last.length > 0) {
 					yielded = true;
-					// The consumer's time on a part is not stream inactivity.
 					control.pause();
-					yield part;
+					yield last;
 					control.resume();
 				}
 				parsed = true;
@@ -187,12 +216,15 @@ async function errorFromResponse(response: Response, url: string, apiKey: string
 const bodyDrainGraceMs = 5_000;
 
 /**
- * Reads a response body for {@link parseChatStream}. The parser stops at `[DONE]`, often one
+ * Reads a response body for {@link ChatStreamParser}. The parser stops at `[DONE]`, often one
  * read before the body's end: `release` then lets the end arrive in the background so the
  * keep-alive connection goes back to the pool (cancelling would abort the fetch: a
  * DOMException, the connection possibly closed, and a new one, TLS included, for the next
  * turn); `cancel` gives the body up (an error, a consumer that stopped early).
  */
+/** What one read of a response body gives. */
+type BodyRead = Awaited<ReturnType<ReadableStreamDefaultReader<Uint8Array>['read']>>;
+
 class ResponseBodyReader {
 	private readonly reader: ReadableStreamDefaultReader<Uint8Array>;
 	private settled = false;
@@ -204,34 +236,51 @@ class ResponseBodyReader {
 		this.reader = body.getReader();
 	}
 
-	async *chunks(): AsyncGenerator<Uint8Array> {
-		for (;;) {
-			const { done, value } = await this.reader.read();
-			this.control.activity();
-			if (done) {
-				this.settled = true;
-				return;
-			}
-			if (value && value.byteLength > 0) yield value;
-		}
+	/** The next read (plain, no wrapper: a read costs one await); hand its result to {@link received}. */
+	read(): Promise<BodyRead> {
+		return this.reader.read();
 	}
 
-	/** The stream is complete: read what is left (at most {@link bodyDrainGraceMs}) and drop it. */
+	/** The bytes of a read, `undefined` at the body's end. */
+	received(result: BodyRead): Uint8Array | undefined {
+		this.control.activity();
+		if (!result.done) return result.value;
+		this.settled = true;
+		return undefined;
+	}
+
+	/** The rest of the body, whole. */
+	async readAll(): Promise<Buffer> {
+		const pieces: Uint8Array[] = [];
+		for (let bytes = this.received(await this.read()); bytes !== undefined; bytes = this.received(await this.read())) pieces.push(bytes);
+		return Buffer.concat(pieces);
+	}
+
+	/**
+	 * The stream is complete: read what is left and drop it. Usually one read finds the end;
+	 * a body that goes on after `[DONE]` is drained for at most {@link bodyDrainGraceMs}.
+	 */
 	release(): void {
 		if (this.settled) return;
 		this.settled = true;
 		const reader = this.reader;
-		const timer = setTimeout(() => void reader.cancel().catch(() => undefined), bodyDrainGraceMs);
-		timer.unref?.();
-		void (async () => {
-			try {
-				while (!(await reader.read()).done);
-			} catch {
-				// The connection went away; there is nothing left to release.
-			} finally {
-				clearTimeout(timer);
-			}
-		})();
+		reader.read().then(
+			({ done }) => {
+				if (done) return;
+				const timer = setTimeout(() => void reader.cancel().catch(() => undefined), bodyDrainGraceMs);
+				timer.unref?.();
+				void (async () => {
+					try {
+						while (!(await reader.read()).done);
+					} catch {
+						// The connection went away; there is nothing left to release.
+					} finally {
+						clearTimeout(timer);
+					}
+				})();
+			},
+			() => undefined,
+		);
 	}
 
 	/** Nothing more is wanted from the body. */
@@ -243,17 +292,15 @@ class ResponseBodyReader {
 }
 
 /** A whole JSON `chat.completion` body (a server that ignored `stream: true`) re-framed as one SSE event. */
-async function* completionAsSse(body: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array> {
-	const pieces: Uint8Array[] = [];
-	for await (const piece of body) pieces.push(piece);
-	const text = Buffer.concat(pieces).toString('utf8');
+function completionAsSse(body: Buffer): Uint8Array {
+	const text = body.toString('utf8');
 	let framed: string;
 	try {
 		framed = `data: ${JSON.stringify(completionToChunk(JSON.parse(text)))}\n\n`;
 	} catch {
 		framed = `data: ${text.replace(/[\r\n]+/g, ' ')}\n\n`;
 	}
-	yield new TextEncoder().encode(framed);
+	return Buffer.from(framed, 'utf8');
 }
 
 /** The time limits of one attempt, in ms; 0 = none. */
@@ -270,7 +317,7 @@ interface WatchdogLimits {
  * ran out (re-arming a timer per read cost ~0.3× of a bare round trip in the loop bench).
  */
 class AttemptControl {
-	private readonly controller = new AbortController();
+	private readonly controller = takeAbortController();
 	private timer: ReturnType<typeof setTimeout> | undefined;
 	private timedOut: { phase: ChatTimeoutPhase; timeoutMs: number } | undefined;
 	private readonly startedAt = Date.now();
@@ -367,12 +414,15 @@ class AttemptControl {
 		return error;
 	}
 
+	/** Ends the attempt (again: no effect); `abort` aborts its request, otherwise its controller goes to the next attempt. */
 	dispose(abort: boolean): void {
+		if (this.disposed) return;
 		this.disposed = true;
 		if (this.timer !== undefined) clearTimeout(this.timer);
 		this.timer = undefined;
 		this.outer?.removeEventListener('abort', this.onOuterAbort);
 		if (abort && !this.controller.signal.aborted) this.controller.abort();
+		returnAbortController(this.controller);
 	}
 }
 

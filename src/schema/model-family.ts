@@ -33,6 +33,18 @@ const VENDOR_FAMILIES: Record<string, ModelFamily> = {
  * Never returns `openai-strict`: strict mode is the caller's choice, not the model's.
  */
 export function modelFamilyFromModelId(modelId: string): ModelFamily {
+	// The agent asks for every model call, nearly always about the same id.
+	if (modelId !== lastModelId) {
+		lastFamily = familyOf(modelId);
+		lastModelId = modelId;
+	}
+	return lastFamily;
+}
+
+let lastModelId: string | undefined;
+let lastFamily: ModelFamily = 'generic';
+
+function familyOf(modelId: string): ModelFamily {
 	const id = modelId.trim().toLowerCase().replace(/^~/, '');
 	if (id === '') return 'generic';
 	const segments = id.split('/');

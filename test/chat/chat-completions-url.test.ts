@@ -18,4 +18,12 @@ describe('chatCompletionsUrl', () => {
 	it.each([['openrouter.ai/api/v1'], ['ftp://example.com'], ['']])('%j is rejected with a clear message', (input) => {
 		expect(() => chatCompletionsUrl(input)).toThrow(/base URL .* (is not a URL|must start with http)/);
 	});
+
+	it('gives each base URL its own endpoint when calls alternate between them (the last one is remembered)', () => {
+		for (let round = 0; round < 3; round++) {
+			expect(chatCompletionsUrl('http://localhost:11434/v1')).toBe('http://localhost:11434/v1/chat/completions');
+			expect(chatCompletionsUrl('https://openrouter.ai')).toBe('https://openrouter.ai/api/v1/chat/completions');
+			expect(() => chatCompletionsUrl('ftp://example.com')).toThrow(/must start with http/);
+		}
+	});
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { chatCompletion } from '../../src/chat/chat-completion';
 import { collectTurn, type StreamPartListener } from '../../src/chat/collect-turn';
-import { streamChat, type ChatClientOptions, type RetryEvent } from '../../src/chat/stream-chat';
+import { streamChat, streamChatBatches, type ChatClientOptions, type RetryEvent } from '../../src/chat/stream-chat';
 import type { ChatRequest, StreamPart } from '../../src/chat/types';
 import { errorReply, textReply, toolCallReply, type FakeChatServer, type FakeReply } from '../support/fake-chat-server';
 import { fakeChatServerPerTest } from '../support/fake-chat-server-hooks';
@@ -294,6 +294,30 @@ describe('streamChat: abort and timeout', () => {
 		const fake = await serve(() => toolCallReply([{ name: 'noop', arguments: {} }]));
 		const turn = await chatCompletion(request, options(fake, { timeoutMs: 50, onPart: () => new Promise((resolve) => setTimeout(resolve, 80)) }));
 		expect(turn.toolCalls.map((call) => call.name)).toEqual(['noop']);
+	});
+});
+
+describe('streamChat: one request after another', () => {
+	it('a timeout, then an abort, then normal requests: each attempt stands alone', async () => {
+		let index = 0;
+		const fake = await serve(() => (index++ === 0 ? textReply('stalls', { reply: { stallAfterChunks: 1 } }) : textReply(`answer ${index}`)));
+		await expect(chatCompletion(request, options(fake, { timeoutMs: 80 }))).rejects.toMatchObject({ name: 'ChatTimeoutError' });
+		const controller = new AbortController();
+		controller.abort();
+		await expect(chatCompletion(request, options(fake, { signal: controller.signal }))).rejects.toMatchObject({ name: 'ChatAbortedError' });
+		expect((await chatCompletion(request, options(fake))).text).toBe('answer 2');
+		expect((await chatCompletion(request, options(fake, { timeoutMs: 80 }))).text).toBe('answer 3');
+	});
+
+	it('streamChat yields the parts of streamChatBatches, one by one, in order', async () => {
+		const fake = await serve(() => toolCallReply([{ name: 'weather', arguments: { city: 'Rome' } }], { text: 'Let me check.' }));
+		const parts: StreamPart[] = [];
+		for await (const part of streamChat(request, options(fake))) parts.push(part);
+		const batches: StreamPart[][] = [];
+		for await (const batch of streamChatBatches(request, options(fake))) batches.push(batch);
+		expect(batches.every((batch) => batch.length > 0)).toBe(true);
+		expect(batches.flat()).toEqual(parts);
+		expect(parts.map((part) => part.type)).toContain('tool-call');
 	});
 });
 

@@ -263,4 +263,9 @@ describe('modelFamilyFromModelId', () => {
 	])('%s → %s', (modelId, family) => {
 		expect(modelFamilyFromModelId(modelId)).toBe(family);
 	});
+
+	test('answers each id on its own when calls repeat and alternate (the last answer is remembered)', () => {
+		const ids = ['anthropic/claude-sonnet-4', 'anthropic/claude-sonnet-4', 'google/gemini-2.5-pro', 'anthropic/claude-sonnet-4', 'gpt-oss:20b', 'gpt-oss:20b', 'openai/gpt-4o'];
+		expect(ids.map(modelFamilyFromModelId)).toEqual(['anthropic', 'anthropic', 'google', 'anthropic', 'generic', 'generic', 'openai']);
+	});
 });
