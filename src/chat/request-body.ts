@@ -14,14 +14,18 @@ const toolsPlaceholder = JSON.stringify(toolsStandIn);
 
 /**
  * Writes request bodies like {@link chatRequestBody}, byte for byte, for a caller that sends
- * one growing history again and again (the agent loop): each message object's JSON is kept
- * (per object, in a WeakMap), so a call serializes only the messages that are new since the
- * last one, O(new) instead of O(history) per turn; a `tools` array sent again is not
- * serialized again either. Messages and tool arrays must not be changed in place once sent:
- * the agent's states never are (a step makes new arrays and objects).
+ * one growing history again and again (the agent loop). It remembers the last request's
+ * messages and their JSON: a message that is the same object as the one at its place last
+ * time is not serialized again, so a turn serializes only what is new, O(new) instead of
+ * O(history); a `tools` array sent again is not serialized again either. Messages and tool
+ * arrays must not be changed in place once sent: the agent's states never are (a step
+ * makes new arrays and objects).
  */
 export class RequestBodyWriter {
-	private readonly json = new WeakMap<object, string>();
+	private lastMessages: readonly unknown[] = [];
+	private lastMessagesJson: string[] = [];
+	private lastTools: unknown;
+	private lastToolsJson = '';
 
 	write(request: ChatRequest): string {
 		const { messages, tools } = request;
@@ -33,19 +37,29 @@ export class RequestBodyWriter {
 			stream: true,
 			stream_options: { include_usage: true },
 		});
-		let body = spliceOnce(head, messagesPlaceholder, () => `[${messages.map((message) => this.jsonOf(message)).join(',')}]`);
-		if (body !== undefined && Array.isArray(tools)) body = spliceOnce(body, toolsPlaceholder, () => this.jsonOf(tools));
+		let body = spliceOnce(head, messagesPlaceholder, () => `[${this.messagesJson(messages).join(',')}]`);
+		if (body !== undefined && Array.isArray(tools)) body = spliceOnce(body, toolsPlaceholder, () => this.toolsJson(tools));
 		return body ?? chatRequestBody(request);
 	}
 
-	private jsonOf(value: unknown): string {
-		if (typeof value !== 'object' || value === null) return JSON.stringify(value) ?? 'null';
-		let json = this.json.get(value);
-		if (json === undefined) {
-			json = JSON.stringify(value);
-			this.json.set(value, json);
+	private messagesJson(messages: readonly unknown[]): string[] {
+		const json = new Array<string>(messages.length);
+		for (let index = 0; index < messages.length; index++) {
+			const message = messages[index];
+			json[index] = index < this.lastMessages.length && this.lastMessages[index] === message ? this.lastMessagesJson[index] : (JSON.stringify(message) ?? 'null');
 		}
+		// A copy: the caller's array may grow in place before the next call.
+		this.lastMessages = messages.slice();
+		this.lastMessagesJson = json;
 		return json;
+	}
+
+	private toolsJson(tools: unknown[]): string {
+		if (tools !== this.lastTools) {
+			this.lastToolsJson = JSON.stringify(tools);
+			this.lastTools = tools;
+		}
+		return this.lastToolsJson;
 	}
 }
 

@@ -5,6 +5,7 @@ import { ChatTimeoutError, type ChatTimeoutPhase } from '../errors/chat-timeout-
 import { ToolbridgeError } from '../errors/toolbridge-error';
 import { chatCompletionsUrl } from './chat-completions-url';
 import { returnAbortController, takeAbortController } from './abort-controller-pool';
+import { Watchdog, type Watched } from './watchdog';
 import { completionToChunk } from './completion-to-chunk';
 import { isRetryableError } from './is-retryable-error';
 import { ChatStreamParser } from './parse-chat-stream';
@@ -215,16 +216,19 @@ async function errorFromResponse(response: Response, url: string, apiKey: string
 /** How long the rest of a finished stream (after `[DONE]`) may take to arrive before it is cancelled. */
 const bodyDrainGraceMs = 5_000;
 
+/** Watches the time limits of all attempts, and bodies left to end by themselves, with one timer. */
+const watchdog = new Watchdog();
+
+/** What one read of a response body gives. */
+type BodyRead = Awaited<ReturnType<ReadableStreamDefaultReader<Uint8Array>['read']>>;
+
 /**
  * Reads a response body for {@link ChatStreamParser}. The parser stops at `[DONE]`, often one
- * read before the body's end: `release` then lets the end arrive in the background so the
+ * read before the body's end: `release` then leaves the end to arrive by itself, so the
  * keep-alive connection goes back to the pool (cancelling would abort the fetch: a
  * DOMException, the connection possibly closed, and a new one, TLS included, for the next
  * turn); `cancel` gives the body up (an error, a consumer that stopped early).
  */
-/** What one read of a response body gives. */
-type BodyRead = Awaited<ReturnType<ReadableStreamDefaultReader<Uint8Array>['read']>>;
-
 class ResponseBodyReader {
 	private readonly reader: ReadableStreamDefaultReader<Uint8Array>;
 	private settled = false;
@@ -257,30 +261,25 @@ class ResponseBodyReader {
 	}
 
 	/**
-	 * The stream is complete: read what is left and drop it. Usually one read finds the end;
-	 * a body that goes on after `[DONE]` is drained for at most {@link bodyDrainGraceMs}.
+	 * The stream is complete. The rest of the body, normally just its end and already on its
+	 * way, is not read: the connection goes back to the pool when it arrives all the same,
+	 * and reading it cost ~0.05–0.1× of a bare round trip per turn in the loop bench (the
+	 * bare client pays it). A body still open {@link bodyDrainGraceMs} later (a server that
+	 * goes on after `[DONE]`) is cancelled.
 	 */
 	release(): void {
 		if (this.settled) return;
 		this.settled = true;
 		const reader = this.reader;
-		reader.read().then(
-			({ done }) => {
-				if (done) return;
-				const timer = setTimeout(() => void reader.cancel().catch(() => undefined), bodyDrainGraceMs);
-				timer.unref?.();
-				void (async () => {
-					try {
-						while (!(await reader.read()).done);
-					} catch {
-						// The connection went away; there is nothing left to release.
-					} finally {
-						clearTimeout(timer);
-					}
-				})();
+		const leftover: Watched = {
+			check: () => {
+				reader.cancel().catch(() => undefined);
+				return undefined;
 			},
-			() => undefined,
-		);
+		};
+		watchdog.watch(leftover, Date.now() + bodyDrainGraceMs);
+		const closed = () => watchdog.unwatch(leftover);
+		reader.closed.then(closed, closed);
 	}
 
 	/** Nothing more is wanted from the body. */
@@ -311,14 +310,13 @@ interface WatchdogLimits {
 }
 
 /**
- * One attempt's abort controller, linked to the caller's signal, with a watchdog for the
- * time limits. Reads only stamp `lastActivity`; a single timer, set for the earliest moment
- * a limit could run out, checks the stamps when it fires and sets itself again if nothing
- * ran out (re-arming a timer per read cost ~0.3× of a bare round trip in the loop bench).
+ * One attempt's abort controller, linked to the caller's signal, and its time limits. Reads
+ * only stamp `lastActivity`; the shared {@link Watchdog} checks the stamps at the earliest
+ * moment a limit could run out and asks again later if nothing ran out (re-arming a timer
+ * per read cost ~0.3× of a bare round trip in the loop bench; a timer per attempt, a few %).
  */
-class AttemptControl {
+class AttemptControl implements Watched {
 	private readonly controller = takeAbortController();
-	private timer: ReturnType<typeof setTimeout> | undefined;
 	private timedOut: { phase: ChatTimeoutPhase; timeoutMs: number } | undefined;
 	private readonly startedAt = Date.now();
 	private lastActivity = this.startedAt;
@@ -333,7 +331,8 @@ class AttemptControl {
 		private readonly limits: WatchdogLimits,
 	) {
 		outer?.addEventListener('abort', this.onOuterAbort, { once: true });
-		this.schedule(Date.now());
+		const first = this.nextCheck(this.startedAt);
+		if (first !== undefined) watchdog.watch(this, first);
 	}
 
 	get signal(): AbortSignal {
@@ -361,18 +360,15 @@ class AttemptControl {
 		this.lastActivity = Date.now();
 	}
 
-	private readonly check = (): void => {
-		this.timer = undefined;
-		if (this.disposed) return;
-		const now = Date.now();
+	/** Called by the watchdog when this attempt is due: aborts it if a limit ran out, else says when to look again. */
+	check(now: number): number | undefined {
+		if (this.disposed) return undefined;
 		const expired = this.expired(now);
-		if (expired) {
-			this.timedOut = expired;
-			this.controller.abort();
-			return;
-		}
-		this.schedule(now);
-	};
+		if (!expired) return this.nextCheck(now);
+		this.timedOut = expired;
+		this.controller.abort();
+		return undefined;
+	}
 
 	/** The limit that has run out at `now`, if any. */
 	private expired(now: number): { phase: ChatTimeoutPhase; timeoutMs: number } | undefined {
@@ -390,16 +386,15 @@ class AttemptControl {
 		return { phase: 'stream', timeoutMs };
 	}
 
-	/** Sets the timer for the earliest moment a limit could run out (none when no limit applies). */
-	private schedule(now: number): void {
-		let wait = Infinity;
-		const { firstTokenTimeoutMs } = this.limits;
-		if (firstTokenTimeoutMs > 0 && !this.firstPart) wait = Math.min(wait, this.startedAt + firstTokenTimeoutMs - now);
+	/** The earliest moment a limit could run out (epoch ms; `undefined` when no limit applies). */
+	private nextCheck(now: number): number | undefined {
+		let at = Infinity;
+		const { firstTokenTimeoutMs, timeoutMs, stallTimeoutMs } = this.limits;
+		if (firstTokenTimeoutMs > 0 && !this.firstPart) at = this.startedAt + firstTokenTimeoutMs;
 		// The stall limit may differ from the response/stream one: take the shortest that may apply.
-		const inactivity = Math.min(...[this.limits.timeoutMs, this.limits.stallTimeoutMs].filter((limit) => limit > 0));
-		if (Number.isFinite(inactivity)) wait = Math.min(wait, this.paused ? inactivity : this.lastActivity + inactivity - now);
-		if (!Number.isFinite(wait)) return;
-		this.timer = setTimeout(this.check, Math.max(1, wait));
+		const inactivity = timeoutMs > 0 && stallTimeoutMs > 0 ? Math.min(timeoutMs, stallTimeoutMs) : timeoutMs > 0 ? timeoutMs : stallTimeoutMs;
+		if (inactivity > 0) at = Math.min(at, (this.paused ? now : this.lastActivity) + inactivity);
+		return at === Infinity ? undefined : Math.max(at, now + 1);
 	}
 
 	/** Turns low-level failures into this package's errors; our own errors pass through. */
@@ -418,8 +413,7 @@ class AttemptControl {
 	dispose(abort: boolean): void {
 		if (this.disposed) return;
 		this.disposed = true;
-		if (this.timer !== undefined) clearTimeout(this.timer);
-		this.timer = undefined;
+		watchdog.unwatch(this);
 		this.outer?.removeEventListener('abort', this.onOuterAbort);
 		if (abort && !this.controller.signal.aborted) this.controller.abort();
 		returnAbortController(this.controller);

@@ -21,6 +21,18 @@ describe('RequestBodyWriter', () => {
 		}
 	});
 
+	it('sees messages added to, or replaced in, the same array between calls', () => {
+		const writer = new RequestBodyWriter();
+		const messages: ChatMessage[] = [{ role: 'system', content: 'S' }, { role: 'user', content: 'U' }];
+		const request: ChatRequest = { model: 'm', messages, tools };
+		expect(writer.write(request)).toBe(chatRequestBody(request));
+		messages.push({ role: 'assistant', content: 'A' });
+		expect(writer.write(request)).toBe(chatRequestBody(request));
+		messages[0] = { role: 'system', content: [{ type: 'text', text: 'S', cache_control: { type: 'ephemeral' } }] } as ChatMessage;
+		expect(writer.write(request)).toBe(chatRequestBody(request));
+		expect(JSON.parse(writer.write({ ...request, tools: undefined })).tools).toBeUndefined();
+	});
+
 	it('falls back to plain serialization when a request carries its stand-in texts itself', () => {
 		const writer = new RequestBodyWriter();
 		const request: ChatRequest = {

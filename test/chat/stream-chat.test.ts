@@ -309,6 +309,23 @@ describe('streamChat: one request after another', () => {
 		expect((await chatCompletion(request, options(fake, { timeoutMs: 80 }))).text).toBe('answer 3');
 	});
 
+	it('a body that goes on after [DONE]: the turn is there at [DONE], the next request works', async () => {
+		let index = 0;
+		const fake = await serve(() => textReply(`answer ${index++}`, { reply: { afterDone: ': trailing comment\n\ndata: {"ignored":true}\n\n' } }));
+		expect((await chatCompletion(request, options(fake))).text).toBe('answer 0');
+		expect((await chatCompletion(request, options(fake))).text).toBe('answer 1');
+	});
+
+	it('a body left open after [DONE] gives its turn at once, and is cancelled after the grace period', async () => {
+		const fake = await serve(() => textReply('done early', { reply: { stallAfterDone: true } }));
+		const started = Date.now();
+		expect((await chatCompletion(request, options(fake, { timeoutMs: 60_000 }))).text).toBe('done early');
+		expect(Date.now() - started).toBeLessThan(2_000);
+		// The connection closes when the client gives the body up (5 s after [DONE]).
+		await fake.requests[0].closed;
+		expect(Date.now() - started).toBeGreaterThanOrEqual(4_500);
+	}, 15_000);
+
 	it('streamChat yields the parts of streamChatBatches, one by one, in order', async () => {
 		const fake = await serve(() => toolCallReply([{ name: 'weather', arguments: { city: 'Rome' } }], { text: 'Let me check.' }));
 		const parts: StreamPart[] = [];

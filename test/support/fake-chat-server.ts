@@ -54,6 +54,10 @@ export interface FakeReply {
 	processingComments?: number;
 	/** Do not send the final `data: [DONE]`. */
 	omitDone?: boolean;
+	/** Sent after `data: [DONE]`, before the body ends (a server that goes on after it). */
+	afterDone?: string;
+	/** After `data: [DONE]` (and `afterDone`), keep the connection open instead of ending the body. */
+	stallAfterDone?: boolean;
 }
 
 export interface FakeChatServerOptions {
@@ -162,6 +166,8 @@ async function sendReply(reply: FakeReply, response: ServerResponse): Promise<vo
 	}
 	if (reply.rawSse !== undefined) await write(response, reply.rawSse);
 	if (reply.chunks && !reply.omitDone) await write(response, 'data: [DONE]\n\n');
+	if (reply.afterDone !== undefined) await write(response, reply.afterDone);
+	if (reply.stallAfterDone) return; // keep the socket open; close() drops it
 	response.end();
 }
 
