@@ -1,5 +1,6 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
-import { defaultMaxAgentDepth, enterAgentFrame, type AgentFrame } from '../modes/nested/agent-frame';
+import { enterAgentFrame, type AgentFrame } from '../modes/nested/agent-frame';
+import { readMaxDepth } from './read-mode-settings';
 
 /**
  * Enters one item's agent run of an AgentOrchestrator node into the chain of nested
@@ -14,11 +15,11 @@ export function enterNodeAgentFrame(context: IExecuteFunctions, itemIndex: numbe
 	const node = context.getNode();
 	const workflowId = typeof context.getWorkflow === 'function' ? (context.getWorkflow()?.id ?? '') : '';
 	const mode = context.getNodeParameter('mode', itemIndex, 'full') as string;
-	const maxDepth = mode === 'nested' ? Number(context.getNodeParameter('maxDepth', itemIndex, defaultMaxAgentDepth)) : undefined;
+	const maxDepth = mode === 'nested' ? readMaxDepth((name, fallback) => context.getNodeParameter(name, itemIndex, fallback)) : undefined;
 	return enterAgentFrame({
 		name: node.name,
 		key: `${workflowId}/${node.name}`,
-		maxDepth: Number.isFinite(maxDepth) && (maxDepth as number) >= 1 ? maxDepth : undefined,
+		maxDepth,
 		signal: context.getExecutionCancelSignal?.(),
 		sink,
 	});

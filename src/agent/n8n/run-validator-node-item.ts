@@ -7,6 +7,7 @@ import { inProcessAgentTool } from '../engine/in-process-agent-tool';
 import { runValidator } from '../modes/validator/run-validator';
 import type { CallModel } from '../run-agent';
 import { readAgentNodeSettings } from './read-agent-node-settings';
+import { readValidatorSettings } from './read-mode-settings';
 
 /** Test seam: replaces the chat client. */
 export interface RunValidatorNodeItemOptions {
@@ -31,9 +32,10 @@ export async function runValidatorNodeItem(
 ): Promise<INodeExecutionData> {
 	const settings = await readAgentNodeSettings(context, itemIndex);
 	const tools = flattenConnectedTools(await context.getInputConnectionData('ai_tool', itemIndex)).map(inProcessAgentTool);
-	const chosen = String(context.getNodeParameter('validatorTool', itemIndex, '') ?? '').trim();
+	const validator = readValidatorSettings((name, fallback) => context.getNodeParameter(name, itemIndex, fallback));
+	const chosen = validator.tool;
 	// Accept the tool name or the node name ("Hash text" for the tool Hash_text).
-	const toolName = chosen === '' ? undefined : (tools.find((tool) => tool.name === chosen || tool.sourceNodeName === chosen)?.name ?? chosen);
+	const toolName = chosen === undefined ? undefined : (tools.find((tool) => tool.name === chosen || tool.sourceNodeName === chosen)?.name ?? chosen);
 	const { systemMessage, temperature, maxTokens, reasoning } = settings.config;
 
 	const debugLog: string[] = [];
@@ -51,8 +53,8 @@ export async function runValidatorNodeItem(
 				maxTokens,
 				reasoning,
 				toolName,
-				maxAttempts: context.getNodeParameter('maxAttempts', itemIndex, 3) as number,
-				validateOnly: context.getNodeParameter('validateOnly', itemIndex, false) as boolean,
+				maxAttempts: validator.maxAttempts,
+				validateOnly: validator.validateOnly,
 			},
 			prompt: settings.prompt,
 		},

@@ -1,8 +1,8 @@
 import type { IExecuteFunctions, INode } from 'n8n-workflow';
 import { AgentOrchestrator } from '../../../nodes/AgentOrchestrator/AgentOrchestrator.node';
 import { AgentConfigurationError } from '../../errors/agent-configuration-error';
-import { defaultMaxAgentDepth } from '../modes/nested/agent-frame';
 import { readAgentNodeSettings } from '../n8n/read-agent-node-settings';
+import { readMaxDepth, readValidatorSettings } from '../n8n/read-mode-settings';
 import { createNodeParameterReader } from './node-parameter-reader';
 import { assertConnectionUsable, resolveConnectionFields } from './resolve-connection-fields';
 import { credentialHint, credentialRecordOf, type ReadWorkflowAgentOptions, type WorkflowAgentSettings } from './workflow-agent-settings';
@@ -38,17 +38,11 @@ export async function readOrchestratorSettings(node: INode, options: ReadWorkflo
 	const settings = await readAgentNodeSettings(context, 0);
 	if (options.model) settings.config.model = options.model;
 	const result: WorkflowAgentSettings = { ...settings, kind: 'orchestrator', mode };
-	if (mode === 'validator') {
-		const tool = String(reader.get('validatorTool', '') ?? '').trim();
-		result.validator = {
-			tool: tool === '' ? undefined : tool,
-			maxAttempts: Number(reader.get('maxAttempts', 3)),
-			validateOnly: reader.get('validateOnly', false) === true,
-		};
-	}
+	const get = (name: string, fallback: unknown) => reader.get(name, fallback);
+	if (mode === 'validator') result.validator = readValidatorSettings(get);
 	if (mode === 'nested') {
-		const maxDepth = Number(reader.get('maxDepth', defaultMaxAgentDepth));
-		if (Number.isFinite(maxDepth) && maxDepth >= 1) result.maxDepth = maxDepth;
+		const maxDepth = readMaxDepth(get);
+		if (maxDepth !== undefined) result.maxDepth = maxDepth;
 	}
 	return result;
 }
