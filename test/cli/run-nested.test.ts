@@ -103,6 +103,24 @@ describe('toolbridge tools: a nested orchestrator is a tool of its parent', () =
 });
 
 describe('toolbridge run with nested agents', () => {
+	it('a child that fails still rolls up the tokens it spent; the coordinator reads the failure', async () => {
+		await start({
+			[models.coordinator]: (request, call) =>
+				call === 1 ? toolCallReply([{ id: 'call_hasher', name: 'Hash_Agent', arguments: { task: 'Hash the word "owl"' } }]) : textReply(`Saw: ${toolMessages(request)[0].content}`),
+			// One answered call (its tool runs for real), then the provider refuses the next.
+			[models.hasher]: (_request, call) =>
+				call === 1 ? toolCallReply([{ id: 'call_hash', name: 'Hash_text', arguments: { text: 'owl' } }]) : { status: 400, errorBody: { error: { code: 400, message: 'context too long' } } },
+		});
+		const { code, stdout } = await runInProcess(['run', fixture, '--prompt', 'Hash "owl"', '--credentials', credentialsFile(server!.baseUrl), '--json']);
+		expect(code).toBe(0);
+		const printed = JSON.parse(stdout);
+		expect(printed.steps.map((step: Json) => [step.tool, step.isError])).toEqual([['Hash_Agent', true]]);
+		expect(printed.output).toMatch(/^Saw: .*context too long/);
+		// 2 coordinator calls + the hasher's one answered call count; its refused call has no usage.
+		expect(server!.requests).toHaveLength(4);
+		expect(printed.usage.promptTokens).toBe(36);
+	});
+
 	it('each child runs its own loop, model and credential; answers come back as plain text; usage rolls up', async () => {
 		await start({
 			[models.coordinator]: (request, call) =>

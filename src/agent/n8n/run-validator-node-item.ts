@@ -4,6 +4,7 @@ import type { AgentEvent } from '../agent-event';
 import { flattenConnectedTools } from '../agent-tool-from-langchain';
 import { createChatModelCaller } from '../create-chat-model-caller';
 import { inProcessAgentTool } from '../engine/in-process-agent-tool';
+import { resolveValidatorToolName } from '../modes/validator/resolve-validator-tool-name';
 import { runValidator } from '../modes/validator/run-validator';
 import type { CallModel } from '../run-agent';
 import { readAgentNodeSettings } from './read-agent-node-settings';
@@ -33,9 +34,7 @@ export async function runValidatorNodeItem(
 	const settings = await readAgentNodeSettings(context, itemIndex);
 	const tools = flattenConnectedTools(await context.getInputConnectionData('ai_tool', itemIndex)).map(inProcessAgentTool);
 	const validator = readValidatorSettings((name, fallback) => context.getNodeParameter(name, itemIndex, fallback));
-	const chosen = validator.tool;
-	// Accept the tool name or the node name ("Hash text" for the tool Hash_text).
-	const toolName = chosen === undefined ? undefined : (tools.find((tool) => tool.name === chosen || tool.sourceNodeName === chosen)?.name ?? chosen);
+	const toolName = resolveValidatorToolName(validator.tool, tools);
 	const { systemMessage, temperature, maxTokens, reasoning } = settings.config;
 
 	const debugLog: string[] = [];

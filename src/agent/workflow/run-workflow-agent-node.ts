@@ -1,5 +1,6 @@
 import type { INode } from 'n8n-workflow';
 import type { Usage } from '../../chat/types';
+import { emptyUsage } from '../add-usage';
 import { buildAgentTools, type WorkflowNestedAgentRunner } from '../../tools/hosts/standalone/load-workflow-tools';
 import type { AgentEvent } from '../agent-event';
 import type { AgentResult, AgentState } from '../agent-state';
@@ -75,6 +76,15 @@ export async function runWorkflowAgentNode(session: WorkflowSession, node: INode
 		session.onAgentEnd?.({ agentName: node.name, path: frame.path, usage: total });
 		return total;
 	};
+	// A run that fails still spent tokens: they go to the parent agent as well.
+	let spent: Usage = emptyUsage();
+	const onState = (state: { usage: Usage }): void => {
+		spent = state.usage;
+	};
+	const finishOnFailure = (error: unknown): never => {
+		finish(spent);
+		throw error;
+	};
 
 	if (settings.mode === 'validator') {
 		const validator = settings.validator;
@@ -99,8 +109,9 @@ export async function runWorkflowAgentNode(session: WorkflowSession, node: INode
 				onEvent,
 				debug,
 				secrets: settings.secrets,
+				onState,
 			}),
-		);
+		).catch(finishOnFailure);
 		return { mode: 'validator', settings, tools, path: frame.path, result: { ...result, usage: finish(result.usage) } };
 	}
 
@@ -116,8 +127,9 @@ export async function runWorkflowAgentNode(session: WorkflowSession, node: INode
 			secrets: settings.secrets,
 			toolTimeoutMs: settings.toolTimeoutMs,
 			runTimeoutMs: settings.runTimeoutMs,
+			onState,
 		}),
-	);
+	).catch(finishOnFailure);
 	return { mode: 'full', settings, tools, path: frame.path, result: { ...outcome.result, usage: finish(outcome.result.usage) }, state: outcome.state };
 }
 

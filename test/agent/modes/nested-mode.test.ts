@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { AgentOrchestrator } from '../../../nodes/AgentOrchestrator/AgentOrchestrator.node';
 import { isNestedAgentNode, nestedAgentToolSpec } from '../../../src/agent/modes/nested/nested-agent-tool-spec';
 import { loadWorkflowTools } from '../../../src/tools/hosts/standalone/load-workflow-tools';
-import { textReply, toolCallReply, type FakeChatServer, type FakeRequest, type FakeReply } from '../../support/fake-chat-server';
+import { errorReply, textReply, toolCallReply, type FakeChatServer, type FakeRequest, type FakeReply } from '../../support/fake-chat-server';
 import { fakeChatServerPerTest } from '../../support/fake-chat-server-hooks';
 import { agentWorkflow, hashTextToolNode } from '../../support/real-tool-nodes';
 import { fakeNodeContext } from './fake-node-context';
@@ -131,6 +131,21 @@ describe('nested mode', () => {
 		// Each nested call is logged as a run of the child node (n8n's execution view).
 		expect(researcher.logged.map((entry) => entry.kind)).toEqual(['input', 'output']);
 		expect(researcher.logged[1].data).toEqual([[{ json: { response: `digest ${digest}` } }]]);
+	});
+
+	it("a child that fails still rolls up the tokens it spent; the parent's model reads the failure", async () => {
+		const fake = await start({
+			parent: (request, call) => (call === 1 ? toolCallReply([{ id: 'p', name: 'Researcher', arguments: { task: 'go' } }]) : textReply(`saw: ${lastToolResults(request)[0]}`)),
+			// One answered call (a tool that does not exist), then the provider refuses the next.
+			researcher: (_request, call) => (call === 1 ? toolCallReply([{ id: 'r', name: 'Missing', arguments: {} }]) : errorReply(400, 'context too long')),
+		});
+		const researcher = await nestedTool('Researcher', fake.baseUrl, { model: 'researcher', toolDescription: 'Researches' });
+		const [[item]] = await runParent(fake.baseUrl, [researcher.tool]);
+		expect(item.json.steps.map((step: Json) => [step.tool, step.isError])).toEqual([['Researcher', true]]);
+		expect(item.json.output).toMatch(/^saw: .*context too long/);
+		// Parent: 2 calls; child: 1 answered call, whose tokens count, and 1 refused.
+		expect(fake.requests).toHaveLength(4);
+		expect(item.json.usage.promptTokens).toBe(12 * 3);
 	});
 
 	it('stops a chain deeper than Max Depth with a clear error the calling model reads', async () => {
