@@ -148,6 +148,20 @@ describe('nested mode', () => {
 		expect(item.json.usage.promptTokens).toBe(12 * 3);
 	});
 
+	it('called through LangChain (as n8n\'s AI Agent calls it) with "20" for a number: coerced, not refused by the schema check', async () => {
+		const fake = await start({ writer: (request) => textReply(`prompt was: ${request.body.messages.at(-1).content}`) });
+		const writer = await nestedTool('Writer', fake.baseUrl, {
+			model: 'writer',
+			prompt: "={{ $fromAI('words', 'Maximum words', 'number') }}",
+		});
+		expect(await writer.tool.invoke({ words: '20' })).toBe('prompt was: 20');
+		const message = await writer.tool.invoke({ type: 'tool_call', id: 'call_1', name: 'Writer', args: { words: '20' } });
+		expect(message).toMatchObject({ tool_call_id: 'call_1', content: 'prompt was: 20' });
+		// What cannot be coerced still fails LangChain's own check, before any model call.
+		await expect(writer.tool.invoke({ words: 'twenty' })).rejects.toThrow(/did not match expected schema/);
+		expect(fake.requests).toHaveLength(2);
+	});
+
 	it('stops a chain deeper than Max Depth with a clear error the calling model reads', async () => {
 		const fake = await start({
 			parent: (request, call) => (call === 1 ? toolCallReply([{ id: 'p', name: 'A', arguments: { task: 'go' } }]) : textReply(lastToolResults(request)[0])),

@@ -30,7 +30,7 @@ export interface CreateNestedAgentToolOptions {
  */
 export function createNestedAgentTool(options: CreateNestedAgentToolOptions): DynamicStructuredTool {
 	const { spec } = options;
-	return new DynamicStructuredTool({
+	const tool = new DynamicStructuredTool({
 		name: spec.name,
 		description: spec.description,
 		schema: spec.parameters as Record<string, unknown>,
@@ -43,6 +43,21 @@ export function createNestedAgentTool(options: CreateNestedAgentToolOptions): Dy
 		},
 		metadata: { sourceNodeName: spec.sourceNodeName, toolbridge: { jsonSchema: spec.parameters, nodeType: 'agentOrchestrator', nestedAgent: true } },
 	});
+	// LangChain checks a JSON Schema tool's input strictly before `func` runs, so "20" for a
+	// number would fail there (a ToolInputParsingException for the caller, n8n's AI Agent
+	// included) although `func` accepts it. Input that coerces to the schema is coerced
+	// first, as the bridge's node tools do; other input goes on as given and fails the check.
+	const call = tool.call.bind(tool);
+	tool.call = ((arg, ...rest) => call(coercedToolInput(arg, spec) as typeof arg, ...rest)) as typeof tool.call;
+	return tool;
+}
+
+/** The arguments of a LangChain ToolCall (`{ type: 'tool_call', id, name, args }`) or plain arguments, coerced to the spec's schema when they can be. */
+function coercedToolInput(arg: unknown, spec: NestedAgentToolSpec): unknown {
+	const toolCall = typeof arg === 'object' && arg !== null && (arg as { type?: unknown }).type === 'tool_call' ? (arg as { args: unknown }) : undefined;
+	const check = checkArguments(toolCall ? toolCall.args : arg, spec.schema.zod, spec.schema.parameters);
+	if (!check.ok) return arg;
+	return toolCall ? { ...toolCall, args: check.args } : check.args;
 }
 
 function resolvePrompt(value: unknown, resolveExpression?: (expression: string) => unknown): string {
