@@ -1,6 +1,7 @@
 import Ajv, { type ErrorObject, type Options, type ValidateFunction } from 'ajv';
 import Ajv2019 from 'ajv/dist/2019';
 import Ajv2020 from 'ajv/dist/2020';
+import addFormats from 'ajv-formats';
 import type { JsonSchema } from '../chat/types';
 import { JsonSchemaError } from '../errors/json-schema-error';
 import { formatJsonValue } from './json-schema-parts';
@@ -15,11 +16,12 @@ export type JsonValidationResult = { valid: true } | { valid: false; errors: str
  * code-point string lengths, multipleOf on decimals) all have to be right. Options:
  * - allErrors: the repair prompt gets every problem, not only the first;
  * - strict: false: provider annotations (`nullable`, `example`, `propertyOrdering`) are not errors;
- * - validateFormats: false: format checks need ajv-formats (a second dependency); formats are
- *   constraints the model is told about, not checked here;
+ * - formats (`date-time`, `date`, `email`, `uri`, `uuid`, `ipv4` … as ajv-formats defines
+ *   them) are checked: a schema that asks for a date-time gets one; a format ajv-formats does
+ *   not know is not an error (strict: false) and not checked;
  * - addUsedSchema: false: two schemas with the same `$id` must not collide in the cache.
  */
-const AJV_OPTIONS: Options = { allErrors: true, strict: false, validateFormats: false, addUsedSchema: false, logger: false };
+const AJV_OPTIONS: Options = { allErrors: true, strict: false, addUsedSchema: false, logger: false };
 
 type Draft = 'draft-07' | '2019-09' | '2020-12';
 const validators: Partial<Record<Draft, Ajv>> = {};
@@ -30,7 +32,7 @@ const MAX_ERRORS = 20;
 
 /**
  * Checks a value against a JSON Schema (draft-07 by default; a root `$schema` naming 2019-09
- * or 2020-12 selects that draft; `format` is not checked). Each error is `JSON pointer:
+ * or 2020-12 selects that draft; formats are checked as ajv-formats defines them). Each error is `JSON pointer:
  * what was expected (what was found)`, e.g. `/age: must be integer (found "36")`, ready to
  * be sent back to a model for a repair attempt. Compiled validators are cached per schema
  * object, so validating many values against one schema compiles it once.
@@ -66,6 +68,7 @@ function ajvFor(draft: Draft): Ajv {
 	let ajv = validators[draft];
 	if (!ajv) {
 		ajv = draft === '2020-12' ? new Ajv2020(AJV_OPTIONS) : draft === '2019-09' ? new Ajv2019(AJV_OPTIONS) : new Ajv(AJV_OPTIONS);
+		addFormats(ajv);
 		validators[draft] = ajv;
 	}
 	return ajv;

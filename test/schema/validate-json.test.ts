@@ -54,7 +54,12 @@ describe('validateJson', () => {
 		['2019-09 dependentRequired', { $schema: 'https://json-schema.org/draft/2019-09/schema', dependentRequired: { a: ['b'] } }, { a: 1 }, false],
 		['draft-04 is read as draft-07', { $schema: 'http://json-schema.org/draft-04/schema#', type: 'integer' }, 3, true],
 		['OpenAPI nullable (Gemini shape)', { type: 'string', nullable: true }, null, true],
-		['format is not checked', { type: 'string', format: 'email' }, 'not an email', true],
+		['email format', { type: 'string', format: 'email' }, 'not an email', false],
+		['email format, valid', { type: 'string', format: 'email' }, 'ada@example.com', true],
+		['date-time format wants a time', { type: 'string', format: 'date-time' }, '2026-11-22', false],
+		['date-time format, valid', { type: 'string', format: 'date-time' }, '2026-11-22T21:20:00Z', true],
+		['uuid format, 2020-12', { $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'string', format: 'uuid' }, 'nope', false],
+		['a format ajv-formats does not know is not checked, nor an error', { type: 'string', format: 'phone-number' }, 'anything', true],
 	])('%s', (_name, schema, value, valid) => {
 		expect(validateJson(value, schema as JsonSchema).valid).toBe(valid);
 	});
