@@ -6,13 +6,14 @@ export { ToolbridgeError } from './errors/toolbridge-error';
 export type * from './chat/types';
 export type { AgentTool, ToolObservation, ToolInvokeOptions } from './agent/agent-tool';
 // chat client
-export { streamChat, defaultChatTimeoutMs } from './chat/stream-chat';
+export { streamChat, streamChatBatches, defaultChatTimeoutMs } from './chat/stream-chat';
 export type { ChatClientOptions, RetryEvent } from './chat/stream-chat';
-export { collectTurn } from './chat/collect-turn';
+export { collectTurn, collectTurnFromBatches, TurnAssembler } from './chat/collect-turn';
+export { RequestBodyWriter, chatRequestBody } from './chat/request-body';
 export type { StreamPartListener } from './chat/collect-turn';
 export { chatCompletion } from './chat/chat-completion';
 export { chatCompletionsUrl } from './chat/chat-completions-url';
-export { parseChatStream } from './chat/parse-chat-stream';
+export { parseChatStream, ChatStreamParser } from './chat/parse-chat-stream';
 export { SseParser } from './chat/parse-sse';
 export type { SseEvent } from './chat/parse-sse';
 export { defaultRetryOptions, parseRetryAfter } from './chat/retry-policy';
