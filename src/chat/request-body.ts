@@ -2,8 +2,11 @@ import type { ChatRequest } from './types';
 
 /** The body of a streaming request, serialized whole: the request as given (fields left `undefined` are not sent) plus `stream: true` and `stream_options.include_usage`. */
 export function chatRequestBody(request: ChatRequest): string {
-	return JSON.stringify({ ...request, stream: true, stream_options: { include_usage: true } });
+	return JSON.stringify({ ...request, ...streamingFields });
 }
+
+/** What every request body adds to the request (only ever serialized, never changed). */
+const streamingFields = { stream: true, stream_options: { include_usage: true } } as const;
 
 // Stand in for `messages` and `tools` while the rest of a body is serialized. A request that
 // contains these texts itself (NUL characters included) is serialized the plain way.
@@ -34,8 +37,7 @@ export class RequestBodyWriter {
 			...request,
 			messages: messagesStandIn,
 			...(Array.isArray(tools) ? { tools: toolsStandIn } : {}),
-			stream: true,
-			stream_options: { include_usage: true },
+			...streamingFields,
 		});
 		let body = spliceOnce(head, messagesPlaceholder, () => `[${this.messagesJson(messages).join(',')}]`);
 		if (body !== undefined && Array.isArray(tools)) body = spliceOnce(body, toolsPlaceholder, () => this.toolsJson(tools));

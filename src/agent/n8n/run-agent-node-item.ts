@@ -1,6 +1,4 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
-import type { Usage } from '../../chat/types';
-import { emptyUsage } from '../add-usage';
 import type { AgentResult } from '../agent-state';
 import type { AgentEvent } from '../agent-event';
 import { flattenConnectedTools } from '../agent-tool-from-langchain';
@@ -55,8 +53,6 @@ export async function runAgentNodeItem(
 
 	if (streaming) context.sendChunk('begin', itemIndex);
 	let result: AgentResult;
-	// A run that fails still spent tokens: they go to the parent agent (if any) as well.
-	let spent: Usage = emptyUsage();
 	try {
 		const outcome = await frame.run(() => runAgent({
 			input: { config: settings.config, prompt: settings.prompt, history },
@@ -69,11 +65,10 @@ export async function runAgentNodeItem(
 			secrets: settings.secrets,
 			toolTimeoutMs: settings.toolTimeoutMs,
 			runTimeoutMs: settings.runTimeoutMs,
-			onState: (state) => {
-				spent = state.usage;
-			},
+			onState: frame.track,
 		})).catch((error: unknown) => {
-			frame.finish(spent);
+			// A run that fails still spent tokens: they go to the parent agent (if any) as well.
+			frame.finish();
 			throw error;
 		});
 		result = { ...outcome.result, usage: frame.finish(outcome.result.usage) };

@@ -1,6 +1,5 @@
 import type { INode } from 'n8n-workflow';
 import type { Usage } from '../../chat/types';
-import { emptyUsage } from '../add-usage';
 import { buildAgentTools, type WorkflowNestedAgentRunner } from '../../tools/hosts/standalone/load-workflow-tools';
 import type { AgentEvent } from '../agent-event';
 import type { AgentResult, AgentState } from '../agent-state';
@@ -71,18 +70,14 @@ export async function runWorkflowAgentNode(session: WorkflowSession, node: INode
 	const callModel = createChatModelCaller(settings.connection);
 	const debug = session.debug ?? settings.debugLog;
 	const onEvent = frame.forwardDebug(emit);
-	const finish = (usage: Usage): Usage => {
+	const finish = (usage?: Usage): Usage => {
 		const total = frame.finish(usage);
 		session.onAgentEnd?.({ agentName: node.name, path: frame.path, usage: total });
 		return total;
 	};
-	// A run that fails still spent tokens: they go to the parent agent as well.
-	let spent: Usage = emptyUsage();
-	const onState = (state: { usage: Usage }): void => {
-		spent = state.usage;
-	};
+	// A run that fails still spent tokens (tracked through onState): they go to the parent agent as well.
 	const finishOnFailure = (error: unknown): never => {
-		finish(spent);
+		finish();
 		throw error;
 	};
 
@@ -109,7 +104,7 @@ export async function runWorkflowAgentNode(session: WorkflowSession, node: INode
 				onEvent,
 				debug,
 				secrets: settings.secrets,
-				onState,
+				onState: frame.track,
 			}),
 		).catch(finishOnFailure);
 		return { mode: 'validator', settings, tools, path: frame.path, result: { ...result, usage: finish(result.usage) } };
@@ -127,7 +122,7 @@ export async function runWorkflowAgentNode(session: WorkflowSession, node: INode
 			secrets: settings.secrets,
 			toolTimeoutMs: settings.toolTimeoutMs,
 			runTimeoutMs: settings.runTimeoutMs,
-			onState,
+			onState: frame.track,
 		}),
 	).catch(finishOnFailure);
 	return { mode: 'full', settings, tools, path: frame.path, result: { ...outcome.result, usage: finish(outcome.result.usage) }, state: outcome.state };

@@ -48,8 +48,14 @@ export interface AgentFrame {
 	run<T>(work: () => Promise<T>): Promise<T>;
 	/** Wraps an event listener: this agent's debug lines also go to its ancestors, prefixed with its path. */
 	forwardDebug<E extends { type: string; line?: string }>(listener: (event: E) => void): (event: E) => void;
-	/** This run's total usage (own + nested agents'); also reported to the parent agent. Call once. */
-	finish(ownUsage: Usage): Usage;
+	/** Records the run's usage so far; pass it as the driver's `onState`. */
+	track(state: { usage: Usage }): void;
+	/**
+	 * This run's total usage (own + nested agents'); also reported to the parent agent. Call
+	 * once: with the run's usage, or without it for a run that failed (the usage last
+	 * tracked: a failed run still spent tokens).
+	 */
+	finish(ownUsage?: Usage): Usage;
 }
 
 const storage = new AsyncLocalStorage<AgentFrameRecord>();
@@ -85,6 +91,7 @@ export function enterAgentFrame(options: EnterAgentFrameOptions): AgentFrame {
 	const signals = [options.signal, parent?.signal].filter((signal): signal is AbortSignal => signal !== undefined);
 	const signal = signals.length > 1 ? AbortSignal.any(signals) : signals[0];
 	let childUsage: Usage | undefined;
+	let trackedUsage: Usage = emptyUsage();
 	const prefix = (line: string): string => {
 		if (path.length < 2) return line;
 		return line.startsWith('[DEBUG] ') ? `[DEBUG] [${label}] ${line.slice(8)}` : `[${label}] ${line}`;
@@ -111,7 +118,10 @@ export function enterAgentFrame(options: EnterAgentFrameOptions): AgentFrame {
 			listener(event);
 			if (event.type === 'debug' && typeof event.line === 'string') parent?.debug(prefix(event.line));
 		},
-		finish: (ownUsage) => {
+		track: (state) => {
+			trackedUsage = state.usage;
+		},
+		finish: (ownUsage = trackedUsage) => {
 			const total = childUsage ? addUsage(ownUsage, childUsage) : ownUsage;
 			parent?.addUsage(total);
 			return total;
