@@ -9,7 +9,7 @@
  */
 import { resolve } from 'node:path';
 import type { INode } from 'n8n-workflow';
-import { loadWorkflowTools } from '../src/tools/hosts/standalone/load-workflow-tools';
+import { loadWorkflowTools } from '../src/hosts/standalone/load-workflow-tools';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2000);
 const WARMUP = 200;

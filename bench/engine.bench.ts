@@ -24,13 +24,13 @@ import { applyToolResults } from '../src/agent/apply-tool-results';
 import { createAgentState } from '../src/agent/create-agent-state';
 import { nextAction } from '../src/agent/next-action';
 import type { CallModel } from '../src/agent/run-agent';
-import { collectActionResponses } from '../src/agent/engine/collect-action-responses';
-import type { EngineItem, EngineRunMetadata } from '../src/agent/engine/engine-item';
-import { planEngineActions } from '../src/agent/engine/plan-engine-actions';
-import { readEngineMetadata } from '../src/agent/engine/read-engine-metadata';
-import { runAgentEngine } from '../src/agent/n8n/run-agent-engine';
-import { errorOutput } from '../src/agent/n8n/error-output';
-import { runEngineWorkflow } from '../test/agent/engine-workflow';
+import { collectActionResponses } from '../src/hosts/n8n/engine/collect-action-responses';
+import type { EngineItem, EngineRunMetadata } from '../src/hosts/n8n/engine/engine-item';
+import { planEngineActions } from '../src/hosts/n8n/engine/plan-engine-actions';
+import { readEngineMetadata } from '../src/hosts/n8n/engine/read-engine-metadata';
+import { runAgentEngine } from '../src/hosts/n8n/run-agent-engine';
+import { errorOutput } from '../src/hosts/n8n/error-output';
+import { runEngineWorkflow } from '../test/hosts/n8n/engine-workflow';
 
 function argument(name: string, fallback: number): number {
 	const index = process.argv.indexOf(`--${name}`);
@@ -121,7 +121,7 @@ async function workflowMilliseconds(toolExecution: 'engine' | 'inProcess'): Prom
 		description: real.description,
 		async execute(this: IExecuteFunctions, response?: EngineResponse) {
 			if (toolExecution === 'inProcess') {
-				const { runAgentNodeItem } = await import('../src/agent/n8n/run-agent-node-item');
+				const { runAgentNodeItem } = await import('../src/hosts/n8n/run-agent-node-item');
 				return [[await runAgentNodeItem(this, 0, { callModel })]];
 			}
 			return await runAgentEngine(this, response, { callModel, failItem: (error) => ({ json: errorOutput(error) }) });

@@ -35,7 +35,7 @@ import { tool } from '@langchain/core/tools';
 import { ChatOpenAICompletions } from '@langchain/openai';
 import { createAgent } from 'langchain';
 import { z } from 'zod';
-import type { AgentTool } from '../src/agent/agent-tool';
+import type { AgentTool } from '../src/tools/agent-tool';
 import { createChatModelCaller } from '../src/agent/create-chat-model-caller';
 import { runAgent } from '../src/agent/run-agent';
 import { startFakeChatServer, textReply, toolCallReply } from '../test/support/fake-chat-server';

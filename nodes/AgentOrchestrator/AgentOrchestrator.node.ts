@@ -26,15 +26,15 @@ import {
 	validatorToolParameter,
 } from './descriptions/mode-parameters';
 import { optionsParameter } from './descriptions/options-parameter';
-import { readAgentMode, runModeItems } from '../../src/agent/n8n/run-mode-items';
-import { supplyNestedAgentTool } from '../../src/agent/n8n/supply-nested-agent-tool';
-import { errorOutput } from '../../src/agent/n8n/error-output';
-import { describeAgentError } from '../../src/agent/n8n/describe-agent-error';
-import { runAgentNodeItem } from '../../src/agent/n8n/run-agent-node-item';
-import { chooseToolExecution } from '../../src/agent/n8n/choose-tool-execution';
-import { runAgentEngine } from '../../src/agent/n8n/run-agent-engine';
-import { isEngineResumption } from '../../src/agent/engine/read-engine-metadata';
-import { checkConnectedTools } from '../../src/agent/n8n/check-connected-tools';
+import { readAgentMode, runModeItems } from '../../src/hosts/n8n/run-mode-items';
+import { supplyNestedAgentTool } from '../../src/hosts/n8n/supply-nested-agent-tool';
+import { errorOutput } from '../../src/hosts/n8n/error-output';
+import { describeAgentError } from '../../src/hosts/n8n/describe-agent-error';
+import { runAgentNodeItem } from '../../src/hosts/n8n/run-agent-node-item';
+import { chooseToolExecution } from '../../src/hosts/n8n/choose-tool-execution';
+import { runAgentEngine } from '../../src/hosts/n8n/run-agent-engine';
+import { isEngineResumption } from '../../src/hosts/n8n/engine/read-engine-metadata';
+import { checkConnectedTools } from '../../src/hosts/n8n/check-connected-tools';
 
 /** Runs a tool-calling agent loop per input item. The logic lives in src/agent. */
 // Not `usableAsTool`: n8n's generic wrapper would add a second "…Tool" node type whose schema

@@ -1,5 +1,6 @@
 import type { ProviderPreferences } from '../chat/openrouter-fields';
-import type { ChatMessage, ChatRequest, FinishReason, JsonSchema, Usage } from '../chat/types';
+import type { ChatMessage, ChatRequest, FinishReason, Usage } from '../chat/types';
+import type { JsonSchema } from '../schema/json-schema';
 import type { OutputAttempt, StructuredOutputConfig, StructuredOutputProgress } from './output-format/structured-output-config';
 
 /** What happens when a limit (max iterations, repeated calls) stops the loop. */

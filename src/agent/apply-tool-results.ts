@@ -1,6 +1,6 @@
 import type { ChatMessage } from '../chat/types';
 import type { AgentStep, AgentState } from './agent-state';
-import type { ToolObservation } from './agent-tool';
+import type { ToolObservation } from '../tools/agent-tool';
 import { expectStatus, reachLimit } from './stop-agent';
 
 /** The outcome of one tool call, as a driver reports it. */

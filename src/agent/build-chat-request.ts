@@ -1,4 +1,5 @@
-import type { ChatMessage, ChatRequest, ContentPart, JsonSchema, WireTool, WireToolChoice } from '../chat/types';
+import type { ChatMessage, ChatRequest, ContentPart, WireTool, WireToolChoice } from '../chat/types';
+import type { JsonSchema } from '../schema/json-schema';
 import { modelFamilyFromModelId, type ModelFamily } from '../schema/model-family';
 import { shapeToolSchema } from '../schema/shape-tool-schema';
 import type { AgentState } from './agent-state';

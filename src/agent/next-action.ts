@@ -1,5 +1,5 @@
 import type { ChatRequest } from '../chat/types';
-import { AgentStoppedError } from '../errors/agent-stopped-error';
+import { AgentStoppedError } from './agent-stopped-error';
 import type { AgentResult, AgentState } from './agent-state';
 import { buildChatRequest } from './build-chat-request';
 

@@ -2,7 +2,7 @@ import type { AssistantTurn, ChatRequest, StreamPart } from '../chat/types';
 import { AgentConfigurationError } from '../errors/agent-configuration-error';
 import type { AgentResult, AgentState } from './agent-state';
 import { forwardStreamPart, type AgentEvent, type AgentEventListener } from './agent-event';
-import type { AgentTool, ToolObservation } from './agent-tool';
+import type { AgentTool, ToolObservation } from '../tools/agent-tool';
 import { applyModelTurn } from './apply-model-turn';
 import { applyToolResults, type ToolCallResult } from './apply-tool-results';
 import { createAgentState, type AgentInput } from './create-agent-state';

@@ -1,6 +1,6 @@
 import { ToolbridgeError } from '../errors/toolbridge-error';
 import type { JsonSchema, WireTool, WireToolChoice } from './types';
-import { isZodSchema, zodToJsonSchema, type ZodSchemaLike } from './zod-to-json-schema';
+import { isZodSchema, zodToJsonSchema, type ZodSchemaLike } from '../schema/zod-to-json-schema';
 
 /**
  * A tool to convert: our `AgentTool` (`parameters`), a LangChain structured tool

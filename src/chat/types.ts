@@ -4,20 +4,9 @@
  * JSON so agent state that holds messages can be persisted by n8n between re-entries.
  */
 
-/** JSON Schema as sent to a model (draft-07 subset; extra keys allowed). */
-export interface JsonSchema {
-	type?: string | string[];
-	properties?: Record<string, JsonSchema>;
-	items?: JsonSchema | JsonSchema[];
-	required?: string[];
-	description?: string;
-	enum?: unknown[];
-	default?: unknown;
-	additionalProperties?: boolean | JsonSchema;
-	anyOf?: JsonSchema[];
-	oneOf?: JsonSchema[];
-	[key: string]: unknown;
-}
+import type { JsonSchema } from '../schema/json-schema';
+
+export type { JsonSchema };
 
 /** One `reasoning_details[]` entry (OpenRouter); kept verbatim and sent back unmodified. */
 export interface ReasoningDetail {

@@ -1,5 +1,6 @@
 import type { ParseArgsConfig } from 'node:util';
-import type { LoadWorkflowToolsOptions } from '../tools/hosts/standalone/load-workflow-tools';
+import type { LoadWorkflowToolsOptions } from '../hosts/standalone/load-workflow-tools';
+import { ownNodeTypes } from './own-node-types';
 
 /** Options every workflow command shares. */
 export const workflowOptions = {
@@ -26,6 +27,7 @@ export function hostOptionsFrom(values: Record<string, unknown>, env: NodeJS.Pro
 		packageDirs: [...((values.package as string[] | undefined) ?? []), ...fromEnv],
 		credentialsFile: values.credentials as string | undefined,
 		env,
+		nodeTypes: ownNodeTypes,
 	};
 }
 

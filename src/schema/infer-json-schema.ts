@@ -1,4 +1,4 @@
-import type { JsonSchema } from '../chat/types';
+import type { JsonSchema } from './json-schema';
 import { JsonSchemaError } from '../errors/json-schema-error';
 import { childPointer } from './json-schema-parts';
 

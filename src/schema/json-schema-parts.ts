@@ -1,4 +1,4 @@
-import type { JsonSchema } from '../chat/types';
+import type { JsonSchema } from './json-schema';
 
 /** Keywords whose value is a map of name → subschema. */
 export const SUBSCHEMA_MAP_KEYWORDS = ['properties', 'patternProperties', 'definitions', '$defs', 'dependencies'] as const;

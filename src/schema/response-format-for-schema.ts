@@ -1,4 +1,4 @@
-import type { JsonSchema } from '../chat/types';
+import type { JsonSchema } from './json-schema';
 import { shapeToolSchema } from './shape-tool-schema';
 import { strictSchemaProblems } from './shape-for-openai-strict';
 import { toolNameFromNodeName } from './tool-name-from-node-name';

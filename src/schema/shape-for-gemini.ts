@@ -1,4 +1,4 @@
-import type { JsonSchema } from '../chat/types';
+import type { JsonSchema } from './json-schema';
 import { appendDescription, formatJsonValue, isSchemaObject, resolveLocalReference, typesOf } from './json-schema-parts';
 
 /*

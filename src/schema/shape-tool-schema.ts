@@ -1,4 +1,4 @@
-import type { JsonSchema } from '../chat/types';
+import type { JsonSchema } from './json-schema';
 import { cloneJson, isSchemaObject, mapSubschemas, typesOf } from './json-schema-parts';
 import type { ModelFamily } from './model-family';
 import { shapeForGemini } from './shape-for-gemini';

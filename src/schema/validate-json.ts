@@ -2,7 +2,7 @@ import Ajv, { type ErrorObject, type Options, type ValidateFunction } from 'ajv'
 import Ajv2019 from 'ajv/dist/2019';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
-import type { JsonSchema } from '../chat/types';
+import type { JsonSchema } from './json-schema';
 import { JsonSchemaError } from '../errors/json-schema-error';
 import { formatJsonValue } from './json-schema-parts';
 

@@ -1,7 +1,7 @@
 import { DynamicStructuredTool } from '@langchain/core/tools';
 import { NodeHelpers, type INode, type INodeParameters, type INodeTypeDescription } from 'n8n-workflow';
-import type { AgentTool, ToolObservation } from '../agent/agent-tool';
-import type { JsonSchema } from '../chat/types';
+import type { AgentTool, ToolObservation } from './agent-tool';
+import type { JsonSchema } from '../schema/json-schema';
 import { FromAIError } from '../errors/from-ai-error';
 import { ToolBuildError } from '../errors/tool-build-error';
 import { ToolbridgeError } from '../errors/toolbridge-error';

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { createChatModelCaller } from '../../src/agent/create-chat-model-caller';
-import { AgentStoppedError } from '../../src/errors/agent-stopped-error';
+import { AgentStoppedError } from '../../src/agent/agent-stopped-error';
 import { errorReply, reasoningReply, textReply, toolCallReply, type FakeReply, type FakeRequest } from '../support/fake-chat-server';
 import { fakeChatServerPerTest } from '../support/fake-chat-server-hooks';
 import { drivers } from './loop-drivers';

@@ -4,14 +4,14 @@
  * state into JSON text and back before every step, the way n8n persists it in an
  * EngineRequest's metadata between re-entries.
  */
-import type { AgentTool } from '../../src/agent/agent-tool';
+import type { AgentTool } from '../../src/tools/agent-tool';
 import type { AgentState } from '../../src/agent/agent-state';
 import { applyModelTurn } from '../../src/agent/apply-model-turn';
 import { applyToolResults, type ToolCallResult } from '../../src/agent/apply-tool-results';
 import { createAgentState, type AgentInput } from '../../src/agent/create-agent-state';
 import { nextAction } from '../../src/agent/next-action';
 import { runAgent, type AgentRunOutcome, type CallModel } from '../../src/agent/run-agent';
-import { engineDriver } from './engine-driver';
+import { engineDriver } from '../hosts/n8n/engine-driver';
 
 export interface DriverRun {
 	input: Omit<AgentInput, 'tools'>;

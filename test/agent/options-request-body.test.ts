@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AgentConfig } from '../../src/agent/agent-state';
 import { createChatModelCaller, type ChatConnection } from '../../src/agent/create-chat-model-caller';
-import { readModelOptions } from '../../src/agent/n8n/read-model-options';
+import { readModelOptions } from '../../src/hosts/n8n/read-model-options';
 import { runAgent } from '../../src/agent/run-agent';
 import { textReply, toolCallReply } from '../support/fake-chat-server';
 import { fakeChatServerForFile } from '../support/fake-chat-server-hooks';

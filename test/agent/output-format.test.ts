@@ -9,14 +9,14 @@ import { createHash } from 'node:crypto';
 import type { IDataObject, INode, INodeParameters } from 'n8n-workflow';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { AgentOrchestrator } from '../../nodes/AgentOrchestrator/AgentOrchestrator.node';
-import type { AgentTool } from '../../src/agent/agent-tool';
+import type { AgentTool } from '../../src/tools/agent-tool';
 import { createChatModelCaller } from '../../src/agent/create-chat-model-caller';
 import { agentOutputItem } from '../../src/agent/output-format/agent-output-item';
-import { loadWorkflowTools } from '../../src/tools/hosts/standalone/load-workflow-tools';
+import { loadWorkflowTools } from '../../src/hosts/standalone/load-workflow-tools';
 import { textReply, toolCallReply, type FakeReply, type FakeRequest } from '../support/fake-chat-server';
 import { fakeChatServerForFile } from '../support/fake-chat-server-hooks';
 import { agentWorkflow, hashTextToolNode } from '../support/real-tool-nodes';
-import { fakeModelCredentials, orchestratorNode, runEngineWorkflow } from './engine-workflow';
+import { fakeModelCredentials, orchestratorNode, runEngineWorkflow } from '../hosts/n8n/engine-workflow';
 import { drivers } from './loop-drivers';
 
 const hashNode = hashTextToolNode();

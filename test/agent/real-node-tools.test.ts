@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { agentToolFromLangChain } from '../../src/agent/agent-tool-from-langchain';
-import type { AgentTool } from '../../src/agent/agent-tool';
+import { agentToolFromLangChain } from '../../src/tools/agent-tool-from-langchain';
+import type { AgentTool } from '../../src/tools/agent-tool';
 import { createChatModelCaller } from '../../src/agent/create-chat-model-caller';
-import { loadWorkflowTools } from '../../src/tools/hosts/standalone/load-workflow-tools';
+import { loadWorkflowTools } from '../../src/hosts/standalone/load-workflow-tools';
 import { textReply, toolCallReply } from '../support/fake-chat-server';
 import { fakeChatServerForFile } from '../support/fake-chat-server-hooks';
 import { agentWorkflow, formatDateToolNode, hashTextToolNode } from '../support/real-tool-nodes';

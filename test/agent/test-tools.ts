@@ -2,8 +2,8 @@
 import { createHash } from 'node:crypto';
 import { DynamicStructuredTool } from '@langchain/core/tools';
 import { z } from 'zod';
-import { agentToolFromLangChain } from '../../src/agent/agent-tool-from-langchain';
-import type { AgentTool } from '../../src/agent/agent-tool';
+import { agentToolFromLangChain } from '../../src/tools/agent-tool-from-langchain';
+import type { AgentTool } from '../../src/tools/agent-tool';
 
 export function addTool(): AgentTool {
 	return agentToolFromLangChain(

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { DynamicStructuredTool } from '@langchain/core/tools';
 import { toAnthropicTool, toOpenAITool, toProviderToolChoice, type ToolChoice } from '../../src/chat/tool-conversion';
-import { zodToJsonSchema } from '../../src/chat/zod-to-json-schema';
+import { zodToJsonSchema } from '../../src/schema/zod-to-json-schema';
 
 const schema = z.object({ city: z.string().describe('City name'), days: z.number().int().optional(), unit: z.enum(['C', 'F']).default('C') });
 

@@ -3,10 +3,11 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { runWorkflowAgent } from '../../src/agent/run-workflow-agent';
+import { runWorkflowAgent } from '../../src/hosts/standalone/run-workflow-agent';
 import { commands } from '../../src/cli/commands';
+import { ownNodeTypes } from '../../src/cli/own-node-types';
 import { runCli } from '../../src/cli/run-cli';
-import { AgentStoppedError } from '../../src/errors/agent-stopped-error';
+import { AgentStoppedError } from '../../src/agent/agent-stopped-error';
 import { startFakeChatServer, textReply, toolCallReply, type FakeChatServer, type FakeReply, type FakeRequest } from '../support/fake-chat-server';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -200,7 +201,7 @@ describe('toolbridge run with nested agents', () => {
 			},
 			[models.writer]: () => textReply('unused'),
 		});
-		const running = runWorkflowAgent(fixture, { prompt: 'x', baseUrl: server!.baseUrl, apiKey: coordinatorKey, env: {}, signal: controller.signal });
+		const running = runWorkflowAgent(fixture, { prompt: 'x', baseUrl: server!.baseUrl, apiKey: coordinatorKey, env: {}, signal: controller.signal, nodeTypes: ownNodeTypes });
 		await expect(running).rejects.toBeInstanceOf(AgentStoppedError);
 		// The child's stalled stream was cancelled, not left hanging.
 		await requestsOf(models.hasher)[0].closed;

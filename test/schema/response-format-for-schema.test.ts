@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import type { JsonSchema } from '../../src/chat/types';
+import type { JsonSchema } from '../../src/schema/json-schema';
 import { inferJsonSchemaFromExample } from '../../src/schema/infer-json-schema';
 import { responseFormatForSchema } from '../../src/schema/response-format-for-schema';
 import { validateJson } from '../../src/schema/validate-json';

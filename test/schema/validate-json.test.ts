@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import type { JsonSchema } from '../../src/chat/types';
+import type { JsonSchema } from '../../src/schema/json-schema';
 import { JsonSchemaError } from '../../src/errors/json-schema-error';
 import { collectFromAIMarkers } from '../../src/from-ai/collect-from-ai-markers';
 import { buildToolSchema } from '../../src/schema/build-tool-schema';

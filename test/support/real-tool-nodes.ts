@@ -4,7 +4,7 @@
  * so a test that mutates a node (or a loader that fills defaults in) affects no other test.
  */
 import type { IConnections, INode, INodeParameters } from 'n8n-workflow';
-import type { WorkflowExport } from '../../src/tools/hosts/standalone/workflow-file';
+import type { WorkflowExport } from '../../src/hosts/standalone/workflow-file';
 
 /** The node type of the Agent Orchestrator. */
 export const orchestratorType = 'n8n-nodes-toolbridge.agentOrchestrator';

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { AgentTool } from '../../src/agent/agent-tool';
+import type { AgentTool } from '../../src/tools/agent-tool';
 import { ToolBuildError } from '../../src/errors/tool-build-error';
 import { toAgentTool } from '../../src/tools/create-node-as-tool';
-import { loadWorkflowTools, type WorkflowTools } from '../../src/tools/hosts/standalone/load-workflow-tools';
+import { loadWorkflowTools, type WorkflowTools } from '../../src/hosts/standalone/load-workflow-tools';
 import { sharedHost, workflowFixture } from './helpers';
 
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');

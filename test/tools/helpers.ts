@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { StandaloneHost } from '../../src/tools/hosts/standalone/standalone-host';
+import { StandaloneHost } from '../../src/hosts/standalone/standalone-host';
 
 /** The fixture community package (a second node package besides n8n-nodes-base). */
 export const FIXTURE_PACKAGE = resolve(__dirname, '../../fixtures/packages/n8n-nodes-toolbridge-fixture');

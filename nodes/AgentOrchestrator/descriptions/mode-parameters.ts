@@ -1,5 +1,5 @@
 import type { INodeProperties } from 'n8n-workflow';
-import { defaultNestedPrompt } from '../../../src/agent/modes/nested/nested-agent-tool-spec';
+import { defaultNestedPrompt } from '../../../src/tools/nested-agent-tool-spec';
 
 /**
  * The node's outputs, computed from the mode: a nested agent is a tool of its parent

@@ -1,5 +1,7 @@
-import type { IDataObject } from 'n8n-workflow';
 import type { AgentResult } from '../agent-state';
+
+/** A plain JSON object (the shape of an n8n item's `json`). */
+export type JsonObject = Record<string, unknown>;
 
 /** The node's "Output Format": the answer only (text or parsed JSON), or the answer with the run's details. */
 export type AgentOutputFormat = 'text' | 'json' | 'full';
@@ -15,19 +17,19 @@ export type AgentOutputFormat = 'text' | 'json' | 'full';
  *   `outputAttempts` when answers were rejected.
  * `returnIntermediateSteps` adds the details to `text` and `json` as well (earlier behaviour).
  */
-export function agentOutputItem(result: AgentResult, options: { format?: AgentOutputFormat; returnIntermediateSteps?: boolean; debugLog?: string[] }): IDataObject {
+export function agentOutputItem(result: AgentResult, options: { format?: AgentOutputFormat; returnIntermediateSteps?: boolean; debugLog?: string[] }): JsonObject {
 	const format = options.format ?? 'text';
-	const json: IDataObject = { output: (result.object !== undefined ? result.object : result.output) as IDataObject };
+	const json: JsonObject = { output: result.object !== undefined ? result.object : result.output };
 	if (format === 'full' || options.returnIntermediateSteps) {
-		json.steps = result.steps as unknown as IDataObject[];
-		json.usage = result.usage as unknown as IDataObject;
+		json.steps = result.steps;
+		json.usage = result.usage;
 		if (result.usage.cost !== undefined) json.cost = result.usage.cost;
 		json.iterations = result.iterations;
 		if (result.finishReason !== undefined) json.finishReason = result.finishReason;
 		if (result.model !== undefined) json.model = result.model;
 		json.stopReason = result.stopReason;
 		json.reasoning = result.reasoning;
-		if (result.outputAttempts) json.outputAttempts = result.outputAttempts as unknown as IDataObject[];
+		if (result.outputAttempts) json.outputAttempts = result.outputAttempts;
 	}
 	if (options.debugLog) json.debugLog = options.debugLog;
 	return json;

@@ -1,4 +1,4 @@
-import type { JsonSchema } from '../../chat/types';
+import type { JsonSchema } from '../../schema/json-schema';
 
 /**
  * The object schema sent for a constrained answer. `response_format` and tool parameters

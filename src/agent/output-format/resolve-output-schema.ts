@@ -1,4 +1,4 @@
-import type { JsonSchema } from '../../chat/types';
+import type { JsonSchema } from '../../schema/json-schema';
 import { AgentConfigurationError } from '../../errors/agent-configuration-error';
 import { inferJsonSchemaFromExample } from '../../schema/infer-json-schema';
 

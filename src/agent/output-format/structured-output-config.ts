@@ -1,4 +1,4 @@
-import type { JsonSchema } from '../../chat/types';
+import type { JsonSchema } from '../../schema/json-schema';
 
 /**
  * How the final answer is constrained when the model has no native support chosen:

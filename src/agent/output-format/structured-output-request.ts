@@ -1,4 +1,5 @@
-import type { ChatMessage, ChatRequest, ContentPart, JsonSchema, WireTool } from '../../chat/types';
+import type { ChatMessage, ChatRequest, ContentPart, WireTool } from '../../chat/types';
+import type { JsonSchema } from '../../schema/json-schema';
 import type { ModelFamily } from '../../schema/model-family';
 import { shapeToolSchema } from '../../schema/shape-tool-schema';
 import { shapeForOpenAIStrict, strictSchemaProblems } from '../../schema/shape-for-openai-strict';

@@ -1,4 +1,4 @@
-import type { AgentTool, ToolObservation } from '../agent-tool';
+import type { AgentTool, ToolObservation } from '../../tools/agent-tool';
 
 /** The observation the model reads when a tool ran out of time. */
 export function toolTimeoutObservation(name: string, timeoutMs: number): ToolObservation {

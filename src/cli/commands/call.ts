@@ -1,9 +1,9 @@
 import type { AgentEvent } from '../../agent/agent-event';
-import { workflowNestedAgentRunner } from '../../agent/workflow/run-workflow-agent-node';
-import type { WorkflowSession } from '../../agent/workflow/workflow-session';
+import { workflowNestedAgentRunner } from '../../hosts/standalone/workflow/run-workflow-agent-node';
+import type { WorkflowSession } from '../../hosts/standalone/workflow/workflow-session';
 import type { Usage } from '../../chat/types';
-import { loadWorkflowTools, readWorkflowInput } from '../../tools/hosts/standalone/load-workflow-tools';
-import { StandaloneHost } from '../../tools/hosts/standalone/standalone-host';
+import { loadWorkflowTools, readWorkflowInput } from '../../hosts/standalone/load-workflow-tools';
+import { StandaloneHost } from '../../hosts/standalone/standalone-host';
 import { EXIT, type CliCommand } from '../cli-command';
 import { connectionFrom, connectionOptions, connectionOptionsHelp, hostOptionsFrom, workflowOptions, workflowOptionsHelp } from '../host-options';
 import { stepProgressLine } from '../step-progress-line';

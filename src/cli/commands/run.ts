@@ -1,5 +1,5 @@
 import type { AgentEvent } from '../../agent/agent-event';
-import { runWorkflowAgent, type ValidatorWorkflowAgentRun, type WorkflowAgentRun } from '../../agent/run-workflow-agent';
+import { runWorkflowAgent, type ValidatorWorkflowAgentRun, type WorkflowAgentRun } from '../../hosts/standalone/run-workflow-agent';
 import { AgentConfigurationError } from '../../errors/agent-configuration-error';
 import { EXIT, type CliCommand } from '../cli-command';
 import { connectionFrom, connectionOptions, connectionOptionsHelp, hostOptionsFrom, workflowOptions, workflowOptionsHelp } from '../host-options';

@@ -1,7 +1,7 @@
-import type { AgentTool } from '../../agent/agent-tool';
-import type { JsonSchema } from '../../chat/types';
+import type { AgentTool } from '../../tools/agent-tool';
+import type { JsonSchema } from '../../schema/json-schema';
 import { ToolBuildError } from '../../errors/tool-build-error';
-import { loadWorkflowTools } from '../../tools/hosts/standalone/load-workflow-tools';
+import { loadWorkflowTools } from '../../hosts/standalone/load-workflow-tools';
 import { EXIT, type CliCommand } from '../cli-command';
 import { hostOptionsFrom, workflowOptions, workflowOptionsHelp } from '../host-options';
 import { UsageError } from '../usage-error';

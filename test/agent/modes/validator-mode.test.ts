@@ -3,7 +3,7 @@ import type { DynamicStructuredTool } from '@langchain/core/tools';
 import { NodeOperationError } from 'n8n-workflow';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { AgentOrchestrator } from '../../../nodes/AgentOrchestrator/AgentOrchestrator.node';
-import { loadWorkflowTools } from '../../../src/tools/hosts/standalone/load-workflow-tools';
+import { loadWorkflowTools } from '../../../src/hosts/standalone/load-workflow-tools';
 import { textReply, toolCallReply, type FakeChatServer, type FakeReply, type FakeRequest } from '../../support/fake-chat-server';
 import { fakeChatServerPerTest } from '../../support/fake-chat-server-hooks';
 import { agentWorkflow, formatDateToolNode, hashTextToolNode } from '../../support/real-tool-nodes';

@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createChatModelCaller } from '../../../src/agent/create-chat-model-caller';
 import { RunTimeLimitReason } from '../../../src/agent/time-limits/run-time-limit';
-import type { AgentStoppedError } from '../../../src/errors/agent-stopped-error';
+import type { AgentStoppedError } from '../../../src/agent/agent-stopped-error';
 import { startFakeChatServer, textReply, toolCallReply, type FakeChatServer, type FakeRequest } from '../../support/fake-chat-server';
 import { drivers } from '../loop-drivers';
 import { delayTool } from '../test-tools';

@@ -1,5 +1,5 @@
 import type { ChatRequest, WireTool } from '../../../chat/types';
-import { ValidatorError } from '../../../errors/validator-error';
+import { ValidatorError } from './validator-error';
 import type { ToolCallRequest } from '../../next-action';
 import type { ValidatorResult, ValidatorState } from './validator-state';
 

@@ -1,4 +1,4 @@
-import type { AgentTool } from '../../agent-tool';
+import type { AgentTool } from '../../../tools/agent-tool';
 
 /**
  * The tool a validator must call, from what the user wrote in "Tool": a tool name or the

@@ -1,7 +1,7 @@
 import type { AssistantTurn } from '../../../chat/types';
 import { AgentConfigurationError } from '../../../errors/agent-configuration-error';
 import type { AgentEvent } from '../../agent-event';
-import type { AgentTool, ToolObservation } from '../../agent-tool';
+import type { AgentTool, ToolObservation } from '../../../tools/agent-tool';
 import { redactSecrets } from '../../../chat/redact-secrets';
 import type { CallModel } from '../../run-agent';
 import { applyValidatorToolResult, applyValidatorTurn, failValidator } from './apply-validator-turn';

@@ -1,4 +1,4 @@
-import type { JsonSchema } from '../../../chat/types';
+import type { JsonSchema } from '../../../schema/json-schema';
 
 /** One way a value breaks a JSON Schema: where, what was expected, what came. */
 export interface SchemaProblem {

@@ -1,0 +1,55 @@
+import type { EngineResponse, IDataObject } from 'n8n-workflow';
+import { addUsage } from '../../../agent/add-usage';
+import { nextAction } from '../../../agent/next-action';
+import type { EngineItem } from './engine-item';
+import { nestedAgentObservation } from './nested-agent-observation';
+import { observationFromTaskData } from './observation-from-task-data';
+import { declinedObservation, reviewDecision } from './review-decision';
+
+/**
+ * Takes an EngineResponse's results into one item: each pending call's action is matched
+ * by its action id (responses come in any order, and may hold other items' actions).
+ * A tool node's result becomes the call's observation; a review gate's approval queues the
+ * gated tool's run, its decline becomes an observation. A nested Agent Orchestrator's answer
+ * is its plain `output` text, and its usage (from its run's task metadata, see
+ * `nestedAgentUsageKey`) is added to this item's usage. `inputJson` is the item's input
+ * json (n8n-core merges it into every action's node input). Returns the debug lines, one
+ * per action answered.
+ */
+export function collectActionResponses(item: EngineItem, response: EngineResponse, inputJson: IDataObject = {}): string[] {
+	const action = nextAction(item.state);
+	if (action.type !== 'run-tools') return [];
+	const byId = new Map(response.actionResponses.map((entry) => [entry.action.id, entry]));
+	const lines: string[] = [];
+	for (const call of action.calls) {
+		if (item.results.some((result) => result.toolCallId === call.toolCallId)) continue;
+		const actionId = item.actionIds[call.toolCallId];
+		if (actionId === undefined) continue;
+		const entry = byId.get(actionId);
+		const route = item.routes[call.name] ?? {};
+		const approved = item.approved.includes(call.toolCallId);
+		const nodeName = entry?.action.nodeName ?? (approved ? route.gatedToolNodeName : route.nodeName) ?? call.name;
+		const durationMs = entry?.data.executionTime ?? 0;
+		if (route.gatedToolNodeName !== undefined && !approved && entry && !entry.data.error) {
+			const decision = reviewDecision(entry.data);
+			lines.push(`[DEBUG] Engine action ${actionId}: review node "${nodeName}" ${decision.approved ? 'approved' : 'declined'} ${call.name}${decision.reason ? ` (${decision.reason})` : ''}`);
+			if (decision.approved) {
+				item.approved.push(call.toolCallId);
+				continue;
+			}
+			item.results.push({ toolCallId: call.toolCallId, observation: { content: declinedObservation(call.name, nodeName, decision.reason), isError: true }, durationMs });
+			continue;
+		}
+		const nested = route.nestedAgent ? nestedAgentObservation(entry?.data) : undefined;
+		if (nested?.usage) item.state = { ...item.state, usage: addUsage(item.state.usage, nested.usage) };
+		const observation =
+			nested?.observation ??
+			observationFromTaskData(entry?.data, call.name, nodeName, {
+				fields: { ...inputJson, toolCallId: actionId },
+				arguments: (entry?.action.input ?? call.arguments) as IDataObject,
+			});
+		lines.push(`[DEBUG] Engine action ${actionId}: node "${nodeName}" ${entry ? (observation.isError ? 'failed' : 'succeeded') : 'did not answer'} (${Math.round(durationMs)} ms)`);
+		item.results.push({ toolCallId: call.toolCallId, observation, durationMs });
+	}
+	return lines;
+}

@@ -1,0 +1,104 @@
+import type { IExecuteFunctions } from 'n8n-workflow';
+import type { AgentConfig, AgentToolChoice } from '../../agent/agent-state';
+import type { ChatConnection } from '../../agent/create-chat-model-caller';
+import { AgentConfigurationError } from '../../errors/agent-configuration-error';
+import { openRouterBaseUrl } from '../../chat/is-openrouter-url';
+import { parseExtraHeaders } from '../../agent/parse-extra-headers';
+import type { AgentOutputFormat } from '../../agent/output-format/agent-output-item';
+import { readModelOptions, type ModelNodeOptions } from './read-model-options';
+
+/** The node's "Options" collection, as n8n hands it over (only options the user added). */
+export interface AgentNodeOptions extends Omit<ModelNodeOptions, 'toolChoice'> {
+	systemMessage?: string;
+	maxIterations?: number;
+	maxIterationsBehavior?: 'error' | 'finalAnswer';
+	repeatedCallLimit?: number;
+	toolChoice?: 'auto' | 'required' | 'none' | 'tool';
+	temperature?: number;
+	maxTokens?: number;
+	reasoningEffort?: 'default' | 'minimal' | 'low' | 'medium' | 'high';
+	parallelToolCalls?: boolean;
+	timeout?: number;
+	toolConcurrency?: number;
+	returnIntermediateSteps?: boolean;
+	debugLog?: boolean;
+}
+
+/** Everything one item's run needs from the node's parameters and credential. */
+export interface AgentNodeSettings {
+	connection: ChatConnection;
+	config: Partial<AgentConfig> & { model: string };
+	prompt: string;
+	concurrency: number;
+	returnIntermediateSteps: boolean;
+	debugLog: boolean;
+	/** Values to redact from debug lines and outputs (API key, extra header values). */
+	secrets: string[];
+	/** The node's "Output Format" (text, json, full); absent: text. */
+	outputFormat?: AgentOutputFormat;
+	/** Per tool call, in ms (in-process tools only: n8n's engine runs engine tools itself). */
+	toolTimeoutMs?: number;
+	/** For the whole run, in ms. */
+	runTimeoutMs?: number;
+}
+
+
+/**
+ * Reads one item's settings from the node: credential (n8n's `openRouterApi` or our
+ * `openAiCompatibleApi`), model, prompt and options.
+ *
+ * @throws {AgentConfigurationError} for a credential without a base URL or with extra
+ * headers that are not a JSON object.
+ * @throws what n8n's `getCredentials` / `getNodeParameter` throw.
+ */
+export async function readAgentNodeSettings(context: IExecuteFunctions, itemIndex: number): Promise<AgentNodeSettings> {
+	const authentication = context.getNodeParameter('authentication', itemIndex, 'openRouterApi') as string;
+	const credentials = await context.getCredentials(authentication, itemIndex);
+	const apiKey = typeof credentials.apiKey === 'string' ? credentials.apiKey : '';
+	const headers = authentication === 'openAiCompatibleApi' ? parseExtraHeaders(credentials.extraHeaders) : {};
+	const baseUrl =
+		typeof credentials.url === 'string' && credentials.url.trim() !== ''
+			? credentials.url.trim()
+			: authentication === 'openRouterApi'
+				? openRouterBaseUrl
+				: '';
+	if (baseUrl === '') throw new AgentConfigurationError('url', 'The credential has no base URL. Set it to the server address, e.g. http://localhost:11434/v1.');
+
+	const options = context.getNodeParameter('options', itemIndex, {}) as AgentNodeOptions;
+	const model = readModelOptions(options);
+	// The node's extra headers win over the credential's.
+	Object.assign(headers, model.headers);
+	const connection: ChatConnection = { baseUrl, headers, appName: 'n8n-nodes-toolbridge' };
+	if (apiKey !== '') connection.apiKey = apiKey;
+	if (options.timeout !== undefined) connection.timeoutMs = options.timeout * 1000;
+	if (model.firstTokenTimeoutMs !== undefined) connection.firstTokenTimeoutMs = model.firstTokenTimeoutMs;
+	if (model.stallTimeoutMs !== undefined) connection.stallTimeoutMs = model.stallTimeoutMs;
+
+	const config: AgentNodeSettings['config'] = {
+		model: String(context.getNodeParameter('model', itemIndex, '')).trim(),
+		systemMessage: options.systemMessage,
+		maxIterations: options.maxIterations,
+		limitBehavior: options.maxIterationsBehavior === 'finalAnswer' ? 'final-answer' : options.maxIterationsBehavior === 'error' ? 'error' : undefined,
+		repeatedCallLimit: options.repeatedCallLimit,
+		toolChoice: options.toolChoice as AgentToolChoice | undefined,
+		...model.config,
+		parallelToolCalls: options.parallelToolCalls,
+		temperature: options.temperature,
+		maxTokens: options.maxTokens,
+	};
+	if (options.reasoningEffort && options.reasoningEffort !== 'default') config.reasoning = { effort: options.reasoningEffort };
+
+	const prompt = context.getNodeParameter('prompt', itemIndex, '') as unknown;
+	return {
+		connection,
+		config,
+		prompt: typeof prompt === 'string' ? prompt : prompt === undefined || prompt === null ? '' : JSON.stringify(prompt),
+		concurrency: options.toolConcurrency ?? 4,
+		returnIntermediateSteps: options.returnIntermediateSteps ?? false,
+		debugLog: options.debugLog ?? false,
+		secrets: [apiKey, ...Object.values(headers)].filter((secret) => secret.length >= 4),
+		outputFormat: model.outputFormat,
+		toolTimeoutMs: model.toolTimeoutMs,
+		runTimeoutMs: model.runTimeoutMs,
+	};
+}

@@ -1,0 +1,232 @@
+import type { EngineResponse, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { AgentEvent } from '../../agent/agent-event';
+import type { AgentState } from '../../agent/agent-state';
+import { agentToolFromLangChain, flattenConnectedTools, type LangChainToolLike } from '../../tools/agent-tool-from-langchain';
+import { applyToolResults } from '../../agent/apply-tool-results';
+import { loadMemoryHistory, saveToMemory, type ChatMemoryLike } from './chat-memory';
+import { createAgentState } from '../../agent/create-agent-state';
+import { createChatModelCaller } from '../../agent/create-chat-model-caller';
+import { debugLines } from '../../agent/debug-log';
+import { nextAction } from '../../agent/next-action';
+import { redactSecrets } from '../../chat/redact-secrets';
+import { abortAgent, abortReason } from '../../agent/stop-agent';
+import { runTimeLimitSignal } from '../../agent/time-limits/run-time-limit';
+import type { CallModel } from '../../agent/run-agent';
+import { advanceAgent } from '../../agent/advance-agent';
+import { collectActionResponses } from './engine/collect-action-responses';
+import type { AgentEngineRequest, EngineAction, EngineItem } from './engine/engine-item';
+import { planEngineActions } from './engine/plan-engine-actions';
+import { isEngineResumption, readEngineMetadata } from './engine/read-engine-metadata';
+import { toolRouteOf } from './engine/tool-route';
+import { agentOutputJson } from './agent-output-json';
+import { readAgentNodeSettings, type AgentNodeSettings } from './read-agent-node-settings';
+
+/** Options of {@link runAgentEngine}. */
+export interface RunAgentEngineOptions {
+	/**
+	 * What to do with an item whose run failed: return its output item (continue on fail)
+	 * or throw the node error. The node decides; this module never builds n8n errors.
+	 */
+	failItem: (error: unknown, itemIndex: number) => INodeExecutionData;
+	/** Test seam: replaces the chat client. */
+	callModel?: CallModel;
+	/** Observer: called with an item's last state when its run ends (done or failed). */
+	onFinished?: (itemIndex: number, state: AgentState) => void;
+}
+
+/** What one execution of the node returns with the engine driver. */
+export type AgentEngineOutput = INodeExecutionData[][] | AgentEngineRequest;
+
+/**
+ * The engine driver: one call per time n8n executes the node. Each input item's loop runs
+ * (model calls, streaming through `sendChunk`) until it needs tools; the tool calls of all
+ * items go out in ONE EngineRequest whose metadata holds every item's whole state. n8n's
+ * engine runs each call as a node of the workflow (its own run in the execution log) and
+ * calls the node again with the EngineResponse; its results become observations, matched
+ * by action id, and the loops go on. When no item needs tools any more, the output items
+ * are returned in input order (built like the in-process driver's, by `agentOutputItem`).
+ *
+ * Time limits: the whole-run timeout counts from the item's first entry (`startedAt` in
+ * the metadata), so it spans re-entries and the tool nodes' runs; when it has run out at a
+ * re-entry, the results that came back are applied and the item stops as `aborted`, as
+ * in-process. The per-tool timeout does not apply: n8n's engine runs the tool nodes and
+ * offers no way to stop one (use the tool node's own timeout, e.g. HTTP Request's).
+ *
+ * @throws {EngineStateError} when resumed with a response that holds no state of ours.
+ * @throws whatever `failItem` throws for a failed item (the node's error).
+ */
+export async function runAgentEngine(context: IExecuteFunctions, response: EngineResponse | undefined, options: RunAgentEngineOptions): Promise<AgentEngineOutput> {
+	const inputItems = context.getInputData();
+	// n8n-core passes an empty response on the first execution too.
+	const resumed = isEngineResumption(response) || (response?.actionResponses.length ?? 0) > 0;
+	const previous = resumed && response ? readEngineMetadata(response) : undefined;
+	const reEntries = previous ? previous.reEntries + 1 : 0;
+	const items: EngineItem[] = previous?.items ?? [];
+	const actions: EngineAction[] = [];
+	const takenIds = new Set<string>();
+
+	for (let itemIndex = 0; itemIndex < inputItems.length; itemIndex++) {
+		const existing = items.find((item) => item.itemIndex === itemIndex);
+		if (existing?.output) continue;
+		const run = new ItemRun(context, itemIndex, options.callModel);
+		let item = existing;
+		try {
+			await run.readSettings();
+			item = existing ?? (await run.start());
+			if (!existing) items.push(item);
+			else if (previous && response) run.resume(item, response, reEntries);
+			const itemActions = await run.advance(item, takenIds);
+			if (itemActions.length > 0) {
+				actions.push(...itemActions);
+				continue;
+			}
+			options.onFinished?.(itemIndex, item.state);
+		} catch (error) {
+			if (item?.state) options.onFinished?.(itemIndex, item.state);
+			const failed = options.failItem(error, itemIndex);
+			if (item) item.output = failed.json;
+			else items.push(failedItem(itemIndex, failed));
+		}
+		if (item) run.endStream();
+	}
+
+	if (actions.length > 0) {
+		return { actions, metadata: { toolbridge: { version: 1, reEntries, items } } };
+	}
+	return [
+		items
+			.sort((left, right) => left.itemIndex - right.itemIndex)
+			.map((item): INodeExecutionData => ({ json: item.output ?? {}, pairedItem: { item: item.itemIndex } })),
+	];
+}
+
+/** One item's part of one execution of the node. */
+class ItemRun {
+	private settings!: AgentNodeSettings;
+	private readonly streaming: boolean;
+	private debugLog: string[] = [];
+
+	constructor(
+		private readonly context: IExecuteFunctions,
+		private readonly itemIndex: number,
+		private readonly callModel?: CallModel,
+	) {
+		this.streaming = typeof context.isStreaming === 'function' && context.isStreaming();
+	}
+
+	async readSettings(): Promise<void> {
+		this.settings = await readAgentNodeSettings(this.context, this.itemIndex);
+	}
+
+	/** First entry: tools, routes, memory, the initial state. */
+	async start(): Promise<EngineItem> {
+		const connected = flattenConnectedTools(await this.context.getInputConnectionData('ai_tool', this.itemIndex));
+		const tools = connected.map(agentToolFromLangChain);
+		const routes = Object.fromEntries(connected.map((tool) => [(tool as LangChainToolLike).name, toolRouteOf(tool as LangChainToolLike)]));
+		const memory = await this.memory();
+		const history = memory ? await loadMemoryHistory(memory) : [];
+		const state = createAgentState({ config: this.settings.config, prompt: this.settings.prompt, history, tools });
+		const item: EngineItem = { itemIndex: this.itemIndex, startedAt: Date.now(), state, routes, results: [], actionIds: {}, approved: [], debugLog: [] };
+		this.debugLog = item.debugLog;
+		if (this.streaming) this.context.sendChunk('begin', this.itemIndex);
+		for (const line of debugLines.start(state)) this.debug(line);
+		if (this.settings.toolTimeoutMs !== undefined) {
+			this.debug('[DEBUG] "Tool Timeout" does not apply: n8n\'s engine runs the tool nodes (set a timeout on the tool node itself, or "Tool Execution" to "In-Process")');
+		}
+		return item;
+	}
+
+	/** A re-entry: the engine's results for this item's actions. */
+	resume(item: EngineItem, response: EngineResponse, reEntries: number): void {
+		this.debugLog = item.debugLog;
+		const mine = response.actionResponses.filter((entry) => Object.values(item.actionIds).includes(entry.action.id));
+		this.debug(`[DEBUG] Engine re-entry ${reEntries}: ${mine.length} action result(s) for this item (${response.actionResponses.length} in the response)`);
+		const inputJson = this.context.getInputData()[this.itemIndex]?.json ?? {};
+		for (const line of collectActionResponses(item, response, inputJson)) this.debug(line);
+	}
+
+	/**
+	 * Runs the loop until it needs the engine (returns the actions) or the item is finished
+	 * (sets `item.output`, returns none).
+	 * @throws AgentStoppedError or the model error when the run fails.
+	 */
+	async advance(item: EngineItem, takenIds: Set<string>): Promise<EngineAction[]> {
+		// The whole-run limit counts from the item's first entry, across re-entries.
+		const limit = runTimeLimitSignal(this.context.getExecutionCancelSignal?.(), this.settings.runTimeoutMs, item.startedAt);
+		try {
+			return await this.step(item, takenIds, limit.signal);
+		} finally {
+			limit.dispose();
+		}
+	}
+
+	private async step(item: EngineItem, takenIds: Set<string>, signal: AbortSignal | undefined): Promise<EngineAction[]> {
+		for (;;) {
+			const action = nextAction(item.state);
+			if (action.type === 'run-tools') {
+				const waiting = action.calls.filter((call) => !item.results.some((result) => result.toolCallId === call.toolCallId));
+				if (waiting.length > 0 && signal?.aborted) {
+					// As in-process, where the loop checks the signal before running tools: no new engine actions.
+					item.state = abortAgent(item.state, abortReason(signal));
+					this.debug(debugLines.end(item.state));
+					continue;
+				}
+				if (waiting.length > 0) {
+					const planned = planEngineActions(item, waiting, takenIds);
+					item.results.push(...planned.results);
+					item.actionIds = { ...item.actionIds, ...planned.actionIds };
+					for (const planAction of planned.actions) {
+						this.debug(`[DEBUG] Engine action ${planAction.id}: run node "${planAction.nodeName}" for tool ${planAction.metadata.toolName}${planAction.metadata.hitl ? ' (human review)' : ''}`);
+					}
+					if (planned.actions.length > 0) return planned.actions;
+					continue;
+				}
+				const ran = new Set(Object.keys(item.actionIds));
+				const stepsBefore = item.state.steps.length;
+				item.state = applyToolResults(item.state, item.results);
+				for (const step of item.state.steps.slice(stepsBefore)) this.debug(ran.has(step.toolCallId) ? debugLines.toolEnd(step) : debugLines.refused(step));
+				item.results = [];
+				item.actionIds = {};
+				item.approved = [];
+			} else if (action.type === 'done') {
+				const memory = await this.memory();
+				if (memory) await saveToMemory(memory, item.state.messages.slice(item.state.turnStart));
+				item.output = agentOutputJson(action.result, this.settings, item.debugLog);
+				return [];
+			} else if (action.type === 'failed') {
+				throw action.error;
+			}
+			item.state = await advanceAgent(item.state, {
+				callModel: this.callModel ?? createChatModelCaller(this.settings.connection),
+				signal,
+				emit: (event) => this.emit(event),
+				debug: (line) => this.debug(line),
+			});
+		}
+	}
+
+	endStream(): void {
+		if (this.streaming) this.context.sendChunk('end', this.itemIndex);
+	}
+
+	private async memory(): Promise<ChatMemoryLike | undefined> {
+		return (await this.context.getInputConnectionData('ai_memory', this.itemIndex)) as ChatMemoryLike | undefined;
+	}
+
+	private emit(event: AgentEvent): void {
+		if (event.type === 'text-delta' && this.streaming) this.context.sendChunk('item', this.itemIndex, event.text);
+	}
+
+	private debug(line: string): void {
+		if (!this.settings?.debugLog) return;
+		const redacted = redactSecrets(line, this.settings.secrets);
+		this.debugLog.push(redacted);
+		this.context.logger?.debug(redacted);
+		if (this.streaming) this.context.sendChunk('item', this.itemIndex, `${redacted}\n`);
+	}
+}
+
+function failedItem(itemIndex: number, failed: INodeExecutionData): EngineItem {
+	// Settings or tools could not be read: no state to keep, only the error item.
+	return { itemIndex, output: failed.json } as EngineItem;
+}

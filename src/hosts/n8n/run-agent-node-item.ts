@@ -1,0 +1,83 @@
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { AgentResult } from '../../agent/agent-state';
+import type { AgentEvent } from '../../agent/agent-event';
+import { flattenConnectedTools } from '../../tools/agent-tool-from-langchain';
+import { inProcessAgentTool } from './engine/in-process-agent-tool';
+import { loadMemoryHistory, saveToMemory, type ChatMemoryLike } from './chat-memory';
+import { createChatModelCaller } from '../../agent/create-chat-model-caller';
+import { runAgent, type CallModel } from '../../agent/run-agent';
+import { enterNodeAgentFrame } from './enter-node-agent-frame';
+import { readAgentNodeSettings } from './read-agent-node-settings';
+import { agentOutputJson } from './agent-output-json';
+
+/** Test seam: replaces the chat client (the node itself never passes it). */
+export interface RunAgentNodeItemOptions {
+	callModel?: CallModel;
+	/** Observer: the finished run's result (usage includes nested agents'), before it becomes the output item. */
+	onResult?: (result: AgentResult) => void;
+}
+
+/**
+ * Runs the agent for one input item of the AgentOrchestrator node with the in-process
+ * driver: settings and credential, connected tools (`ai_tool`) and memory (`ai_memory`),
+ * streaming through `sendChunk` when the execution streams, the `[DEBUG]` log, and memory
+ * saved after a successful run. Returns the item's output.
+ *
+ * @throws {AgentStoppedError} when a limit or an abort stops the run.
+ * @throws {AgentConfigurationError} for bad settings.
+ * @throws the chat client's errors (ApiCallError …) when the model call fails.
+ */
+export async function runAgentNodeItem(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	options: RunAgentNodeItemOptions = {},
+): Promise<INodeExecutionData> {
+	const settings = await readAgentNodeSettings(context, itemIndex);
+	const tools = flattenConnectedTools(await context.getInputConnectionData('ai_tool', itemIndex)).map(inProcessAgentTool);
+	const memory = (await context.getInputConnectionData('ai_memory', itemIndex)) as ChatMemoryLike | undefined;
+	const history = memory ? await loadMemoryHistory(memory) : [];
+
+	const streaming = typeof context.isStreaming === 'function' && context.isStreaming();
+	const debugLog: string[] = [];
+	const onEvent = (event: AgentEvent): void => {
+		if (event.type === 'text-delta' && streaming) context.sendChunk('item', itemIndex, event.text);
+		if (event.type === 'debug') {
+			debugLog.push(event.line);
+			context.logger?.debug(event.line);
+			if (streaming) context.sendChunk('item', itemIndex, `${event.line}\n`);
+		}
+	};
+
+	// Nested agents (called as tools in-process) report their debug lines and usage to this run.
+	const frame = enterNodeAgentFrame(context, itemIndex, (line) => onEvent({ type: 'debug', line }));
+
+	if (streaming) context.sendChunk('begin', itemIndex);
+	let result: AgentResult;
+	try {
+		const outcome = await frame.run(() => runAgent({
+			input: { config: settings.config, prompt: settings.prompt, history },
+			tools,
+			callModel: options.callModel ?? createChatModelCaller(settings.connection),
+			signal: frame.signal,
+			onEvent: frame.forwardDebug(onEvent),
+			concurrency: settings.concurrency,
+			debug: settings.debugLog,
+			secrets: settings.secrets,
+			toolTimeoutMs: settings.toolTimeoutMs,
+			runTimeoutMs: settings.runTimeoutMs,
+			onState: frame.track,
+		})).catch((error: unknown) => {
+			// A run that fails still spent tokens: they go to the parent agent (if any) as well.
+			frame.finish();
+			throw error;
+		});
+		result = { ...outcome.result, usage: frame.finish(outcome.result.usage) };
+		if (memory) await saveToMemory(memory, outcome.state.messages.slice(outcome.state.turnStart));
+	} finally {
+		if (streaming) context.sendChunk('end', itemIndex);
+	}
+
+	options.onResult?.(result);
+	const json = agentOutputJson(result, settings, debugLog);
+	return { json, pairedItem: { item: itemIndex } };
+}

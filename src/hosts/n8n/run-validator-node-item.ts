@@ -1,0 +1,111 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import { ValidatorError } from '../../agent/modes/validator/validator-error';
+import type { AgentEvent } from '../../agent/agent-event';
+import { flattenConnectedTools } from '../../tools/agent-tool-from-langchain';
+import { createChatModelCaller } from '../../agent/create-chat-model-caller';
+import { inProcessAgentTool } from './engine/in-process-agent-tool';
+import { resolveValidatorToolName } from '../../agent/modes/validator/resolve-validator-tool-name';
+import { runValidator } from '../../agent/modes/validator/run-validator';
+import type { CallModel } from '../../agent/run-agent';
+import { readAgentNodeSettings } from './read-agent-node-settings';
+import { readValidatorSettings } from './read-mode-settings';
+
+/** Test seam: replaces the chat client. */
+export interface RunValidatorNodeItemOptions {
+	callModel?: CallModel;
+}
+
+/**
+ * Runs validator mode for one input item: the model must call the chosen tool (or any
+ * connected tool), its arguments are checked against the tool's JSON Schema and the
+ * errors sent back until they pass or "Max Attempts" are used, then the tool runs once
+ * (not with "Validate Only"). Output: `{ tool, arguments, result, attempts }`, plus
+ * `usage` and `attemptLog` with "Return Intermediate Steps", `debugLog` with "Debug Log".
+ *
+ * @throws {ValidatorError} when the attempts are exhausted, the tool fails or the run is aborted.
+ * @throws {AgentConfigurationError} for bad settings (no tool, unknown tool name …).
+ * @throws the chat client's errors when a model call fails.
+ */
+export async function runValidatorNodeItem(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	options: RunValidatorNodeItemOptions = {},
+): Promise<INodeExecutionData> {
+	const settings = await readAgentNodeSettings(context, itemIndex);
+	const tools = flattenConnectedTools(await context.getInputConnectionData('ai_tool', itemIndex)).map(inProcessAgentTool);
+	const validator = readValidatorSettings((name, fallback) => context.getNodeParameter(name, itemIndex, fallback));
+	const toolName = resolveValidatorToolName(validator.tool, tools);
+	const { systemMessage, temperature, maxTokens, reasoning } = settings.config;
+
+	const debugLog: string[] = [];
+	const onEvent = (event: AgentEvent): void => {
+		if (event.type !== 'debug') return;
+		debugLog.push(event.line);
+		context.logger?.debug(event.line);
+	};
+	const { result } = await runValidator({
+		input: {
+			config: {
+				model: settings.config.model,
+				systemMessage,
+				temperature,
+				maxTokens,
+				reasoning,
+				toolName,
+				maxAttempts: validator.maxAttempts,
+				validateOnly: validator.validateOnly,
+			},
+			prompt: settings.prompt,
+		},
+		tools,
+		callModel: options.callModel ?? createChatModelCaller(settings.connection),
+		signal: context.getExecutionCancelSignal?.(),
+		onEvent,
+		debug: settings.debugLog,
+		secrets: settings.secrets,
+	});
+
+	const json: IDataObject = { tool: result.tool, arguments: result.arguments as IDataObject };
+	if (result.result !== undefined) json.result = result.result as IDataObject;
+	json.attempts = result.attempts;
+	if (settings.returnIntermediateSteps) {
+		json.usage = result.usage as unknown as IDataObject;
+		json.attemptLog = result.attemptLog as unknown as IDataObject[];
+	}
+	if (settings.debugLog) json.debugLog = debugLog;
+	return { json, pairedItem: { item: itemIndex } };
+}
+
+/**
+ * Validator mode for every input item. A failed item becomes `{ error, code, attempts,
+ * attemptLog }` when the node continues on fail; any other failure goes to `failItem`
+ * (which returns the node's error item or throws the node error).
+ */
+export async function runValidatorItems(
+	context: IExecuteFunctions,
+	failItem: (error: unknown, itemIndex: number) => INodeExecutionData,
+	options: RunValidatorNodeItemOptions = {},
+): Promise<INodeExecutionData[]> {
+	const output: INodeExecutionData[] = [];
+	for (let itemIndex = 0; itemIndex < context.getInputData().length; itemIndex++) {
+		try {
+			output.push(await runValidatorNodeItem(context, itemIndex, options));
+		} catch (error) {
+			if (error instanceof ValidatorError && context.continueOnFail()) {
+				output.push({ json: validatorErrorOutput(error), pairedItem: { item: itemIndex } });
+			} else output.push(failItem(error, itemIndex));
+		}
+	}
+	return output;
+}
+
+/** The continue-on-fail item of a failed validator run: the message, code and every attempt's errors. */
+export function validatorErrorOutput(error: ValidatorError): IDataObject {
+	return {
+		error: error.message,
+		code: error.code,
+		attempts: error.attempts.length,
+		attemptLog: error.attempts as unknown as IDataObject[],
+		usage: error.usage as unknown as IDataObject,
+	};
+}

@@ -1,0 +1,165 @@
+import type { DynamicStructuredTool } from '@langchain/core/tools';
+import type { INode } from 'n8n-workflow';
+import type { AgentTool } from '../../tools/agent-tool';
+import { ToolBuildError, type ToolBuildProblem } from '../../errors/tool-build-error';
+import { WorkflowFileError } from '../../errors/workflow-file-error';
+import { agentToolFromLangChain } from '../../tools/agent-tool-from-langchain';
+import { createNestedAgentTool } from '../../tools/create-nested-agent-tool';
+import { isNestedAgentNode, nestedAgentToolSpec } from '../../tools/nested-agent-tool-spec';
+import { NestedAgentUnavailableError } from '../../errors/nested-agent-unavailable-error';
+import { toolDescriptionError } from '../../tools/compile-tool-schema';
+import { createNodeAsTool, toAgentTool } from '../../tools/create-node-as-tool';
+import { resolveDetachedExpression } from './resolve-detached-expression';
+import { StandaloneHost, type StandaloneHostOptions } from './standalone-host';
+import { findToolNodes, parseWorkflow, readWorkflowFile, selectAgent, type WorkflowExport } from './workflow-file';
+
+/** Options of {@link loadWorkflowTools}. */
+export interface LoadWorkflowToolsOptions extends StandaloneHostOptions {
+	/** The agent node's name when several nodes have tools connected. */
+	agent?: string;
+	/** Reuse a host (loaded packages and credentials) across workflows. */
+	host?: StandaloneHost;
+	/**
+	 * `throw` (default): one malformed `$fromAI` anywhere fails the load with a
+	 * ToolBuildError listing every problem. `collect`: tools that build are returned and the
+	 * problems listed in `problems` (what `toolbridge tools` shows).
+	 */
+	onBuildError?: 'throw' | 'collect';
+	/** Cap on the text each tool hands the model. */
+	maxOutputLength?: number;
+	/**
+	 * Runs a nested AgentOrchestrator (mode `nested`) when the model calls it as a tool, and
+	 * resolves with its final answer (see `createWorkflowNestedAgentRunner`). Without it such
+	 * a tool is still listed, but a call answers with an error saying a model connection is
+	 * needed.
+	 */
+	runNestedAgent?: WorkflowNestedAgentRunner;
+}
+
+/** Runs the nested agent `node` of a workflow on a prompt (its `$fromAI` markers already filled). */
+export type WorkflowNestedAgentRunner = (node: INode, prompt: string, options: { args: Record<string, unknown>; signal?: AbortSignal }) => Promise<string>;
+
+/** The agent of a workflow and its tools, ready for an agent loop. */
+export interface WorkflowTools {
+	agentNode: INode;
+	/** The tools as the agent loop uses them (observations, exact JSON Schema). */
+	tools: AgentTool[];
+	/** The same tools as LangChain `DynamicStructuredTool`s, in the same order. */
+	langChainTools: DynamicStructuredTool[];
+	/** `$fromAI` problems of nodes left out (only with `onBuildError: 'collect'`). */
+	problems: ToolBuildProblem[];
+	host: StandaloneHost;
+	workflow: WorkflowExport;
+}
+
+/**
+ * Loads an n8n workflow export (a file path, JSON text or the parsed object), finds its agent
+ * (the target of `ai_tool` connections) and turns every enabled node connected to the agent's
+ * `ai_tool` input into a tool that runs the real node through n8n-core.
+ *
+ * @throws WorkflowFileError when the input is not a workflow export.
+ * @throws AgentNotFoundError when there is no agent, or several and `agent` is not set.
+ * @throws NodeTypeNotFoundError when a tool node's type is not installed.
+ * @throws ToolBuildError on `$fromAI` problems (unless `onBuildError: 'collect'`).
+ */
+export async function loadWorkflowTools(workflowInput: string | object, options: LoadWorkflowToolsOptions = {}): Promise<WorkflowTools> {
+	const workflow = readWorkflowInput(workflowInput);
+	const agentNode = selectAgent(workflow, options.agent);
+	const host = options.host ?? (await StandaloneHost.create(options));
+	return { ...buildAgentTools(workflow, agentNode, host, options), agentNode, host, workflow };
+}
+
+/**
+ * The tools of one agent node of a loaded workflow: every enabled node connected to its
+ * `ai_tool` input, as a bridge tool running the real node, or — for a nested
+ * AgentOrchestrator — the tool its modes code builds from its own parameters (name by
+ * n8n's rule, its Tool Description, arguments from its prompt's `$fromAI`).
+ *
+ * @throws NodeTypeNotFoundError when a tool node's type is not installed.
+ * @throws ToolBuildError on `$fromAI` problems (unless `onBuildError: 'collect'`).
+ */
+export function buildAgentTools(
+	workflow: WorkflowExport,
+	agentNode: INode,
+	host: StandaloneHost,
+	options: Pick<LoadWorkflowToolsOptions, 'onBuildError' | 'maxOutputLength' | 'runNestedAgent'> = {},
+): Pick<WorkflowTools, 'tools' | 'langChainTools' | 'problems'> {
+	const runner = host.runnerFor(workflow);
+	const takenNames = new Set<string>();
+	const langChainTools: DynamicStructuredTool[] = [];
+	const tools: AgentTool[] = [];
+	const problems: ToolBuildProblem[] = [];
+	for (const node of findToolNodes(workflow, agentNode.name)) {
+		const resolveExpression = (expression: string): unknown => host.resolveExpression(workflow, node, expression);
+		try {
+			if (isNestedAgentNode(node)) {
+				const tool = nestedAgentTool(node, (expression) => resolveDetachedExpression(workflow, node, expression), options.runNestedAgent);
+				takenNames.add(tool.name);
+				langChainTools.push(tool);
+				tools.push(directAgentTool(tool));
+				continue;
+			}
+			const tool = createNodeAsTool({ node, nodeTypeDescription: host.describe(node), runner, takenNames, resolveExpression, maxOutputLength: options.maxOutputLength });
+			langChainTools.push(tool);
+			tools.push(toAgentTool(tool));
+		} catch (error) {
+			if (!(error instanceof ToolBuildError)) throw error;
+			problems.push(...error.problems);
+		}
+	}
+	if (problems.length > 0 && options.onBuildError !== 'collect') throw new ToolBuildError(problems);
+	return { tools, langChainTools, problems };
+}
+
+/**
+ * The AgentTool view of a nested agent's tool for our own loop: its `func` is called
+ * directly, because LangChain's `invoke` checks a plain JSON Schema strictly before `func`
+ * runs and would refuse what the tool's own check coerces ("20" for a number).
+ */
+function directAgentTool(tool: DynamicStructuredTool): AgentTool {
+	return agentToolFromLangChain({
+		name: tool.name,
+		description: tool.description,
+		schema: tool.schema,
+		metadata: tool.metadata,
+		invoke: (input: unknown, config?: Record<string, unknown>) => tool.func(input as never, undefined, config as never),
+	});
+}
+
+function nestedAgentTool(node: INode, resolveExpression: (expression: string) => unknown, run: WorkflowNestedAgentRunner | undefined): DynamicStructuredTool {
+	const written = node.parameters.toolDescription;
+	let description: string | undefined;
+	if (typeof written === 'string' && written.startsWith('=')) {
+		try {
+			description = String(resolveExpression(written) ?? '');
+		} catch (error) {
+			throw toolDescriptionError(node.name, error);
+		}
+	}
+	return createNestedAgentTool({
+		spec: nestedAgentToolSpec(node, { description }),
+		resolveExpression,
+		run: (prompt, runOptions) => {
+			if (!run) return Promise.reject(new NestedAgentUnavailableError(node.name));
+			return run(node, prompt, runOptions);
+		},
+	});
+}
+
+/**
+ * A workflow export from a file path, JSON text or the parsed object.
+ * @throws WorkflowFileError when the input is not a workflow export.
+ */
+export function readWorkflowInput(input: string | object): WorkflowExport {
+	if (typeof input !== 'string') return parseWorkflow(input);
+	if (input.trimStart().startsWith('{')) {
+		let value: unknown;
+		try {
+			value = JSON.parse(input);
+		} catch (error) {
+			throw new WorkflowFileError(`Workflow JSON text is not valid JSON: ${(error as Error).message}.`, { cause: error });
+		}
+		return parseWorkflow(value, 'Workflow JSON text');
+	}
+	return readWorkflowFile(input);
+}

@@ -1,0 +1,114 @@
+import type { INode } from 'n8n-workflow';
+import { AgentConfigurationError } from '../../errors/agent-configuration-error';
+import { readWorkflowInput, type LoadWorkflowToolsOptions } from './load-workflow-tools';
+import { StandaloneHost } from './standalone-host';
+import { selectAgent } from './workflow-file';
+import type { AgentResult, AgentState } from '../../agent/agent-state';
+import type { AgentEventListener } from '../../agent/agent-event';
+import type { ValidatorResult } from '../../agent/modes/validator/validator-state';
+import { isNestedAgentNode, nestedAgentToolSpec } from '../../tools/nested-agent-tool-spec';
+import type { ConnectionOverrides } from './workflow/resolve-connection-fields';
+import { runWorkflowAgentNode } from './workflow/run-workflow-agent-node';
+import type { WorkflowAgentSettings } from './workflow/workflow-agent-settings';
+import type { WorkflowSession } from './workflow/workflow-session';
+
+export { orchestratorNodeType } from './workflow/run-workflow-agent-node';
+
+/** Options of {@link runWorkflowAgent}. */
+export interface RunWorkflowAgentOptions extends Omit<LoadWorkflowToolsOptions, 'onBuildError' | 'runNestedAgent'>, ConnectionOverrides {
+	/** The user's text: the agent node reads it as `$json.chatInput`, as from n8n's Chat Trigger. */
+	prompt: string;
+	/** Replaces the model the workflow names (of the outermost agent; nested agents keep theirs). */
+	model?: string;
+	signal?: AbortSignal;
+	/** Streaming text, model calls, tool steps and, with `debug`, `[DEBUG]` lines (nested agents' prefixed with their path). */
+	onEvent?: AgentEventListener;
+	/** Emit `[DEBUG]` lines (API keys redacted), for every agent. Default: each node's "Debug Log" option. */
+	debug?: boolean;
+	/** Called when any agent run ends (nested ones first), with its whole usage. */
+	onAgentEnd?: WorkflowSession['onAgentEnd'];
+}
+
+interface WorkflowAgentRunBase {
+	agentNode: INode;
+	/** Which node type the agent is: ours, or n8n's AI Agent read as ours. */
+	kind: WorkflowAgentSettings['kind'];
+	model: string;
+	/** The user message that was sent (the node's prompt, resolved). */
+	prompt: string;
+	baseUrl: string;
+	/** The tool names the model was offered. */
+	tools: string[];
+}
+
+/** A finished full-mode run (the agent loop); `result.usage` includes nested agents' usage. */
+export interface FullWorkflowAgentRun extends WorkflowAgentRunBase {
+	mode: 'full';
+	result: AgentResult;
+	state: AgentState;
+}
+
+/** A finished validator-mode run: one validated tool call (`result` absent with "Validate Only"). */
+export interface ValidatorWorkflowAgentRun extends WorkflowAgentRunBase {
+	mode: 'validator';
+	validator: ValidatorResult;
+	/** "Return Intermediate Steps" of the node: show usage and every attempt. */
+	returnIntermediateSteps: boolean;
+}
+
+/** A finished run of a workflow's agent. */
+export type WorkflowAgentRun = FullWorkflowAgentRun | ValidatorWorkflowAgentRun;
+
+/**
+ * Runs the agent of an n8n workflow export without an n8n server — the library form of
+ * `toolbridge run`. The agent is an AgentOrchestrator node (read with the node's own
+ * settings mapping; full or validator mode) or n8n's AI Agent (prompt, system message, max
+ * iterations, and the model and credential of its OpenRouter / OpenAI chat-model sub-node);
+ * its `ai_tool` nodes run as real n8n nodes in the standalone host, and nested
+ * AgentOrchestrators among them run their own loops with their own tools and credentials
+ * (depth limit, cycle check, abort and usage roll-up as inside n8n). Base URL and API key:
+ * the options, then the credential record each agent references (`credentials` /
+ * `credentialsFile`), then `OPENROUTER_API_KEY` / `OPENAI_BASE_URL` / `OPENROUTER_BASE_URL`,
+ * then OpenRouter.
+ *
+ * @throws {AgentConfigurationError} for an agent node of another type, a nested agent chosen
+ * as the outermost one, an empty prompt, no model, no API key or a bad base URL.
+ * @throws what `loadWorkflowTools` throws (WorkflowFileError, AgentNotFoundError, ToolBuildError …).
+ * @throws what `runAgent` / `runValidator` throw (AgentStoppedError, ValidatorError, ApiCallError …).
+ */
+export async function runWorkflowAgent(workflowInput: string | object, options: RunWorkflowAgentOptions): Promise<WorkflowAgentRun> {
+	const workflow = readWorkflowInput(workflowInput);
+	const agentNode = selectAgent(workflow, options.agent);
+	if (isNestedAgentNode(agentNode)) {
+		const toolName = nestedAgentToolSpec(agentNode).name;
+		throw new AgentConfigurationError(
+			'mode',
+			`Node "${agentNode.name}" is a nested agent (a tool of another agent), so it takes its task from its caller, not --prompt. Call it as a tool: toolbridge call <workflow.json> ${toolName} --args '{"task":"…"}'.`,
+		);
+	}
+	const host = options.host ?? (await StandaloneHost.create(options));
+	const session: WorkflowSession = {
+		workflow,
+		host,
+		connection: { baseUrl: options.baseUrl, apiKey: options.apiKey, env: options.env },
+		model: options.model,
+		debug: options.debug,
+		onEvent: options.onEvent,
+		onAgentEnd: options.onAgentEnd,
+		signal: options.signal,
+		maxOutputLength: options.maxOutputLength,
+	};
+	const outcome = await runWorkflowAgentNode(session, agentNode, { chatInput: options.prompt });
+	const base: WorkflowAgentRunBase = {
+		agentNode,
+		kind: outcome.settings.kind,
+		model: outcome.settings.config.model,
+		prompt: outcome.settings.prompt,
+		baseUrl: outcome.settings.connection.baseUrl,
+		tools: outcome.tools.map((tool) => tool.name),
+	};
+	if (outcome.mode === 'validator') {
+		return { ...base, mode: 'validator', validator: outcome.result, returnIntermediateSteps: outcome.settings.returnIntermediateSteps };
+	}
+	return { ...base, mode: 'full', model: outcome.state.config.model, result: outcome.result, state: outcome.state };
+}

@@ -1,0 +1,186 @@
+import { WorkflowExecute } from 'n8n-core';
+import { Workflow, type IDataObject, type INode, type INodeType, type INodeTypeDescription, type IVersionedNodeType, type IWorkflowBase } from 'n8n-workflow';
+import { MissingCredentialError } from '../../errors/missing-credential-error';
+import { UnsupportedNodeError } from '../../errors/unsupported-node-error';
+import type { NodeRunner, NodeRunResult } from '../../tools/node-runner';
+import { createAdditionalData } from './additional-data';
+import { loadCredentialRecords, type CredentialRecords } from './credential-store';
+import { ensureStandaloneInstanceSettings } from './instance-settings';
+import { quietErrorReporter } from './quiet-error-reporter';
+import { loadNodePackages, type PackageLoaderOptions } from './package-loaders';
+import { describeMissingCredential, StandaloneCredentialsHelper } from './standalone-credentials-helper';
+import { StandaloneNodeTypes } from './standalone-node-types';
+import { toNodeRunError } from '../../tools/to-node-run-error';
+import type { WorkflowExport } from './workflow-file';
+
+/** Options of {@link StandaloneHost.create}. */
+export interface StandaloneHostOptions extends PackageLoaderOptions {
+	/** Credential records (by credential name or type); merged over file and environment. */
+	credentials?: CredentialRecords;
+	/** A JSON file of credential records (`--credentials`). */
+	credentialsFile?: string;
+	/** Environment to read `TOOLBRIDGE_CREDENTIALS(_FILE)` from. Default `process.env`. */
+	env?: NodeJS.ProcessEnv;
+	/**
+	 * Node classes in hand, by full type name (`n8n-nodes-toolbridge.agentOrchestrator`), as
+	 * factories called on first use; they win over installed packages. The CLI passes this
+	 * package's own Agent Orchestrator here.
+	 */
+	nodeTypes?: Readonly<Record<string, () => INodeType | IVersionedNodeType>>;
+}
+
+/** n8n's instance default timezone when a workflow sets none (n8n's GENERIC_TIMEZONE default). */
+const N8N_DEFAULT_TIMEZONE = 'America/New_York';
+
+/**
+ * Runs n8n nodes without an n8n server: node classes from the installed packages through
+ * n8n-core's loaders, executed by n8n-core's real `WorkflowExecute` on a one-node workflow,
+ * credentials from plain records. Nothing is written to `~/.n8n`; `$env` stays blocked unless
+ * `N8N_BLOCK_ENV_ACCESS_IN_NODE=false` (n8n's own rule).
+ */
+export class StandaloneHost {
+	private constructor(
+		readonly nodeTypes: StandaloneNodeTypes,
+		readonly credentialsHelper: StandaloneCredentialsHelper,
+	) {}
+
+	/**
+	 * Loads the package index (class files load later, on first use) and the credentials.
+	 * @throws ToolbridgeError (CREDENTIALS_INVALID) when a credentials source is malformed.
+	 */
+	static async create(options: StandaloneHostOptions = {}): Promise<StandaloneHost> {
+		ensureStandaloneInstanceSettings();
+		quietErrorReporter();
+		const nodeTypes = new StandaloneNodeTypes(await loadNodePackages(options), options.nodeTypes);
+		const records = loadCredentialRecords({ file: options.credentialsFile, records: options.credentials, env: options.env });
+		return new StandaloneHost(nodeTypes, new StandaloneCredentialsHelper(records, nodeTypes));
+	}
+
+	/**
+	 * The node type description for a node's type and version.
+	 * @throws NodeTypeNotFoundError when the type is not installed or cannot be a tool.
+	 */
+	describe(node: INode): INodeTypeDescription {
+		return this.nodeTypes.getByNameAndVersion(node.type, node.typeVersion).description;
+	}
+
+	/**
+	 * Checks that the host can run the node at all.
+	 * @throws NodeTypeNotFoundError when its type is not installed.
+	 * @throws UnsupportedNodeError for triggers, webhook/poll nodes, sub-nodes and Python code.
+	 */
+	assertRunnable(node: INode): void {
+		const nodeType = this.nodeTypes.getByNameAndVersion(node.type, node.typeVersion);
+		const { description } = nodeType;
+		const label = `Node "${node.name}" (${node.type})`;
+		if (description.group.includes('trigger') || nodeType.trigger || nodeType.poll || (nodeType.webhook && !nodeType.execute)) {
+			throw new UnsupportedNodeError(node.name, `${label} is a trigger: it starts workflows and cannot run as a tool. Connect a node that processes data instead.`);
+		}
+		if (!nodeType.execute && !description.requestDefaults) {
+			throw new UnsupportedNodeError(node.name, `${label} has no execute method (it only supplies data to another node), so the standalone host cannot run it.`);
+		}
+		const language = node.parameters.language;
+		if (typeof language === 'string' && language.startsWith('python')) {
+			throw new UnsupportedNodeError(node.name, `${label} runs Python, which needs n8n's Python task runner; the standalone host has none.`);
+		}
+	}
+
+	/** The first credential the node references that was not supplied, as an error (not thrown). */
+	findMissingCredential(node: INode): MissingCredentialError | undefined {
+		for (const [type, details] of Object.entries(node.credentials ?? {})) {
+			if (this.credentialsHelper.find(details, type)) continue;
+			return new MissingCredentialError({
+				credentialType: type,
+				credentialName: details.name ?? '',
+				nodeName: node.name,
+				message: describeMissingCredential(type, details.name, node.name),
+			});
+		}
+		return undefined;
+	}
+
+	/** A {@link NodeRunner} that runs nodes of `workflow` (its settings, timezone, static data). */
+	runnerFor(workflow: WorkflowExport): NodeRunner {
+		return {
+			describe: (node) => this.describe(node),
+			run: (node, input) => this.runNode(workflow, node, input),
+		};
+	}
+
+	/**
+	 * Evaluates an n8n expression (`=…`) in the context of `node`, e.g. a manual
+	 * `toolDescription` written as an expression.
+	 * @throws ExpressionError from n8n-workflow when the expression is invalid.
+	 */
+	resolveExpression(workflowExport: WorkflowExport, node: INode, expression: string): unknown {
+		const { workflow } = this.buildWorkflow(workflowExport, node);
+		return workflow.expression.getSimpleParameterValue(node, expression, 'manual', {}, undefined, '');
+	}
+
+	/**
+	 * Runs one node through n8n-core's `WorkflowExecute` on a workflow holding only that node,
+	 * with one input item whose json is `input` (as n8n's engine feeds a tool node: the
+	 * model's arguments). Node errors come back in the result, never thrown.
+	 */
+	async runNode(workflowExport: WorkflowExport, node: INode, input: IDataObject): Promise<NodeRunResult> {
+		const missing = this.findMissingCredential(node);
+		if (missing) return { items: [], error: toNodeRunError(missing) };
+		try {
+			this.assertRunnable(node);
+		} catch (error) {
+			return { items: [], error: toNodeRunError(error) };
+		}
+		const { workflow, workflowData } = this.buildWorkflow(workflowExport, node);
+		const additionalData = createAdditionalData({ credentialsHelper: this.credentialsHelper, workflowData, nodeName: node.name });
+		try {
+			const run = await new WorkflowExecute(additionalData, 'manual').run({
+				workflow,
+				startNode: workflow.getNode(node.name) ?? undefined,
+				triggerToStartFrom: {
+					name: node.name,
+					data: { data: { main: [[{ json: input }]] }, startTime: Date.now(), executionTime: 0, executionIndex: 0, source: [] },
+				},
+			});
+			const task = run.data.resultData.runData[node.name]?.[0];
+			const error = task?.error ?? run.data.resultData.error;
+			if (error) return { items: [], error: toNodeRunError(error) };
+			const outputs = Object.values(task?.data ?? {});
+			return { items: outputs.flatMap((output) => output.flatMap((items) => items ?? [])) };
+		} catch (error) {
+			return { items: [], error: toNodeRunError(error) };
+		}
+	}
+
+	/** A one-node n8n `Workflow` with the export's settings (timezone resolved like n8n's). */
+	private buildWorkflow(workflowExport: WorkflowExport, node: INode): { workflow: Workflow; workflowData: IWorkflowBase } {
+		const timezone = workflowExport.settings?.timezone;
+		const settings = {
+			...workflowExport.settings,
+			executionOrder: 'v1' as const,
+			timezone: !timezone || timezone === 'DEFAULT' ? (process.env.GENERIC_TIMEZONE ?? N8N_DEFAULT_TIMEZONE) : timezone,
+		};
+		const workflowData: IWorkflowBase = {
+			id: workflowExport.id ?? 'toolbridge-standalone',
+			name: workflowExport.name ?? 'toolbridge',
+			active: false,
+			activeVersionId: null,
+			isArchived: false,
+			nodes: [node],
+			connections: {},
+			settings,
+			createdAt: new Date(),
+			updatedAt: new Date(),
+		};
+		const workflow = new Workflow({
+			id: workflowData.id,
+			name: workflowData.name,
+			nodes: [node],
+			connections: {},
+			active: false,
+			nodeTypes: this.nodeTypes,
+			staticData: workflowExport.staticData,
+			settings,
+		});
+		return { workflow, workflowData };
+	}
+}

@@ -1,0 +1,113 @@
+import { readFileSync } from 'node:fs';
+import type { IConnections, IDataObject, INode, IPinData, IWorkflowSettings } from 'n8n-workflow';
+import { AgentNotFoundError } from '../../errors/agent-not-found-error';
+import { WorkflowFileError } from '../../errors/workflow-file-error';
+
+/** The parts of an n8n workflow export the tool host reads. */
+export interface WorkflowExport {
+	id?: string;
+	name?: string;
+	nodes: INode[];
+	connections: IConnections;
+	settings?: IWorkflowSettings;
+	pinData?: IPinData;
+	staticData?: IDataObject;
+}
+
+/**
+ * Checks that a value is an n8n workflow export (the JSON n8n's "Download" writes, or the
+ * clipboard form with `nodes` and `connections`).
+ *
+ * @throws WorkflowFileError when `nodes` or `connections` is missing or a node lacks name/type.
+ */
+export function parseWorkflow(value: unknown, origin = 'workflow'): WorkflowExport {
+	if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+		throw new WorkflowFileError(`${origin} is not an n8n workflow: expected a JSON object with "nodes" and "connections".`);
+	}
+	const workflow = value as Partial<WorkflowExport>;
+	if (!Array.isArray(workflow.nodes)) throw new WorkflowFileError(`${origin} is not an n8n workflow: "nodes" is missing or not an array.`);
+	if (typeof workflow.connections !== 'object' || workflow.connections === null) {
+		throw new WorkflowFileError(`${origin} is not an n8n workflow: "connections" is missing.`);
+	}
+	workflow.nodes.forEach((node, index) => {
+		if (typeof node?.name !== 'string' || typeof node.type !== 'string') {
+			throw new WorkflowFileError(`${origin}: node #${index} has no "name" or "type".`);
+		}
+		node.parameters ??= {};
+		node.typeVersion ??= 1;
+	});
+	return workflow as WorkflowExport;
+}
+
+/**
+ * Reads and parses a workflow export file.
+ * @throws WorkflowFileError when the file cannot be read, is not JSON, or is not a workflow.
+ */
+export function readWorkflowFile(file: string): WorkflowExport {
+	let text: string;
+	try {
+		text = readFileSync(file, 'utf8');
+	} catch (error) {
+		throw new WorkflowFileError(`Cannot read workflow file ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}.`, { cause: error });
+	}
+	let value: unknown;
+	try {
+		value = JSON.parse(text);
+	} catch (error) {
+		throw new WorkflowFileError(`Workflow file ${file} is not valid JSON: ${(error as Error).message}.`, { cause: error });
+	}
+	return parseWorkflow(value, `Workflow file ${file}`);
+}
+
+/** Every `[source, target]` pair joined by an `ai_tool` connection, in connection order. */
+function aiToolEdges(workflow: WorkflowExport): Array<[string, string]> {
+	const edges: Array<[string, string]> = [];
+	for (const [source, byType] of Object.entries(workflow.connections)) {
+		for (const outputs of byType.ai_tool ?? []) {
+			for (const connection of outputs ?? []) edges.push([source, connection.node]);
+		}
+	}
+	return edges;
+}
+
+/**
+ * Names of the agents (nodes that receive `ai_tool` connections), in workflow order. By
+ * default only the top-level ones: an agent whose own `ai_tool` output feeds another agent
+ * (a nested AgentOrchestrator) is a tool of that agent, not a separate agent to choose.
+ * `includeNested` lists those too.
+ */
+export function findAgentNames(workflow: WorkflowExport, options: { includeNested?: boolean } = {}): string[] {
+	const edges = aiToolEdges(workflow);
+	const targets = new Set(edges.map(([, target]) => target));
+	const nested = new Set(edges.filter(([source, target]) => targets.has(source) && target !== source).map(([source]) => source));
+	return workflow.nodes.filter((node) => targets.has(node.name) && (options.includeNested || !nested.has(node.name))).map((node) => node.name);
+}
+
+/**
+ * The agent node: the one named (nested agents included), or the only top-level node that
+ * receives `ai_tool` connections.
+ * @throws AgentNotFoundError when the name matches no agent, or there are zero or several agents.
+ */
+export function selectAgent(workflow: WorkflowExport, agentName?: string): INode {
+	const agents = findAgentNames(workflow);
+	const list = agents.map((name) => `"${name}"`).join(', ');
+	if (agentName !== undefined) {
+		// A nested agent may be chosen by name (to list or call its own tools).
+		if (!findAgentNames(workflow, { includeNested: true }).includes(agentName)) {
+			throw new AgentNotFoundError(
+				`No agent named "${agentName}": ${agents.length ? `nodes with connected tools are ${list}` : 'no node has tools connected to its ai_tool input'}.`,
+				agents,
+			);
+		}
+		return workflow.nodes.find((node) => node.name === agentName)!;
+	}
+	if (agents.length === 0) throw new AgentNotFoundError('No agent in this workflow: no node has tools connected to its ai_tool input.', agents);
+	if (agents.length > 1) throw new AgentNotFoundError(`Several agents in this workflow (${list}): choose one with --agent NAME.`, agents);
+	return workflow.nodes.find((node) => node.name === agents[0])!;
+}
+
+/** The enabled nodes connected to the agent's `ai_tool` input, in workflow node order. */
+export function findToolNodes(workflow: WorkflowExport, agentName: string): INode[] {
+	const sources = new Set(aiToolEdges(workflow).filter(([, target]) => target === agentName).map(([source]) => source));
+	return workflow.nodes.filter((node) => sources.has(node.name) && node.disabled !== true);
+}

@@ -1,0 +1,48 @@
+import type { IExecuteFunctions, INode, INodeType } from 'n8n-workflow';
+import { AgentConfigurationError } from '../../../errors/agent-configuration-error';
+import { readAgentNodeSettings } from '../../n8n/read-agent-node-settings';
+import { readMaxDepth, readValidatorSettings } from '../../n8n/read-mode-settings';
+import { createNodeParameterReader } from './node-parameter-reader';
+import { assertConnectionUsable, resolveConnectionFields } from './resolve-connection-fields';
+import { credentialHint, credentialRecordOf, type ReadWorkflowAgentOptions, type WorkflowAgentSettings } from './workflow-agent-settings';
+
+/**
+ * Reads an AgentOrchestrator node of a workflow export exactly as the node reads itself
+ * (the same `readAgentNodeSettings`, over the node's parameters with its defaults and
+ * expressions), with the credential fields resolved from the overrides, the supplied
+ * credential record and the environment. Also reads the mode and its parameters (validator:
+ * tool, max attempts, validate only; nested: max depth); `options.prompt` replaces the
+ * prompt (a nested agent's, filled by its caller). `nodeType` is the node's class (its
+ * description gives the parameter defaults), from the host's node types.
+ *
+ * @throws {AgentConfigurationError} for an unknown mode, a missing API key, a bad base URL or
+ * bad extra headers.
+ * @throws ExpressionError from n8n-workflow when a parameter expression is invalid.
+ */
+export async function readOrchestratorSettings(node: INode, nodeType: INodeType, options: ReadWorkflowAgentOptions): Promise<WorkflowAgentSettings> {
+	const reader = createNodeParameterReader(node, { item: { chatInput: options.chatInput }, nodeType, timezone: options.timezone });
+	const mode = String(reader.get('mode', 'full'));
+	if (mode !== 'full' && mode !== 'validator' && mode !== 'nested') {
+		throw new AgentConfigurationError('mode', `Node "${node.name}" has mode "${mode}"; the modes are full, validator and nested.`);
+	}
+	const authentication = String(reader.get('authentication', 'openRouterApi'));
+	const fields = resolveConnectionFields(credentialRecordOf(node, authentication, options.credentials), options);
+	assertConnectionUsable(fields, credentialHint(node, authentication));
+
+	// The node's own settings reader, over a context that answers the two calls it makes.
+	const context = {
+		getNodeParameter: (name: string, _itemIndex: number, fallback?: unknown) =>
+			name === 'prompt' && options.prompt !== undefined ? options.prompt : reader.get(name, fallback),
+		getCredentials: async () => ({ apiKey: fields.apiKey, url: fields.url, extraHeaders: fields.extraHeaders }),
+	} as unknown as IExecuteFunctions;
+	const settings = await readAgentNodeSettings(context, 0);
+	if (options.model) settings.config.model = options.model;
+	const result: WorkflowAgentSettings = { ...settings, kind: 'orchestrator', mode };
+	const get = (name: string, fallback: unknown) => reader.get(name, fallback);
+	if (mode === 'validator') result.validator = readValidatorSettings(get);
+	if (mode === 'nested') {
+		const maxDepth = readMaxDepth(get);
+		if (maxDepth !== undefined) result.maxDepth = maxDepth;
+	}
+	return result;
+}

@@ -1,0 +1,165 @@
+import type { INode } from 'n8n-workflow';
+import type { Usage } from '../../../chat/types';
+import { buildAgentTools, type WorkflowNestedAgentRunner } from '../load-workflow-tools';
+import type { AgentEvent } from '../../../agent/agent-event';
+import type { AgentResult, AgentState } from '../../../agent/agent-state';
+import type { AgentTool } from '../../../tools/agent-tool';
+import { createChatModelCaller } from '../../../agent/create-chat-model-caller';
+import { enterAgentFrame, type AgentFrame } from '../../../agent/modes/nested/agent-frame';
+import { resolveValidatorToolName } from '../../../agent/modes/validator/resolve-validator-tool-name';
+import { runValidator } from '../../../agent/modes/validator/run-validator';
+import type { ValidatorResult } from '../../../agent/modes/validator/validator-state';
+import { agentOutputItem } from '../../../agent/output-format/agent-output-item';
+import { runAgent } from '../../../agent/run-agent';
+import { n8nAgentNodeType, readN8nAgentSettings } from './read-n8n-agent-settings';
+import { readOrchestratorSettings } from './read-orchestrator-settings';
+import type { ReadWorkflowAgentOptions, WorkflowAgentSettings } from './workflow-agent-settings';
+import type { WorkflowSession } from './workflow-session';
+import { AgentConfigurationError } from '../../../errors/agent-configuration-error';
+
+/** The AgentOrchestrator node's full type name. */
+export const orchestratorNodeType = 'n8n-nodes-toolbridge.agentOrchestrator';
+
+/** What one agent node of a workflow is run on. */
+export interface WorkflowAgentNodeInput {
+	/** The user's text, as `$json.chatInput` (the outermost agent). */
+	chatInput?: string;
+	/** The prompt to send instead of the node's (a nested agent's, filled by its caller). */
+	prompt?: string;
+	/** This run's own cancel signal (a tool call's); the session's and the caller's also apply. */
+	signal?: AbortSignal;
+}
+
+/** A finished run of one agent node: full loop (also nested mode) or validator. */
+export type WorkflowAgentNodeOutcome = { settings: WorkflowAgentSettings; tools: AgentTool[]; path: string[] } & (
+	| { mode: 'full'; result: AgentResult; state: AgentState }
+	| { mode: 'validator'; result: ValidatorResult }
+);
+
+/**
+ * Runs one agent node of a workflow in the standalone host, in the chain of nested agents
+ * (`enterAgentFrame`: depth limit, cycle check, abort, usage and debug lines roll up to the
+ * caller): its settings read as the node reads them, its `ai_tool` nodes built as tools —
+ * nested AgentOrchestrators among them as tools that run this same function — then the full
+ * loop (`runAgent`; modes full and nested) or the validator (`runValidator`). The result's
+ * usage includes the nested agents' usage.
+ *
+ * @throws {AgentNestingError} when the depth limit is exceeded or the agent is already running further up the chain.
+ * @throws {AgentConfigurationError} for bad settings (no API key, no model, empty prompt …).
+ * @throws {ToolBuildError} / NodeTypeNotFoundError when the node's tools cannot be built.
+ * @throws what `runAgent` / `runValidator` throw (AgentStoppedError, ValidatorError, ApiCallError …).
+ */
+export async function runWorkflowAgentNode(session: WorkflowSession, node: INode, input: WorkflowAgentNodeInput): Promise<WorkflowAgentNodeOutcome> {
+	const settings = await readAgentSettings(session, node, input);
+	// Only the outermost agent talks to the session; nested agents' lines reach it through the frame chain.
+	const emit = (event: AgentEvent): void => {
+		if (frame.path.length === 1) session.onEvent?.(event);
+	};
+	const frame: AgentFrame = enterAgentFrame({
+		name: node.name,
+		key: `${session.workflow.id ?? ''}/${node.name}`,
+		maxDepth: settings.maxDepth,
+		signal: combineSignals(session.signal, input.signal),
+		sink: (line) => emit({ type: 'debug', line }),
+	});
+	if (frame.path.length === 1 && session.model && settings.kind === 'orchestrator') settings.config.model = session.model;
+	if (settings.prompt.trim() === '') {
+		throw new AgentConfigurationError('prompt', `The prompt is empty: agent "${node.name}" reads the user's text ({{ $json.chatInput }}); give it as the prompt (--prompt TEXT).`);
+	}
+	const { tools } = buildAgentTools(session.workflow, node, session.host, { maxOutputLength: session.maxOutputLength, runNestedAgent: workflowNestedAgentRunner(session) });
+	const callModel = createChatModelCaller(settings.connection);
+	const debug = session.debug ?? settings.debugLog;
+	const onEvent = frame.forwardDebug(emit);
+	const finish = (usage?: Usage): Usage => {
+		const total = frame.finish(usage);
+		session.onAgentEnd?.({ agentName: node.name, path: frame.path, usage: total });
+		return total;
+	};
+	// A run that fails still spent tokens (tracked through onState): they go to the parent agent as well.
+	const finishOnFailure = (error: unknown): never => {
+		finish();
+		throw error;
+	};
+
+	if (settings.mode === 'validator') {
+		const validator = settings.validator;
+		const { result } = await frame.run(() =>
+			runValidator({
+				input: {
+					config: {
+						model: settings.config.model,
+						systemMessage: settings.config.systemMessage,
+						temperature: settings.config.temperature,
+						maxTokens: settings.config.maxTokens,
+						reasoning: settings.config.reasoning,
+						toolName: resolveValidatorToolName(validator?.tool, tools),
+						maxAttempts: validator?.maxAttempts,
+						validateOnly: validator?.validateOnly,
+					},
+					prompt: settings.prompt,
+				},
+				tools,
+				callModel,
+				signal: frame.signal,
+				onEvent,
+				debug,
+				secrets: settings.secrets,
+				onState: frame.track,
+			}),
+		).catch(finishOnFailure);
+		return { mode: 'validator', settings, tools, path: frame.path, result: { ...result, usage: finish(result.usage) } };
+	}
+
+	const outcome = await frame.run(() =>
+		runAgent({
+			input: { config: settings.config, prompt: settings.prompt },
+			tools,
+			callModel,
+			signal: frame.signal,
+			onEvent,
+			concurrency: settings.concurrency,
+			debug,
+			secrets: settings.secrets,
+			toolTimeoutMs: settings.toolTimeoutMs,
+			runTimeoutMs: settings.runTimeoutMs,
+			onState: frame.track,
+		}),
+	).catch(finishOnFailure);
+	return { mode: 'full', settings, tools, path: frame.path, result: { ...outcome.result, usage: finish(outcome.result.usage) }, state: outcome.state };
+}
+
+/**
+ * The runner behind a workflow's nested AgentOrchestrator tools: a call runs the nested
+ * node's own loop (its tools, model and credential) and answers with its final answer as
+ * plain text (a JSON answer as its JSON text), as the node does inside n8n.
+ */
+export function workflowNestedAgentRunner(session: WorkflowSession): WorkflowNestedAgentRunner {
+	return async (node, prompt, { signal }) => {
+		const outcome = await runWorkflowAgentNode(session, node, { prompt, signal });
+		if (outcome.mode !== 'full') return JSON.stringify(outcome.result.result ?? null);
+		const output = agentOutputItem(outcome.result, { format: outcome.settings.outputFormat }).output;
+		return typeof output === 'string' ? output : JSON.stringify(output);
+	};
+}
+
+function readAgentSettings(session: WorkflowSession, node: INode, input: WorkflowAgentNodeInput): Promise<WorkflowAgentSettings> {
+	const options: ReadWorkflowAgentOptions = {
+		...session.connection,
+		chatInput: input.chatInput ?? '',
+		prompt: input.prompt,
+		timezone: session.workflow.settings?.timezone,
+		credentials: (details, type) => session.host.credentialsHelper.find(details, type),
+	};
+	if (node.type === orchestratorNodeType) return readOrchestratorSettings(node, session.host.nodeTypes.getByNameAndVersion(node.type, node.typeVersion), options);
+	// n8n's AI Agent is only ever the outermost agent here, so the session's model applies.
+	if (node.type === n8nAgentNodeType) return readN8nAgentSettings(node, session.workflow, { ...options, model: session.model });
+	throw new AgentConfigurationError(
+		'agent',
+		`Node "${node.name}" (${node.type}) is not an agent toolbridge can run: use an Agent Orchestrator (${orchestratorNodeType}) or n8n's AI Agent (${n8nAgentNodeType}).`,
+	);
+}
+
+function combineSignals(...candidates: Array<AbortSignal | undefined>): AbortSignal | undefined {
+	const signals = candidates.filter((signal): signal is AbortSignal => signal !== undefined);
+	return signals.length > 1 ? AbortSignal.any(signals) : signals[0];
+}

@@ -1,0 +1,57 @@
+import type { ICredentialDataDecryptedObject, INode, INodeCredentialsDetails } from 'n8n-workflow';
+import type { AgentNodeSettings } from '../../n8n/read-agent-node-settings';
+import type { ConnectionOverrides } from './resolve-connection-fields';
+
+/** Finds the credential record a node references (by credential name, then by type). */
+export type CredentialLookup = (details: INodeCredentialsDetails, type: string) => ICredentialDataDecryptedObject | undefined;
+
+/** What reading an agent node of a workflow needs besides the node. */
+export interface ReadWorkflowAgentOptions extends ConnectionOverrides {
+	/** The user's text, handed to the node as `$json.chatInput` (n8n's Chat Trigger shape). */
+	chatInput: string;
+	/** Replaces the model the workflow names. */
+	model?: string;
+	credentials: CredentialLookup;
+	/** The workflow's timezone setting, for `$now` in expressions. */
+	timezone?: string;
+	/**
+	 * The prompt to run with, instead of the node's: a nested agent's prompt with the calling
+	 * model's arguments already put in at its `$fromAI` markers.
+	 */
+	prompt?: string;
+}
+
+/** The AgentOrchestrator's modes. */
+export type WorkflowAgentMode = 'full' | 'validator' | 'nested';
+
+/** The validator-mode parameters of an AgentOrchestrator. */
+export interface WorkflowValidatorSettings {
+	/** The tool (tool name or node name) the model must call; absent: any connected tool. */
+	tool?: string;
+	maxAttempts: number;
+	validateOnly: boolean;
+}
+
+/** The settings of one run of a workflow's agent node, whichever node type it is. */
+export interface WorkflowAgentSettings extends AgentNodeSettings {
+	/** `agentOrchestrator` or n8n's `agent`. */
+	kind: 'orchestrator' | 'n8n-agent';
+	/** The node's mode (n8n's AI Agent: always `full`). */
+	mode: WorkflowAgentMode;
+	/** Validator mode's parameters. */
+	validator?: WorkflowValidatorSettings;
+	/** Nested mode's "Max Depth". */
+	maxDepth?: number;
+}
+
+/** The record a node references for `type`, if the node references one and it was supplied. */
+export function credentialRecordOf(node: INode, type: string, lookup: CredentialLookup): ICredentialDataDecryptedObject | undefined {
+	const details = node.credentials?.[type] ?? { id: null, name: '' };
+	return lookup(details, type);
+}
+
+/** How to tell the user which credential record would serve `node`. */
+export function credentialHint(node: INode, type: string): string {
+	const name = node.credentials?.[type]?.name;
+	return name ? `the credential "${name}" (type ${type}) of node "${node.name}"` : `a "${type}" credential`;
+}

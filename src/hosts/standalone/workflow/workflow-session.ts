@@ -1,0 +1,31 @@
+import type { Usage } from '../../../chat/types';
+import type { StandaloneHost } from '../standalone-host';
+import type { WorkflowExport } from '../workflow-file';
+import type { AgentEventListener } from '../../../agent/agent-event';
+import type { ConnectionOverrides } from './resolve-connection-fields';
+
+/**
+ * What every agent run of one workflow shares in the standalone host — the outermost agent
+ * and the nested agents it calls as tools: the workflow, the host that runs its nodes, the
+ * caller's connection overrides and where events go.
+ */
+export interface WorkflowSession {
+	workflow: WorkflowExport;
+	host: StandaloneHost;
+	/** `--base-url`, `--api-key` and the environment: they apply to every agent of the run. */
+	connection: ConnectionOverrides;
+	/** Replaces the model of the outermost agent run only (nested agents keep their own). */
+	model?: string;
+	/** Forces the `[DEBUG]` log on or off for every agent; default: each node's "Debug Log" option. */
+	debug?: boolean;
+	/**
+	 * Events of the outermost agent; `[DEBUG]` lines of nested agents arrive here too,
+	 * prefixed with their agent path (`Parent › Researcher`).
+	 */
+	onEvent?: AgentEventListener;
+	/** Called when any agent run ends, with its whole usage (its nested agents' included). */
+	onAgentEnd?: (info: { agentName: string; path: string[]; usage: Usage }) => void;
+	signal?: AbortSignal;
+	/** Cap on the text each node tool hands the model. */
+	maxOutputLength?: number;
+}
