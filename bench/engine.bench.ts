@@ -23,7 +23,7 @@ import { applyModelTurn } from '../src/agent/apply-model-turn';
 import { applyToolResults } from '../src/agent/apply-tool-results';
 import { createAgentState } from '../src/agent/create-agent-state';
 import { nextAction } from '../src/agent/next-action';
-import type { CallModel } from '../src/agent/run-agent';
+import type { CallModel } from '../src/agent/call-model-step';
 import { collectActionResponses } from '../src/hosts/n8n/engine/collect-action-responses';
 import type { EngineItem, EngineRunMetadata } from '../src/hosts/n8n/engine/engine-item';
 import { planEngineActions } from '../src/hosts/n8n/engine/plan-engine-actions';

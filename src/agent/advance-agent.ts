@@ -1,9 +1,10 @@
-import { forwardStreamPart, type AgentEvent } from './agent-event';
+import type { AgentEvent } from './agent-event';
 import type { AgentState } from './agent-state';
 import { applyModelTurn } from './apply-model-turn';
+import { callModelStep } from './call-model-step';
 import { debugLines } from './debug-log';
-import { nextAction } from './next-action';
-import type { CallModel } from './run-agent';
+import { nextAction, type AgentAction } from './next-action';
+import type { CallModel } from './call-model-step';
 import { abortAgent, abortReason, failAgent } from './stop-agent';
 
 /** What {@link advanceAgent} needs from its driver. */
@@ -11,53 +12,65 @@ export interface AdvanceAgentOptions {
 	callModel: CallModel;
 	signal?: AbortSignal;
 	emit: (event: AgentEvent) => void;
-	/** Receives unredacted `[DEBUG]` lines; the caller redacts and stores them. */
-	debug: (line: string) => void;
+	/**
+	 * Receives `[DEBUG]` lines, unredacted, as thunks: a line is built only when the driver
+	 * calls it, so with the debug log off a step builds no strings.
+	 */
+	debug?: (line: () => string) => void;
+	/** Called with every new state. */
+	onState?: (state: AgentState) => void;
+}
+
+/** Where {@link advanceAgent} stopped: the state and the action it now asks for. */
+export interface AdvancedAgent {
+	state: AgentState;
+	action: Exclude<AgentAction, { type: 'call-model' }>;
 }
 
 /**
- * Steps a state through model calls until it needs tools (`awaiting-tools`), is done, or
- * failed — the model-call half of the in-process driver (`runAgent`), with the same
- * events, debug lines and abort handling, for drivers that run tools elsewhere.
+ * The model half of every agent driver: steps a state through model calls until it needs
+ * tools, is done, or failed, and returns that action with the state, so the driver never
+ * computes it again. Checks the signal before each call; an aborted call ends the run as
+ * `aborted`.
  *
  * @throws the model call's own error (e.g. ApiCallError) when a model call fails; the
- * state is failed with `model-error` first and reported through `debug`.
+ * state is failed with `model-error` (and passed to `onState`) first.
  */
-export async function advanceAgent(start: AgentState, options: AdvanceAgentOptions): Promise<AgentState> {
-	const { callModel, signal, emit, debug } = options;
+export async function advanceAgent(start: AgentState, options: AdvanceAgentOptions): Promise<AdvancedAgent> {
+	const { signal } = options;
+	const debug = options.debug ?? (() => undefined);
 	let state = start;
+	const update = (next: AgentState): void => {
+		state = next;
+		options.onState?.(state);
+	};
 	for (;;) {
-		if (signal?.aborted) state = abortAgent(state, abortReason(signal));
+		if (signal?.aborted) update(abortAgent(state, abortReason(signal)));
 		const action = nextAction(state);
-		if (action.type === 'run-tools') return state;
+		if (action.type === 'run-tools') return { state, action };
 		if (action.type === 'done' || action.type === 'failed') {
-			debug(debugLines.end(state));
-			return state;
+			debug(() => debugLines.end(state));
+			return { state, action };
 		}
-		debug(debugLines.iteration(state, action.final));
-		emit({ type: 'model-call-start', iteration: state.iterations + 1, final: action.final, request: action.request });
+		debug(() => debugLines.iteration(state, action.final));
 		let turn;
 		try {
-			turn = await callModel(action.request, {
-				signal,
-				onPart: (part) => forwardStreamPart(part, emit),
-			});
+			turn = await callModelStep(action.request, { iteration: state.iterations + 1, final: action.final }, options);
 		} catch (error) {
 			if (signal?.aborted) {
-				state = abortAgent(state, abortReason(signal));
+				update(abortAgent(state, abortReason(signal)));
 				continue;
 			}
-			state = failAgent(state, { code: 'model-error', message: (error as Error)?.message ?? String(error) });
-			debug(debugLines.end(state));
+			update(failAgent(state, { code: 'model-error', message: (error as Error)?.message ?? String(error) }));
+			debug(() => debugLines.end(state));
 			throw error;
 		}
-		debug(debugLines.response(turn));
-		emit({ type: 'model-call-end', iteration: state.iterations + 1, turn });
+		debug(() => debugLines.response(turn));
 		const stepsBefore = state.steps.length;
-		state = applyModelTurn(state, turn);
+		update(applyModelTurn(state, turn));
 		for (const step of state.steps.slice(stepsBefore)) {
-			debug(debugLines.refused(step));
-			emit({ type: 'step-end', step });
+			debug(() => debugLines.refused(step));
+			options.emit({ type: 'step-end', step });
 		}
 	}
 }

@@ -7,7 +7,7 @@ import { streamChatBatches, type ChatClientOptions } from '../chat/stream-chat';
 import type { AssistantTurn, ChatRequest, StreamPart } from '../chat/types';
 import { ApiCallError } from '../errors/api-call-error';
 import { ChatTimeoutError } from '../errors/chat-timeout-error';
-import type { CallModel } from './run-agent';
+import type { CallModel } from './call-model-step';
 
 /** Where the model lives: the chat client's options without the per-call signal. */
 export type ChatConnection = Omit<ChatClientOptions, 'signal'> & {

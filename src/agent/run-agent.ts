@@ -1,24 +1,17 @@
-import type { AssistantTurn, ChatRequest, StreamPart } from '../chat/types';
 import { AgentConfigurationError } from '../errors/agent-configuration-error';
 import type { AgentResult, AgentState } from './agent-state';
-import { forwardStreamPart, type AgentEvent, type AgentEventListener } from './agent-event';
-import type { AgentTool, ToolObservation } from '../tools/agent-tool';
-import { applyModelTurn } from './apply-model-turn';
-import { applyToolResults, type ToolCallResult } from './apply-tool-results';
+import type { AgentEvent, AgentEventListener } from './agent-event';
+import type { AgentTool } from '../tools/agent-tool';
+import { advanceAgent } from './advance-agent';
+import type { CallModel } from './call-model-step';
+import { applyToolResults } from './apply-tool-results';
 import { createAgentState, type AgentInput } from './create-agent-state';
 import { debugLines } from './debug-log';
-import { nextAction, type ToolCallRequest } from './next-action';
 import { redactSecrets } from '../chat/redact-secrets';
+import { runToolCall } from './run-tool-call';
 import { runWithConcurrency } from './run-with-concurrency';
-import { abortAgent, abortReason, failAgent } from './stop-agent';
 import { runTimeLimitSignal } from './time-limits/run-time-limit';
 import { withToolTimeout } from './time-limits/with-tool-timeout';
-
-/** Makes one model call and returns the assembled turn; `onPart` sees every stream part. */
-export type CallModel = (
-	request: ChatRequest,
-	options: { signal?: AbortSignal; onPart?: (part: StreamPart) => void },
-) => Promise<AssistantTurn>;
 
 /** Options of the in-process driver. */
 export interface RunAgentOptions {
@@ -72,7 +65,7 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentRunOutcom
 }
 
 async function runAgentLoop(options: RunAgentOptions): Promise<AgentRunOutcome> {
-	const { tools, callModel, signal } = options;
+	const { tools, signal } = options;
 	const emit = (event: AgentEvent): void => options.onEvent?.(event);
 	// Lines are built only when asked for: with debug off a step costs no string building.
 	const debug = (line: () => string): void => {
@@ -89,78 +82,22 @@ async function runAgentLoop(options: RunAgentOptions): Promise<AgentRunOutcome> 
 	if (options.debug) for (const line of debugLines.start(state)) debug(() => line);
 
 	for (;;) {
-		if (signal?.aborted) update(abortAgent(state, abortReason(signal)));
-		const action = nextAction(state);
-		switch (action.type) {
-			case 'done':
-				debug(() => debugLines.end(state));
-				return { state, result: action.result };
-			case 'failed':
-				debug(() => debugLines.end(state));
-				throw action.error;
-			case 'call-model': {
-				debug(() => debugLines.iteration(state, action.final));
-				emit({ type: 'model-call-start', iteration: state.iterations + 1, final: action.final, request: action.request });
-				let turn: AssistantTurn;
-				try {
-					turn = await callModel(action.request, { signal, onPart: (part) => forwardStreamPart(part, emit) });
-				} catch (error) {
-					if (signal?.aborted) {
-						update(abortAgent(state, abortReason(signal)));
-						continue;
-					}
-					update(failAgent(state, { code: 'model-error', message: (error as Error).message ?? String(error) }));
-					debug(() => debugLines.end(state));
-					throw error;
-				}
-				debug(() => debugLines.response(turn));
-				emit({ type: 'model-call-end', iteration: state.iterations + 1, turn });
-				const stepsBefore = state.steps.length;
-				update(applyModelTurn(state, turn));
-				reportRefused(state, stepsBefore, emit, debug);
-				break;
-			}
-			case 'run-tools': {
-				const iteration = state.iterations;
-				const stepsBefore = state.steps.length;
-				const results = await runWithConcurrency(action.calls, concurrency, async (call) => {
-					debug(() => debugLines.toolStart(call));
-					emit({ type: 'step-start', iteration, call });
-					return runTool(byName.get(call.name), call, signal);
-				});
-				update(applyToolResults(state, results));
-				for (const step of state.steps.slice(stepsBefore)) {
-					const ran = results.some((result) => result.toolCallId === step.toolCallId);
-					debug(() => (ran ? debugLines.toolEnd(step) : debugLines.refused(step)));
-					emit({ type: 'step-end', step });
-				}
-				break;
-			}
+		const { action } = await advanceAgent(state, { callModel: options.callModel, signal, emit, debug, onState: update });
+		if (action.type === 'done') return { state, result: action.result };
+		if (action.type === 'failed') throw action.error;
+		const iteration = state.iterations;
+		const stepsBefore = state.steps.length;
+		const results = await runWithConcurrency(action.calls, concurrency, async (call) => {
+			debug(() => debugLines.toolStart(call));
+			emit({ type: 'step-start', iteration, call });
+			return runToolCall(byName.get(call.name), call, signal);
+		});
+		update(applyToolResults(state, results));
+		for (const step of state.steps.slice(stepsBefore)) {
+			const ran = results.some((result) => result.toolCallId === step.toolCallId);
+			debug(() => (ran ? debugLines.toolEnd(step) : debugLines.refused(step)));
+			emit({ type: 'step-end', step });
 		}
-	}
-}
-
-/** Runs one tool call; never throws. */
-async function runTool(tool: AgentTool | undefined, call: ToolCallRequest, signal?: AbortSignal): Promise<ToolCallResult> {
-	const started = performance.now();
-	let observation: ToolObservation;
-	if (!tool) {
-		observation = { content: `Tool '${call.name}' has no implementation in this run.`, isError: true };
-	} else {
-		try {
-			observation = await tool.invoke(call.arguments, { toolCallId: call.toolCallId, signal });
-		} catch (error) {
-			observation = { content: `Tool '${call.name}' failed: ${(error as Error)?.message ?? String(error)}`, isError: true };
-		}
-	}
-	return { toolCallId: call.toolCallId, observation, durationMs: performance.now() - started };
-}
-
-/** Steps the loop answered itself (no tool ran) while applying a model turn. */
-function reportRefused(state: AgentState, stepsBefore: number, emit: (event: AgentEvent) => void, debug: (line: () => string) => void): void {
-	for (const step of state.steps.slice(stepsBefore)) {
-		debug(() => debugLines.refused(step));
-		emit({ type: 'step-end', step });
 	}
 }
 

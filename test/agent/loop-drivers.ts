@@ -10,7 +10,8 @@ import { applyModelTurn } from '../../src/agent/apply-model-turn';
 import { applyToolResults, type ToolCallResult } from '../../src/agent/apply-tool-results';
 import { createAgentState, type AgentInput } from '../../src/agent/create-agent-state';
 import { nextAction } from '../../src/agent/next-action';
-import { runAgent, type AgentRunOutcome, type CallModel } from '../../src/agent/run-agent';
+import { runAgent, type AgentRunOutcome } from '../../src/agent/run-agent';
+import type { CallModel } from '../../src/agent/call-model-step';
 import { engineDriver } from '../hosts/n8n/engine-driver';
 
 export interface DriverRun {

@@ -1,5 +1,4 @@
 import type { EngineResponse, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
-import type { AgentEvent } from '../../agent/agent-event';
 import type { AgentState } from '../../agent/agent-state';
 import { agentToolFromLangChain, flattenConnectedTools, type LangChainToolLike } from '../../tools/agent-tool-from-langchain';
 import { applyToolResults } from '../../agent/apply-tool-results';
@@ -11,7 +10,7 @@ import { nextAction } from '../../agent/next-action';
 import { redactSecrets } from '../../chat/redact-secrets';
 import { abortAgent, abortReason } from '../../agent/stop-agent';
 import { runTimeLimitSignal } from '../../agent/time-limits/run-time-limit';
-import type { CallModel } from '../../agent/run-agent';
+import type { CallModel } from '../../agent/call-model-step';
 import { advanceAgent } from '../../agent/advance-agent';
 import { collectActionResponses } from './engine/collect-action-responses';
 import type { AgentEngineRequest, EngineAction, EngineItem } from './engine/engine-item';
@@ -19,6 +18,7 @@ import { planEngineActions } from './engine/plan-engine-actions';
 import { isEngineResumption, readEngineMetadata } from './engine/read-engine-metadata';
 import { toolRouteOf } from './engine/tool-route';
 import { agentOutputJson } from './agent-output-json';
+import { NodeEventSink } from './node-event-sink';
 import { readAgentNodeSettings, type AgentNodeSettings } from './read-agent-node-settings';
 
 /** Options of {@link runAgentEngine}. */
@@ -103,15 +103,14 @@ export async function runAgentEngine(context: IExecuteFunctions, response: Engin
 /** One item's part of one execution of the node. */
 class ItemRun {
 	private settings!: AgentNodeSettings;
-	private readonly streaming: boolean;
-	private debugLog: string[] = [];
+	private sink: NodeEventSink;
 
 	constructor(
 		private readonly context: IExecuteFunctions,
 		private readonly itemIndex: number,
 		private readonly callModel?: CallModel,
 	) {
-		this.streaming = typeof context.isStreaming === 'function' && context.isStreaming();
+		this.sink = new NodeEventSink(context, itemIndex);
 	}
 
 	async readSettings(): Promise<void> {
@@ -127,22 +126,22 @@ class ItemRun {
 		const history = memory ? await loadMemoryHistory(memory) : [];
 		const state = createAgentState({ config: this.settings.config, prompt: this.settings.prompt, history, tools });
 		const item: EngineItem = { itemIndex: this.itemIndex, startedAt: Date.now(), state, routes, results: [], actionIds: {}, approved: [], debugLog: [] };
-		this.debugLog = item.debugLog;
-		if (this.streaming) this.context.sendChunk('begin', this.itemIndex);
-		for (const line of debugLines.start(state)) this.debug(line);
+		this.sink = new NodeEventSink(this.context, this.itemIndex, item.debugLog);
+		this.sink.begin();
+		for (const line of debugLines.start(state)) this.debug(() => line);
 		if (this.settings.toolTimeoutMs !== undefined) {
-			this.debug('[DEBUG] "Tool Timeout" does not apply: n8n\'s engine runs the tool nodes (set a timeout on the tool node itself, or "Tool Execution" to "In-Process")');
+			this.debug(() => '[DEBUG] "Tool Timeout" does not apply: n8n\'s engine runs the tool nodes (set a timeout on the tool node itself, or "Tool Execution" to "In-Process")');
 		}
 		return item;
 	}
 
 	/** A re-entry: the engine's results for this item's actions. */
 	resume(item: EngineItem, response: EngineResponse, reEntries: number): void {
-		this.debugLog = item.debugLog;
+		this.sink = new NodeEventSink(this.context, this.itemIndex, item.debugLog);
 		const mine = response.actionResponses.filter((entry) => Object.values(item.actionIds).includes(entry.action.id));
-		this.debug(`[DEBUG] Engine re-entry ${reEntries}: ${mine.length} action result(s) for this item (${response.actionResponses.length} in the response)`);
+		this.debug(() => `[DEBUG] Engine re-entry ${reEntries}: ${mine.length} action result(s) for this item (${response.actionResponses.length} in the response)`);
 		const inputJson = this.context.getInputData()[this.itemIndex]?.json ?? {};
-		for (const line of collectActionResponses(item, response, inputJson)) this.debug(line);
+		for (const line of collectActionResponses(item, response, inputJson)) this.debug(() => line);
 	}
 
 	/**
@@ -161,68 +160,62 @@ class ItemRun {
 	}
 
 	private async step(item: EngineItem, takenIds: Set<string>, signal: AbortSignal | undefined): Promise<EngineAction[]> {
+		let action = nextAction(item.state);
 		for (;;) {
-			const action = nextAction(item.state);
-			if (action.type === 'run-tools') {
+			if (action.type === 'call-model') {
+				({ state: item.state, action } = await advanceAgent(item.state, {
+					callModel: this.callModel ?? createChatModelCaller(this.settings.connection),
+					signal,
+					emit: this.sink.onEvent,
+					debug: (line) => this.debug(line),
+				}));
+			} else if (action.type === 'run-tools') {
 				const waiting = action.calls.filter((call) => !item.results.some((result) => result.toolCallId === call.toolCallId));
 				if (waiting.length > 0 && signal?.aborted) {
 					// As in-process, where the loop checks the signal before running tools: no new engine actions.
 					item.state = abortAgent(item.state, abortReason(signal));
-					this.debug(debugLines.end(item.state));
-					continue;
-				}
-				if (waiting.length > 0) {
+					this.debug(() => debugLines.end(item.state));
+					action = nextAction(item.state);
+				} else if (waiting.length > 0) {
 					const planned = planEngineActions(item, waiting, takenIds);
 					item.results.push(...planned.results);
 					item.actionIds = { ...item.actionIds, ...planned.actionIds };
 					for (const planAction of planned.actions) {
-						this.debug(`[DEBUG] Engine action ${planAction.id}: run node "${planAction.nodeName}" for tool ${planAction.metadata.toolName}${planAction.metadata.hitl ? ' (human review)' : ''}`);
+						this.debug(() => `[DEBUG] Engine action ${planAction.id}: run node "${planAction.nodeName}" for tool ${planAction.metadata.toolName}${planAction.metadata.hitl ? ' (human review)' : ''}`);
 					}
 					if (planned.actions.length > 0) return planned.actions;
-					continue;
+				} else {
+					const ran = new Set(Object.keys(item.actionIds));
+					const stepsBefore = item.state.steps.length;
+					item.state = applyToolResults(item.state, item.results);
+					for (const step of item.state.steps.slice(stepsBefore)) this.debug(() => (ran.has(step.toolCallId) ? debugLines.toolEnd(step) : debugLines.refused(step)));
+					item.results = [];
+					item.actionIds = {};
+					item.approved = [];
+					action = nextAction(item.state);
 				}
-				const ran = new Set(Object.keys(item.actionIds));
-				const stepsBefore = item.state.steps.length;
-				item.state = applyToolResults(item.state, item.results);
-				for (const step of item.state.steps.slice(stepsBefore)) this.debug(ran.has(step.toolCallId) ? debugLines.toolEnd(step) : debugLines.refused(step));
-				item.results = [];
-				item.actionIds = {};
-				item.approved = [];
 			} else if (action.type === 'done') {
 				const memory = await this.memory();
 				if (memory) await saveToMemory(memory, item.state.messages.slice(item.state.turnStart));
 				item.output = agentOutputJson(action.result, this.settings, item.debugLog);
 				return [];
-			} else if (action.type === 'failed') {
+			} else {
 				throw action.error;
 			}
-			item.state = await advanceAgent(item.state, {
-				callModel: this.callModel ?? createChatModelCaller(this.settings.connection),
-				signal,
-				emit: (event) => this.emit(event),
-				debug: (line) => this.debug(line),
-			});
 		}
 	}
 
 	endStream(): void {
-		if (this.streaming) this.context.sendChunk('end', this.itemIndex);
+		this.sink.end();
 	}
 
 	private async memory(): Promise<ChatMemoryLike | undefined> {
 		return (await this.context.getInputConnectionData('ai_memory', this.itemIndex)) as ChatMemoryLike | undefined;
 	}
 
-	private emit(event: AgentEvent): void {
-		if (event.type === 'text-delta' && this.streaming) this.context.sendChunk('item', this.itemIndex, event.text);
-	}
-
-	private debug(line: string): void {
-		if (!this.settings?.debugLog) return;
-		const redacted = redactSecrets(line, this.settings.secrets);
-		this.debugLog.push(redacted);
-		this.context.logger?.debug(redacted);
-		if (this.streaming) this.context.sendChunk('item', this.itemIndex, `${redacted}\n`);
+	/** A `[DEBUG]` line, built and redacted only when the debug log is on. */
+	private debug(line: () => string): void {
+		if (this.settings?.debugLog) this.sink.debug(redactSecrets(line(), this.settings.secrets));
 	}
 }
 

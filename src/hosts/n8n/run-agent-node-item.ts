@@ -1,14 +1,15 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import type { AgentResult } from '../../agent/agent-state';
-import type { AgentEvent } from '../../agent/agent-event';
 import { flattenConnectedTools } from '../../tools/agent-tool-from-langchain';
 import { inProcessAgentTool } from './engine/in-process-agent-tool';
 import { loadMemoryHistory, saveToMemory, type ChatMemoryLike } from './chat-memory';
 import { createChatModelCaller } from '../../agent/create-chat-model-caller';
-import { runAgent, type CallModel } from '../../agent/run-agent';
+import { runAgent } from '../../agent/run-agent';
+import type { CallModel } from '../../agent/call-model-step';
 import { enterNodeAgentFrame } from './enter-node-agent-frame';
 import { readAgentNodeSettings } from './read-agent-node-settings';
 import { agentOutputJson } from './agent-output-json';
+import { NodeEventSink } from './node-event-sink';
 
 /** Test seam: replaces the chat client (the node itself never passes it). */
 export interface RunAgentNodeItemOptions {
@@ -37,21 +38,11 @@ export async function runAgentNodeItem(
 	const memory = (await context.getInputConnectionData('ai_memory', itemIndex)) as ChatMemoryLike | undefined;
 	const history = memory ? await loadMemoryHistory(memory) : [];
 
-	const streaming = typeof context.isStreaming === 'function' && context.isStreaming();
-	const debugLog: string[] = [];
-	const onEvent = (event: AgentEvent): void => {
-		if (event.type === 'text-delta' && streaming) context.sendChunk('item', itemIndex, event.text);
-		if (event.type === 'debug') {
-			debugLog.push(event.line);
-			context.logger?.debug(event.line);
-			if (streaming) context.sendChunk('item', itemIndex, `${event.line}\n`);
-		}
-	};
-
+	const sink = new NodeEventSink(context, itemIndex);
 	// Nested agents (called as tools in-process) report their debug lines and usage to this run.
-	const frame = enterNodeAgentFrame(context, itemIndex, (line) => onEvent({ type: 'debug', line }));
+	const frame = enterNodeAgentFrame(context, itemIndex, (line) => sink.debug(line));
 
-	if (streaming) context.sendChunk('begin', itemIndex);
+	sink.begin();
 	let result: AgentResult;
 	try {
 		const outcome = await frame.run(() => runAgent({
@@ -59,7 +50,7 @@ export async function runAgentNodeItem(
 			tools,
 			callModel: options.callModel ?? createChatModelCaller(settings.connection),
 			signal: frame.signal,
-			onEvent: frame.forwardDebug(onEvent),
+			onEvent: frame.forwardDebug(sink.onEvent),
 			concurrency: settings.concurrency,
 			debug: settings.debugLog,
 			secrets: settings.secrets,
@@ -74,10 +65,10 @@ export async function runAgentNodeItem(
 		result = { ...outcome.result, usage: frame.finish(outcome.result.usage) };
 		if (memory) await saveToMemory(memory, outcome.state.messages.slice(outcome.state.turnStart));
 	} finally {
-		if (streaming) context.sendChunk('end', itemIndex);
+		sink.end();
 	}
 
 	options.onResult?.(result);
-	const json = agentOutputJson(result, settings, debugLog);
+	const json = agentOutputJson(result, settings, sink.debugLog);
 	return { json, pairedItem: { item: itemIndex } };
 }

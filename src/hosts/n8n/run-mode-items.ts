@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import type { Usage } from '../../chat/types';
 import { addUsage, emptyUsage } from '../../agent/add-usage';
 import { nestedAgentUsageKey, type NestedAgentTaskMetadata } from './engine/nested-agent-observation';
-import type { CallModel } from '../../agent/run-agent';
+import type { CallModel } from '../../agent/call-model-step';
 import { runAgentNodeItem } from './run-agent-node-item';
 import { runValidatorItems } from './run-validator-node-item';
 

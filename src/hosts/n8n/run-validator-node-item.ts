@@ -1,13 +1,13 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { ValidatorError } from '../../agent/modes/validator/validator-error';
-import type { AgentEvent } from '../../agent/agent-event';
 import { flattenConnectedTools } from '../../tools/agent-tool-from-langchain';
 import { createChatModelCaller } from '../../agent/create-chat-model-caller';
 import { inProcessAgentTool } from './engine/in-process-agent-tool';
 import { resolveValidatorToolName } from '../../agent/modes/validator/resolve-validator-tool-name';
 import { runValidator } from '../../agent/modes/validator/run-validator';
-import type { CallModel } from '../../agent/run-agent';
+import type { CallModel } from '../../agent/call-model-step';
 import { readAgentNodeSettings } from './read-agent-node-settings';
+import { NodeEventSink } from './node-event-sink';
 import { readValidatorSettings } from './read-mode-settings';
 
 /** Test seam: replaces the chat client. */
@@ -37,12 +37,8 @@ export async function runValidatorNodeItem(
 	const toolName = resolveValidatorToolName(validator.tool, tools);
 	const { systemMessage, temperature, maxTokens, reasoning } = settings.config;
 
-	const debugLog: string[] = [];
-	const onEvent = (event: AgentEvent): void => {
-		if (event.type !== 'debug') return;
-		debugLog.push(event.line);
-		context.logger?.debug(event.line);
-	};
+	const sink = new NodeEventSink(context, itemIndex);
+	sink.begin();
 	const { result } = await runValidator({
 		input: {
 			config: {
@@ -60,10 +56,10 @@ export async function runValidatorNodeItem(
 		tools,
 		callModel: options.callModel ?? createChatModelCaller(settings.connection),
 		signal: context.getExecutionCancelSignal?.(),
-		onEvent,
+		onEvent: sink.onEvent,
 		debug: settings.debugLog,
 		secrets: settings.secrets,
-	});
+	}).finally(() => sink.end());
 
 	const json: IDataObject = { tool: result.tool, arguments: result.arguments as IDataObject };
 	if (result.result !== undefined) json.result = result.result as IDataObject;
@@ -72,7 +68,7 @@ export async function runValidatorNodeItem(
 		json.usage = result.usage as unknown as IDataObject;
 		json.attemptLog = result.attemptLog as unknown as IDataObject[];
 	}
-	if (settings.debugLog) json.debugLog = debugLog;
+	if (settings.debugLog) json.debugLog = sink.debugLog;
 	return { json, pairedItem: { item: itemIndex } };
 }
 

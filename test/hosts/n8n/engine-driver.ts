@@ -19,7 +19,7 @@ import {
 import { AgentOrchestrator } from '../../../nodes/AgentOrchestrator/AgentOrchestrator.node';
 import type { AgentState } from '../../../src/agent/agent-state';
 import type { AgentTool } from '../../../src/tools/agent-tool';
-import type { CallModel } from '../../../src/agent/run-agent';
+import type { CallModel } from '../../../src/agent/call-model-step';
 import { errorOutput } from '../../../src/hosts/n8n/error-output';
 import { runAgentEngine } from '../../../src/hosts/n8n/run-agent-engine';
 import { AgentStoppedError } from '../../../src/agent/agent-stopped-error';

@@ -1,9 +1,11 @@
 import type { AssistantTurn } from '../../../chat/types';
 import { AgentConfigurationError } from '../../../errors/agent-configuration-error';
 import type { AgentEvent } from '../../agent-event';
-import type { AgentTool, ToolObservation } from '../../../tools/agent-tool';
+import type { AgentTool } from '../../../tools/agent-tool';
+import { callModelStep } from '../../call-model-step';
+import { runToolCall } from '../../run-tool-call';
 import { redactSecrets } from '../../../chat/redact-secrets';
-import type { CallModel } from '../../run-agent';
+import type { CallModel } from '../../call-model-step';
 import { applyValidatorToolResult, applyValidatorTurn, failValidator } from './apply-validator-turn';
 import { createValidatorState, type ValidatorInput } from './create-validator-state';
 import { nextValidatorAction } from './next-validator-action';
@@ -62,21 +64,14 @@ export async function runValidator(options: RunValidatorOptions): Promise<{ stat
 				throw action.error;
 			case 'call-model': {
 				debug(`[DEBUG] Attempt ${action.attempt}/${state.config.maxAttempts}`);
-				emit({ type: 'model-call-start', iteration: action.attempt, final: false, request: action.request });
 				let turn: AssistantTurn;
 				try {
-					turn = await options.callModel(action.request, {
-						signal,
-						onPart: (part) => {
-							if (part.type === 'text-delta') emit({ type: 'text-delta', text: part.text });
-						},
-					});
+					turn = await callModelStep(action.request, { iteration: action.attempt, final: false }, { callModel: options.callModel, signal, emit });
 				} catch (error) {
 					if (signal?.aborted) continue;
 					update(failValidator(state, 'model-error', (error as Error).message ?? String(error)));
 					throw error;
 				}
-				emit({ type: 'model-call-end', iteration: action.attempt, turn });
 				update(applyValidatorTurn(state, turn));
 				const errors = state.attempts.at(-1)?.errors ?? [];
 				for (const error of errors) debug(`[DEBUG] Attempt ${action.attempt} rejected: ${error.replace(/\n/g, ' ')}`);
@@ -85,20 +80,11 @@ export async function runValidator(options: RunValidatorOptions): Promise<{ stat
 			}
 			case 'run-tools': {
 				const [call] = action.calls;
-				const tool = byName.get(call.name);
 				emit({ type: 'step-start', iteration: state.attempts.length, call });
 				debug(`[DEBUG] Executing tool: ${call.name} with args: ${JSON.stringify(call.arguments)}`);
-				const started = performance.now();
-				let observation: ToolObservation;
-				try {
-					observation = tool
-						? await tool.invoke(call.arguments, { toolCallId: call.toolCallId, signal })
-						: { content: `Tool '${call.name}' has no implementation in this run.`, isError: true };
-				} catch (error) {
-					observation = { content: `Tool '${call.name}' failed: ${(error as Error)?.message ?? String(error)}`, isError: true };
-				}
-				const durationMs = performance.now() - started;
-				update(applyValidatorToolResult(state, [{ toolCallId: call.toolCallId, observation, durationMs }]));
+				const result = await runToolCall(byName.get(call.name), call, signal);
+				update(applyValidatorToolResult(state, [result]));
+				const { observation, durationMs } = result;
 				emit({
 					type: 'step-end',
 					step: { iteration: state.attempts.length, toolCallId: call.toolCallId, tool: call.name, arguments: call.arguments, result: observation.content, isError: observation.isError, durationMs },
