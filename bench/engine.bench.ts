@@ -45,7 +45,7 @@ function toolTurn(index: number): AssistantTurn {
 		text: '',
 		reasoning: '',
 		reasoningDetails: [],
-		toolCalls: [{ id: `call_${index}`, name: 'echo', arguments: { text: `message ${index}` }, argumentsText: JSON.stringify({ text: `message ${index}` }) }],
+		toolCalls: [{ toolCallId: `call_${index}`, name: 'echo', arguments: { text: `message ${index}` }, argumentsText: JSON.stringify({ text: `message ${index}` }) }],
 		finishReason: 'tool-calls',
 		rawFinishReason: 'tool_calls',
 		usage: { promptTokens: 100, completionTokens: 10, totalTokens: 110 },

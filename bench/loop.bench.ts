@@ -290,7 +290,7 @@ async function main(): Promise<void> {
 	const inMemoryModel = async (request: { messages: Array<{ role: string }> }) => {
 		const done = request.messages.filter((message) => message.role === 'tool').length;
 		return done < iterations
-			? { text: '', reasoning: '', reasoningDetails: [], toolCalls: [{ id: `call_${done}`, name: 'increment', argumentsText: `{"n":${done}}`, arguments: { n: done } }], finishReason: 'tool-calls' as const, rawFinishReason: 'tool_calls' }
+			? { text: '', reasoning: '', reasoningDetails: [], toolCalls: [{ toolCallId: `call_${done}`, name: 'increment', argumentsText: `{"n":${done}}`, arguments: { n: done } }], finishReason: 'tool-calls' as const, rawFinishReason: 'tool_calls' }
 			: { text: `Final: ${done}`, reasoning: '', reasoningDetails: [], toolCalls: [], finishReason: 'stop' as const, rawFinishReason: 'stop' };
 	};
 	const machineTimes: number[] = [];

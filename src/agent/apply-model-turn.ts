@@ -81,7 +81,7 @@ function applyTurn(state: AgentState, turn: AssistantTurn): AgentState {
 	let stop: AgentState['stopAfterTools'];
 	const pending: PendingToolCall[] = toolCalls.map((call) => {
 		const entry: PendingToolCall = {
-			toolCallId: call.id,
+			toolCallId: call.toolCallId,
 			name: call.name,
 			arguments: call.arguments ?? {},
 			argumentsText: call.argumentsText,

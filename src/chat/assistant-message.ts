@@ -14,7 +14,7 @@ export function assistantMessageFromTurn(turn: AssistantTurn): Extract<ChatMessa
 	};
 	if (turn.toolCalls.length > 0) {
 		message.tool_calls = turn.toolCalls.map((call) => ({
-			id: call.id,
+			id: call.toolCallId,
 			type: 'function',
 			function: { name: call.name, arguments: call.error === undefined && call.argumentsText.trim() !== '' ? call.argumentsText : '{}' },
 		}));

@@ -91,7 +91,7 @@ export class StreamPartConverter {
 					if (!toolCallDelta || typeof toolCallDelta !== 'object') continue;
 					const added = this.toolCalls.add(toolCallDelta);
 					const part: StreamPart = { type: 'tool-call-delta', index: added.position };
-					if (added.id !== undefined) part.id = added.id;
+					if (added.id !== undefined) part.toolCallId = added.id;
 					if (added.name !== undefined) part.name = added.name;
 					if (added.argumentsDelta !== undefined) part.argumentsDelta = added.argumentsDelta;
 					parts.push(part);

@@ -82,19 +82,19 @@ export class ToolCallAccumulator {
 		return this.calls.map((call) => {
 			const argumentsText = call.argumentPieces.join('');
 			const assembled: AssembledToolCall = {
-				id: call.id ?? `toolbridge_call_${call.position}`,
+				toolCallId: call.id ?? `toolbridge_call_${call.position}`,
 				name: call.name,
 				argumentsText,
 			};
 			if (call.name === '') {
-				assembled.error = `Tool call ${assembled.id} has no function name; the model sent only its arguments.`;
+				assembled.error = `Tool call ${assembled.toolCallId} has no function name; the model sent only its arguments.`;
 				return assembled;
 			}
 			try {
 				assembled.arguments = parseToolArguments(argumentsText);
 			} catch (error) {
 				const detail = ToolbridgeError.isInstance(error) ? error.message : String(error);
-				assembled.error = `Arguments of tool call '${call.name}' (${assembled.id}) could not be used. ${detail}`;
+				assembled.error = `Arguments of tool call '${call.name}' (${assembled.toolCallId}) could not be used. ${detail}`;
 			}
 			return assembled;
 		});

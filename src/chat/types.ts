@@ -82,10 +82,19 @@ export interface Usage {
 
 export type FinishReason = 'stop' | 'length' | 'tool-calls' | 'content-filter' | 'error' | 'other';
 
-/** One assembled tool call. `error` is set, and `arguments` absent, when its JSON was broken. */
-export interface AssembledToolCall {
-	id: string;
+/**
+ * A tool call: the one shape every layer uses, from the assembled stream to the loop's
+ * pending calls, the driver's requests and the engine's actions. `toolCallId` is the id the
+ * model gave it (on the wire: `tool_calls[].id` and `tool_call_id`).
+ */
+export interface ToolCall {
+	toolCallId: string;
 	name: string;
+	arguments: Record<string, unknown>;
+}
+
+/** One assembled tool call. `error` is set, and `arguments` absent, when its JSON was broken. */
+export interface AssembledToolCall extends Omit<ToolCall, 'arguments'> {
 	argumentsText: string;
 	arguments?: Record<string, unknown>;
 	error?: string;
@@ -96,7 +105,7 @@ export type StreamPart =
 	| { type: 'text-delta'; text: string }
 	| { type: 'reasoning-delta'; text: string }
 	| { type: 'reasoning-details'; details: ReasoningDetail[] }
-	| { type: 'tool-call-delta'; index: number; id?: string; name?: string; argumentsDelta?: string }
+	| { type: 'tool-call-delta'; index: number; toolCallId?: string; name?: string; argumentsDelta?: string }
 	| { type: 'tool-call'; toolCall: AssembledToolCall }
 	| { type: 'finish'; finishReason: FinishReason; rawFinishReason: string; usage?: Usage; model?: string }
 	| { type: 'error'; error: Error };

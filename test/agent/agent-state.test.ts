@@ -27,7 +27,7 @@ describe('agent state machine', () => {
 		state = applyModelTurn(
 			state,
 			turn({
-				toolCalls: [{ id: 'c1', name: 'add', argumentsText: '{"a":1}', arguments: { a: 1 } }],
+				toolCalls: [{ toolCallId: 'c1', name: 'add', argumentsText: '{"a":1}', arguments: { a: 1 } }],
 				reasoningDetails: [{ type: 'reasoning.encrypted', data: 'opaque==', index: 0 }],
 				finishReason: 'tool-calls',
 				usage: { promptTokens: 5, completionTokens: 2, totalTokens: 7, cost: 0.01 },
@@ -57,7 +57,7 @@ describe('agent state machine', () => {
 
 	it('fills a lost tool result with an error observation so the history stays valid', () => {
 		let state = createAgentState({ config: { model: 'm' }, tools: [addSpec], prompt: 'p' });
-		state = applyModelTurn(state, turn({ toolCalls: [{ id: 'c1', name: 'add', argumentsText: '{}', arguments: {} }] }));
+		state = applyModelTurn(state, turn({ toolCalls: [{ toolCallId: 'c1', name: 'add', argumentsText: '{}', arguments: {} }] }));
 		state = applyToolResults(state, []);
 		expect(state.messages.at(-1)).toEqual({ role: 'tool', tool_call_id: 'c1', content: "No result came back for this call of 'add'." });
 		expect(state.status).toBe('ready');

@@ -14,9 +14,9 @@ describe('assistantMessageFromTurn', () => {
 			...base,
 			finishReason: 'tool-calls',
 			toolCalls: [
-				{ id: 'a', name: 'f', argumentsText: '{"x": 1}', arguments: { x: 1 } },
-				{ id: 'b', name: 'g', argumentsText: '', arguments: {} },
-				{ id: 'c', name: 'h', argumentsText: '{"x":', error: 'broken' },
+				{ toolCallId: 'a', name: 'f', argumentsText: '{"x": 1}', arguments: { x: 1 } },
+				{ toolCallId: 'b', name: 'g', argumentsText: '', arguments: {} },
+				{ toolCallId: 'c', name: 'h', argumentsText: '{"x":', error: 'broken' },
 			],
 		});
 		expect(message).toEqual({

@@ -35,8 +35,8 @@ describe('fake chat server', () => {
 				text: 'Let me.',
 				finishReason: 'tool-calls',
 				toolCalls: [
-					{ id: 'call_fake_1', name: 'add', arguments: { a: 1, b: 2 } },
-					{ id: 'own', name: 'now', arguments: {} },
+					{ toolCallId: 'call_fake_1', name: 'add', arguments: { a: 1, b: 2 } },
+					{ toolCallId: 'own', name: 'now', arguments: {} },
 				],
 			});
 			const second = await chatCompletion({ model: 'm', messages: [] }, { baseUrl: server.baseUrl });

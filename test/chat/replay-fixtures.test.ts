@@ -36,14 +36,14 @@ describe('recorded-format streams replayed over the wire', () => {
 	it('one tool call with arguments in pieces (a multi-byte character among them)', async () => {
 		const { turn, parts } = await replay('tool-call');
 		expect(turn.finishReason).toBe('tool-calls');
-		expect(turn.toolCalls).toEqual([{ id: 'call_Xa9LkQ', name: 'get_weather', argumentsText: '{"city": "Zürich", "unit": "C"}', arguments: { city: 'Zürich', unit: 'C' } }]);
-		expect(parts.filter((part) => part.type === 'tool-call-delta')[0]).toEqual({ type: 'tool-call-delta', index: 0, id: 'call_Xa9LkQ', name: 'get_weather' });
+		expect(turn.toolCalls).toEqual([{ toolCallId: 'call_Xa9LkQ', name: 'get_weather', argumentsText: '{"city": "Zürich", "unit": "C"}', arguments: { city: 'Zürich', unit: 'C' } }]);
+		expect(parts.filter((part) => part.type === 'tool-call-delta')[0]).toEqual({ type: 'tool-call-delta', index: 0, toolCallId: 'call_Xa9LkQ', name: 'get_weather' });
 	});
 
 	it('parallel tool calls with interleaved deltas, after some text', async () => {
 		const { turn } = await replay('parallel-tool-calls');
 		expect(turn.text).toBe('Checking both.');
-		expect(turn.toolCalls.map(({ id, name, arguments: args }) => ({ id, name, args }))).toEqual([
+		expect(turn.toolCalls.map(({ toolCallId: id, name, arguments: args }) => ({ id, name, args }))).toEqual([
 			{ id: 'call_paris', name: 'get_weather', args: { city: 'Paris' } },
 			{ id: 'call_rome', name: 'get_weather', args: { city: 'Rome' } },
 		]);
@@ -51,13 +51,13 @@ describe('recorded-format streams replayed over the wire', () => {
 
 	it('arguments split per character', async () => {
 		const { turn } = await replay('arguments-per-byte');
-		expect(turn.toolCalls).toEqual([{ id: 'call_bytes', name: 'search', argumentsText: '{"query": "naïve café ✓", "limit": 5}', arguments: { query: 'naïve café ✓', limit: 5 } }]);
+		expect(turn.toolCalls).toEqual([{ toolCallId: 'call_bytes', name: 'search', argumentsText: '{"query": "naïve café ✓", "limit": 5}', arguments: { query: 'naïve café ✓', limit: 5 } }]);
 	});
 
 	it('a whole call in one chunk together with its finish_reason', async () => {
 		const { turn } = await replay('whole-call-one-chunk');
 		expect(turn.toolCalls).toEqual([
-			{ id: 'tool_0_lookup_order', name: 'lookup_order', argumentsText: '{"orderId":"A-1001","includeItems":true}', arguments: { orderId: 'A-1001', includeItems: true } },
+			{ toolCallId: 'tool_0_lookup_order', name: 'lookup_order', argumentsText: '{"orderId":"A-1001","includeItems":true}', arguments: { orderId: 'A-1001', includeItems: true } },
 		]);
 		expect(turn.model).toBe('google/gemini-2.5-flash');
 	});
@@ -65,14 +65,14 @@ describe('recorded-format streams replayed over the wire', () => {
 	it('missing and empty arguments become {}', async () => {
 		const { turn } = await replay('empty-arguments');
 		expect(turn.toolCalls).toEqual([
-			{ id: 'call_now', name: 'get_current_time', argumentsText: '', arguments: {} },
-			{ id: 'call_rand', name: 'random_number', argumentsText: '', arguments: {} },
+			{ toolCallId: 'call_now', name: 'get_current_time', argumentsText: '', arguments: {} },
+			{ toolCallId: 'call_rand', name: 'random_number', argumentsText: '', arguments: {} },
 		]);
 	});
 
 	it('index 0 reused for two calls with distinct ids gives two calls', async () => {
 		const { turn } = await replay('index-reuse');
-		expect(turn.toolCalls.map(({ id, name, arguments: args }) => ({ id, name, args }))).toEqual([
+		expect(turn.toolCalls.map(({ toolCallId: id, name, arguments: args }) => ({ id, name, args }))).toEqual([
 			{ id: 'call_a1', name: 'add', args: { a: 1, b: 2 } },
 			{ id: 'call_b2', name: 'multiply', args: { a: 3, b: 4 } },
 		]);
@@ -89,7 +89,7 @@ describe('recorded-format streams replayed over the wire', () => {
 
 	it('broken JSON arguments: the call is kept with an error', async () => {
 		const { turn } = await replay('broken-arguments');
-		expect(turn.toolCalls[0]).toMatchObject({ id: 'call_broken', name: 'create_ticket', argumentsText: '{"title": "Printer on fire", "priority": ' });
+		expect(turn.toolCalls[0]).toMatchObject({ toolCallId: 'call_broken', name: 'create_ticket', argumentsText: '{"title": "Printer on fire", "priority": ' });
 		expect(turn.toolCalls[0].error).toMatch(/the JSON ends too early \(truncated\) at position 41/);
 	});
 

@@ -385,7 +385,7 @@ describe('streamChat: servers that do not stream', () => {
 			text: '',
 			reasoning: '',
 			reasoningDetails: [],
-			toolCalls: [{ id: 'call_1', name: 'add', argumentsText: '{"a":1,"b":2}', arguments: { a: 1, b: 2 } }],
+			toolCalls: [{ toolCallId: 'call_1', name: 'add', argumentsText: '{"a":1,"b":2}', arguments: { a: 1, b: 2 } }],
 			finishReason: 'tool-calls',
 			rawFinishReason: 'tool_calls',
 			usage: { promptTokens: 10, completionTokens: 5, totalTokens: 15 },

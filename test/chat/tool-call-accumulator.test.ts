@@ -5,7 +5,7 @@ import { ToolCallAccumulator } from '../../src/chat/tool-call-accumulator';
 function assemble(deltas: WireToolCallDelta[]) {
 	const accumulator = new ToolCallAccumulator();
 	for (const delta of deltas) accumulator.add(delta);
-	return accumulator.finish().map(({ id, name, arguments: args, error }) => (error ? { id, name, error: error.replace(/ at position.*/, '') } : { id, name, args }));
+	return accumulator.finish().map(({ toolCallId: id, name, arguments: args, error }) => (error ? { id, name, error: error.replace(/ at position.*/, '') } : { id, name, args }));
 }
 
 describe('ToolCallAccumulator', () => {

@@ -83,8 +83,8 @@ export function applyOutputTurn(state: AgentState, turn: AssistantTurn): AgentSt
 	const messages: ChatMessage[] = call
 		? [
 				...state.messages,
-				{ role: 'assistant', content: null, tool_calls: [{ id: call.id, type: 'function', function: { name: call.name, arguments: call.arguments ? call.argumentsText : '{}' } }] },
-				{ role: 'tool', tool_call_id: call.id, content: repair },
+				{ role: 'assistant', content: null, tool_calls: [{ id: call.toolCallId, type: 'function', function: { name: call.name, arguments: call.arguments ? call.argumentsText : '{}' } }] },
+				{ role: 'tool', tool_call_id: call.toolCallId, content: repair },
 			]
 		: [...state.messages, { role: 'assistant', content: answerText === '' ? null : answerText }, { role: 'user', content: repair }];
 	return { ...state, messages, structured: { ...progress, attempts }, status: 'output-call' };

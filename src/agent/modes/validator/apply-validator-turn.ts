@@ -42,7 +42,7 @@ export function applyValidatorTurn(state: ValidatorState, turn: AssistantTurn): 
 	if (acceptedIndex >= 0) {
 		const call = turn.toolCalls[acceptedIndex];
 		const spec = state.tools.find((tool) => tool.name === call.name)!;
-		const accepted: ValidatorCall = { toolCallId: call.id, name: call.name, arguments: call.arguments ?? {} };
+		const accepted: ValidatorCall = { toolCallId: call.toolCallId, name: call.name, arguments: call.arguments ?? {} };
 		if (spec.sourceNodeName !== undefined) accepted.sourceNodeName = spec.sourceNodeName;
 		const attempts = [...state.attempts, { attempt, tool: call.name, arguments: accepted.arguments, errors: [] }];
 		const next: ValidatorState = { ...state, usage, messages, attempts, call: accepted, status: 'awaiting-tool' };
@@ -50,7 +50,7 @@ export function applyValidatorTurn(state: ValidatorState, turn: AssistantTurn): 
 		return { ...next, status: 'done', result: { tool: call.name, arguments: accepted.arguments, attempts: attempt, attemptLog: attempts, usage } };
 	}
 
-	turn.toolCalls.forEach((call, index) => messages.push({ role: 'tool', tool_call_id: call.id, content: errorsByCall[index].join('\n') }));
+	turn.toolCalls.forEach((call, index) => messages.push({ role: 'tool', tool_call_id: call.toolCallId, content: errorsByCall[index].join('\n') }));
 	const first = turn.toolCalls[0];
 	return afterFailedAttempt(
 		{ ...state, usage, messages },
