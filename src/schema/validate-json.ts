@@ -5,27 +5,48 @@ import addFormats from 'ajv-formats';
 import type { JsonSchema } from './json-schema';
 import { JsonSchemaError } from '../errors/json-schema-error';
 import { formatJsonValue } from './json-schema-parts';
+import { schemaProblemsFromErrors, type SchemaProblem } from './schema-problems';
 
 /** The result of {@link validateJson}. */
 export type JsonValidationResult = { valid: true } | { valid: false; errors: string[] };
 
 /*
  * Ajv, not a hand-written subset: the schemas validated here come from users (output format
- * json) as well as from the compiler, so `$ref`/definitions, patternProperties, if/then/else,
- * dependencies, tuple items and exact draft semantics (deep-equal enum/const/uniqueItems,
- * code-point string lengths, multipleOf on decimals) all have to be right. Options:
+ * json, MCP and other connected tools) as well as from the compiler, so `$ref`/definitions,
+ * patternProperties, if/then/else, dependencies, tuple items and exact draft semantics
+ * (deep-equal enum/const/uniqueItems, code-point string lengths, multipleOf on decimals) all
+ * have to be right. Options:
  * - allErrors: the repair prompt gets every problem, not only the first;
+ * - verbose: errors carry their subschema and value, which the field / expected / received
+ *   problems of {@link validateJsonSchema} are built from;
  * - strict: false: provider annotations (`nullable`, `example`, `propertyOrdering`) are not errors;
  * - formats (`date-time`, `date`, `email`, `uri`, `uuid`, `ipv4` … as ajv-formats defines
  *   them) are checked: a schema that asks for a date-time gets one; a format ajv-formats does
  *   not know is not an error (strict: false) and not checked;
  * - addUsedSchema: false: two schemas with the same `$id` must not collide in the cache.
  */
-const AJV_OPTIONS: Options = { allErrors: true, strict: false, addUsedSchema: false, logger: false };
+const AJV_OPTIONS: Options = { allErrors: true, verbose: true, strict: false, addUsedSchema: false, logger: false };
 
 type Draft = 'draft-07' | '2019-09' | '2020-12';
 const validators: Partial<Record<Draft, Ajv>> = {};
-const compiled = new WeakMap<object, ValidateFunction>();
+
+/** A compiled schema; `source` is the object ajv compiled, which its errors point into. */
+interface CompiledSchema {
+	validate: ValidateFunction;
+	source: JsonSchema | boolean;
+	ajv: Ajv;
+}
+
+/*
+ * Each schema is compiled once. By object first; then by its JSON text, because the same
+ * schema often comes back as a new object (a tool schema in a validator state that went
+ * through JSON between engine steps, an output schema parsed anew for every item). Ajv keeps
+ * every schema it compiled in its own cache; the least recently used text entries beyond
+ * MAX_COMPILED are removed from it too, so a long-running n8n process does not grow.
+ */
+const MAX_COMPILED = 256;
+const compiledByObject = new WeakMap<object, CompiledSchema>();
+const compiledByText = new Map<string, CompiledSchema>();
 
 /** Most JSON pointers in one result; the rest are summarised in one line. */
 const MAX_ERRORS = 20;
@@ -34,34 +55,94 @@ const MAX_ERRORS = 20;
  * Checks a value against a JSON Schema (draft-07 by default; a root `$schema` naming 2019-09
  * or 2020-12 selects that draft; formats are checked as ajv-formats defines them). Each error is `JSON pointer:
  * what was expected (what was found)`, e.g. `/age: must be integer (found "36")`, ready to
- * be sent back to a model for a repair attempt. Compiled validators are cached per schema
- * object, so validating many values against one schema compiles it once.
+ * be sent back to a model for a repair attempt. Each schema is compiled once (cached by
+ * object and by JSON text).
  *
  * @throws {JsonSchemaError} `INVALID_JSON_SCHEMA` when the schema itself is not valid.
  */
 export function validateJson(value: unknown, schema: JsonSchema | boolean): JsonValidationResult {
-	const validate = validatorFor(schema);
+	const { validate } = compiledSchema(schema);
 	if (validate(value)) return { valid: true };
 	return { valid: false, errors: formatErrors(validate.errors ?? [], value) };
 }
 
-function validatorFor(schema: JsonSchema | boolean): ValidateFunction {
-	if (typeof schema === 'boolean') return ajvFor('draft-07').compile(schema);
-	const cached = compiled.get(schema);
-	if (cached) return cached;
+/**
+ * Checks a value against a JSON Schema with the same validator as {@link validateJson}, and
+ * returns each problem as field / expected / received, e.g. `{ field: 'address.city',
+ * expected: 'a string (required)', received: 'nothing' }` — the form validator mode sends
+ * back to the model (see {@link describeSchemaProblem}). An empty list means the value is
+ * valid. Strict: `"5"` is not a number.
+ *
+ * @throws {JsonSchemaError} `INVALID_JSON_SCHEMA` when the schema itself is not valid.
+ */
+export function validateJsonSchema(value: unknown, schema: JsonSchema | boolean): SchemaProblem[] {
+	const { validate, source } = compiledSchema(schema);
+	if (validate(value)) return [];
+	return schemaProblemsFromErrors(validate.errors ?? [], value, source);
+}
+
+/**
+ * Compiles a schema (once; later checks reuse it), so a caller can refuse an unusable
+ * schema before any value comes.
+ *
+ * @throws {JsonSchemaError} `INVALID_JSON_SCHEMA` when the schema itself is not valid.
+ */
+export function checkJsonSchema(schema: JsonSchema | boolean): void {
+	compiledSchema(schema);
+}
+
+function compiledSchema(schema: JsonSchema | boolean): CompiledSchema {
+	const byObject = typeof schema === 'object' ? compiledByObject.get(schema) : undefined;
+	if (byObject) return byObject;
+	const text = jsonText(schema);
+	let compiled = text === undefined ? undefined : compiledByText.get(text);
+	if (compiled && text !== undefined) {
+		compiledByText.delete(text);
+		compiledByText.set(text, compiled);
+	} else {
+		compiled = compile(schema);
+		if (text !== undefined) remember(text, compiled);
+	}
+	if (typeof schema === 'object') compiledByObject.set(schema, compiled);
+	return compiled;
+}
+
+function remember(text: string, compiled: CompiledSchema): void {
+	compiledByText.set(text, compiled);
+	for (const [oldest, entry] of compiledByText) {
+		if (compiledByText.size <= MAX_COMPILED) break;
+		compiledByText.delete(oldest);
+		entry.ajv.removeSchema(entry.source);
+	}
+}
+
+function compile(schema: JsonSchema | boolean): CompiledSchema {
+	if (typeof schema === 'boolean') {
+		const ajv = ajvFor('draft-07');
+		return { validate: ajv.compile(schema), source: schema, ajv };
+	}
 	const declared = typeof schema.$schema === 'string' ? schema.$schema : '';
 	const draft: Draft = declared.includes('2020-12') ? '2020-12' : declared.includes('2019-09') ? '2019-09' : 'draft-07';
 	// Draft-04/06 and unknown meta-schemas: validated as draft-07 rather than refused.
 	const source = draft === 'draft-07' && declared !== '' && !declared.includes('draft-07') ? withoutSchemaKeyword(schema) : schema;
-	let validate: ValidateFunction;
+	const ajv = ajvFor(draft);
 	try {
-		validate = ajvFor(draft).compile(source);
+		return { validate: ajv.compile(source), source, ajv };
 	} catch (error) {
+		// Ajv caches a schema before checking it; a refused one must not stay there.
+		ajv.removeSchema(source);
 		const reason = error instanceof Error ? error.message : String(error);
 		throw new JsonSchemaError('INVALID_JSON_SCHEMA', `The JSON Schema is not valid: ${reason}. Allowed: a draft-07 (or 2019-09 / 2020-12) JSON Schema.`, [reason], { cause: error });
 	}
-	compiled.set(schema, validate);
-	return validate;
+}
+
+/** The schema as JSON text, the second cache key; undefined for one that is not JSON (a cycle). */
+function jsonText(schema: JsonSchema | boolean): string | undefined {
+	try {
+		return JSON.stringify(schema);
+	} catch {
+		return undefined;
+	}
 }
 
 function ajvFor(draft: Draft): Ajv {

@@ -1,9 +1,10 @@
 import { assistantMessageFromTurn } from '../../../chat/assistant-message';
 import type { AssembledToolCall, AssistantTurn, ChatMessage } from '../../../chat/types';
 import { AgentStateError } from '../../../errors/agent-state-error';
+import { describeSchemaProblem } from '../../../schema/schema-problems';
+import { validateJsonSchema } from '../../../schema/validate-json';
 import { addUsage } from '../../add-usage';
 import type { ToolCallResult } from '../../apply-tool-results';
-import { describeSchemaProblem, validateJsonSchema } from './validate-json-schema';
 import {
 	brokenArgumentsFeedback,
 	schemaProblemsFeedback,
@@ -16,11 +17,14 @@ import type { ValidatorAttempt, ValidatorCall, ValidatorFailureCode, ValidatorSt
  * Takes one attempt (a model turn) into a validator state. The first tool call whose
  * tool is allowed and whose arguments pass the tool's JSON Schema is accepted: the state
  * then waits for its one run (`awaiting-tool`), or is `done` with "validate only". A text
- * answer, an unknown or disallowed tool, broken JSON or schema problems cost the attempt:
- * the exact errors go back to the model (a `tool` message per call, or a user message
- * after text) and the state is `ready` again, or `failed` once max attempts are used.
+ * answer, an unknown or disallowed tool, broken JSON or schema problems (ajv, one
+ * `"field": expected …, received …` line each) cost the attempt: the exact errors go back
+ * to the model (a `tool` message per call, or a user message after text) and the state is
+ * `ready` again, or `failed` once max attempts are used.
  *
  * @throws {AgentStateError} when the state is not waiting for a model turn.
+ * @throws {JsonSchemaError} `INVALID_JSON_SCHEMA` when the called tool's schema cannot be
+ * compiled (createValidatorState refuses such a tool up front).
  */
 export function applyValidatorTurn(state: ValidatorState, turn: AssistantTurn): ValidatorState {
 	expectValidatorStatus(state, 'applyValidatorTurn', 'ready');

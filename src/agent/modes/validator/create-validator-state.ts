@@ -1,5 +1,6 @@
 import type { ChatMessage, ContentPart } from '../../../chat/types';
 import { AgentConfigurationError } from '../../../errors/agent-configuration-error';
+import { checkJsonSchema } from '../../../schema/validate-json';
 import { emptyUsage } from '../../add-usage';
 import type { AgentToolSpec } from '../../agent-state';
 import { sanitizeHistory } from '../../sanitize-history';
@@ -20,7 +21,8 @@ export interface ValidatorInput {
  * Builds the initial state of a validator run.
  *
  * @throws {AgentConfigurationError} when the model or prompt is empty, no tool is
- * connected, the chosen tool is not connected, or max attempts is not a positive integer.
+ * connected, the chosen tool is not connected, a tool's parameters schema cannot be
+ * compiled (its calls could not be checked), or max attempts is not a positive integer.
  */
 export function createValidatorState(input: ValidatorInput): ValidatorState {
 	const given = Object.fromEntries(Object.entries(input.config).filter(([, value]) => value !== undefined && value !== '')) as Partial<ValidatorConfig>;
@@ -39,6 +41,13 @@ export function createValidatorState(input: ValidatorInput): ValidatorState {
 	}
 	if (config.toolName !== undefined && !names.includes(config.toolName)) {
 		throw new AgentConfigurationError('toolName', `Tool '${config.toolName}' is not connected. Connected tools: ${names.join(', ')}.`);
+	}
+	for (const tool of input.tools) {
+		try {
+			checkJsonSchema(tool.parameters);
+		} catch (error) {
+			throw new AgentConfigurationError('tools', `Tool '${tool.name}' cannot be validated: ${(error as Error).message}`, { cause: error });
+		}
 	}
 	const messages: ChatMessage[] = [];
 	if (config.systemMessage) messages.push({ role: 'system', content: config.systemMessage });
