@@ -1,5 +1,5 @@
 import type { ProviderPreferences } from '../chat/openrouter-fields';
-import type { ChatMessage, ChatRequest, FinishReason, Usage } from '../chat/types';
+import type { ChatMessage, ChatRequest, FinishReason, ToolCall, Usage } from '../chat/types';
 import type { JsonSchema } from '../schema/json-schema';
 import type { OutputAttempt, StructuredOutputConfig, StructuredOutputProgress } from './output-format/structured-output-config';
 
@@ -80,10 +80,7 @@ export interface AgentStep {
 }
 
 /** A tool call from the model's last turn, waiting for its observation. */
-export interface PendingToolCall {
-	toolCallId: string;
-	name: string;
-	arguments: Record<string, unknown>;
+export interface PendingToolCall extends ToolCall {
 	argumentsText: string;
 	/** True when the model's arguments were not a JSON object (`arguments` is then `{}`). */
 	brokenArguments?: true;

@@ -1,13 +1,10 @@
-import type { ChatRequest } from '../chat/types';
+import type { ChatRequest, ToolCall } from '../chat/types';
 import { AgentStoppedError } from './agent-stopped-error';
 import type { AgentResult, AgentState } from './agent-state';
 import { buildChatRequest } from './build-chat-request';
 
 /** A tool call the driver must run (in-process, or as an n8n engine action). */
-export interface ToolCallRequest {
-	toolCallId: string;
-	name: string;
-	arguments: Record<string, unknown>;
+export interface ToolCallRequest extends ToolCall {
 	/** The n8n node behind the tool, when known. */
 	sourceNodeName?: string;
 }

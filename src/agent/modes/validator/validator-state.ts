@@ -1,4 +1,4 @@
-import type { ChatMessage, ChatRequest, Usage } from '../../../chat/types';
+import type { ChatMessage, ChatRequest, ToolCall, Usage } from '../../../chat/types';
 import type { AgentToolSpec } from '../../agent-state';
 
 /** The settings of one validator run. Plain JSON. */
@@ -28,10 +28,7 @@ export interface ValidatorAttempt {
 }
 
 /** The accepted tool call, waiting for (or past) its one run. */
-export interface ValidatorCall {
-	toolCallId: string;
-	name: string;
-	arguments: Record<string, unknown>;
+export interface ValidatorCall extends ToolCall {
 	sourceNodeName?: string;
 }
 

@@ -21,7 +21,7 @@ const call = (args: Record<string, unknown>, id = 'c1'): AssistantTurn => ({
 	text: '',
 	reasoning: '',
 	reasoningDetails: [],
-	toolCalls: [{ id, name: 'Book', argumentsText: JSON.stringify(args), arguments: args }],
+	toolCalls: [{ toolCallId: id, name: 'Book', argumentsText: JSON.stringify(args), arguments: args }],
 	finishReason: 'tool-calls',
 	rawFinishReason: 'tool_calls',
 });
