@@ -1,3 +1,4 @@
+import { argumentChecks } from '../errors/invalid-argument-error';
 import { ToolArgumentsError } from '../errors/tool-arguments-error';
 
 /**
@@ -9,6 +10,7 @@ import { ToolArgumentsError } from '../errors/tool-arguments-error';
  * @throws ToolArgumentsError with the position of the problem when the text is not exactly one JSON object
  */
 export function parseToolArguments(argumentsText: string): Record<string, unknown> {
+	argumentChecks('parseToolArguments').string(argumentsText, 'argumentsText');
 	if (argumentsText.trim() === '') return {};
 	let value: unknown;
 	try {

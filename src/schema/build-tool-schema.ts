@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { FromAIJsonValue } from '../from-ai/from-ai-marker';
 import { cloneJson } from './json-schema-parts';
+import { argumentChecks, isPlainObject } from '../errors/invalid-argument-error';
 import { mergeFromAIMarkers, type MergeFromAIMarkersOptions, type SchemaMarker, type ToolParameter } from './merge-from-ai-markers';
 
 /** A draft-07 JSON Schema object as this package emits it. */
@@ -26,10 +27,16 @@ export interface ToolSchema {
  * A key with a default is optional (Zod `.default()`, JSON Schema `default`, not required);
  * `json` is a non-empty object or array.
  *
+ * @throws {InvalidArgumentError} (INVALID_ARGUMENT) when `markers` is not an array of markers.
  * @throws {FromAIKeyConflictError} when two markers use one key incompatibly (see
  * `mergeFromAIMarkers`); the message names both parameter paths.
  */
 export function buildToolSchema(markers: readonly SchemaMarker[], options: MergeFromAIMarkersOptions = {}): ToolSchema {
+	const check = argumentChecks('buildToolSchema');
+	check.array(markers, 'markers').forEach((marker, index) => {
+		if (!isPlainObject(marker) || typeof marker.key !== 'string') check.fail(`markers[${index}]`, 'a marker object with a string "key" (from collectFromAIMarkers)', marker);
+	});
+	check.optionalObject(options, 'options');
 	const { parameters, errors } = mergeFromAIMarkers(markers, options);
 	if (errors.length > 0) throw errors[0];
 	const shape: Record<string, z.ZodTypeAny> = {};

@@ -1,3 +1,5 @@
+import { argumentChecks } from '../errors/invalid-argument-error';
+
 const MAX_TOOL_NAME_LENGTH = 64;
 
 /** Letters that Unicode decomposition (NFD) does not reduce to ASCII. */
@@ -15,6 +17,7 @@ const TRANSLITERABLE = new RegExp(`[${Object.keys(TRANSLITERATIONS).join('')}]`,
  * (`a _ b` → `a___b`, any all-non-ASCII name → `_`).
  */
 export function nodeNameToN8nToolName(nodeName: string): string {
+	argumentChecks('nodeNameToN8nToolName').string(nodeName, 'nodeName');
 	let toolName = nodeName.replace(/[^a-zA-Z0-9_-]+/g, '_');
 	if (toolName.length > MAX_TOOL_NAME_LENGTH) {
 		toolName = toolName.slice(0, MAX_TOOL_NAME_LENGTH).replace(/[_-]+$/, '');
@@ -31,6 +34,9 @@ export function nodeNameToN8nToolName(nodeName: string): string {
  * result is never in it: `_2`, `_3`, … is appended within 64 characters.
  */
 export function toolNameFromNodeName(nodeName: string, taken?: ReadonlySet<string>): string {
+	const check = argumentChecks('toolNameFromNodeName');
+	check.string(nodeName, 'nodeName');
+	if (taken !== undefined && !(taken instanceof Set)) check.fail('taken', 'a Set of names when given', taken);
 	const ascii = nodeName
 		.normalize('NFD')
 		.replace(/[\u0300-\u036f]/g, '')

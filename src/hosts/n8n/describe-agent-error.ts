@@ -25,6 +25,7 @@ const hints: Record<string, string> = {
 	TOOL_BUILD_FAILED: 'A connected tool\'s $fromAI(...) expression is malformed; the message names the node, the parameter and the position.',
 	TOOL_ARGUMENTS_INVALID: 'The model sent tool arguments that are not one JSON object. Try another model, or a lower "Temperature".',
 	INVALID_JSON_SCHEMA: 'The "Output Schema" is not a JSON Schema this node can use; the message lists each problem with its JSON pointer.',
+	INVALID_ARGUMENT: 'A function of this package was called with an argument it cannot use (the message names it): a bug in the calling code. Please report it with the debug log ("Debug Log" option).',
 	INVALID_JSON_EXAMPLE: 'The "Output Schema" example is not valid JSON. Paste an example object, e.g. {"name": "Ada", "age": 36}.',
 	SCHEMA_NOT_STRICT_COMPATIBLE: 'The schema cannot be sent in OpenAI strict mode (the message lists the spots). Simplify it, or set "Output Strategy" to "Final Answer Tool".',
 	NODE_TYPE_NOT_FOUND: 'A connected node\'s type (or version) is not installed here, or cannot act as a tool.',

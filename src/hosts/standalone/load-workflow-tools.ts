@@ -3,6 +3,7 @@ import type { INode } from 'n8n-workflow';
 import type { AgentTool } from '../../tools/agent-tool';
 import { ToolBuildError, type ToolBuildProblem } from '../../errors/tool-build-error';
 import { WorkflowFileError } from '../../errors/workflow-file-error';
+import { argumentChecks } from '../../errors/invalid-argument-error';
 import { agentToolFromLangChain } from '../../tools/agent-tool-from-langchain';
 import { createNestedAgentTool } from '../../tools/create-nested-agent-tool';
 import { isNestedAgentNode, nestedAgentToolSpec } from '../../tools/nested-agent-tool-spec';
@@ -57,12 +58,16 @@ export interface WorkflowTools {
  * (the target of `ai_tool` connections) and turns every enabled node connected to the agent's
  * `ai_tool` input into a tool that runs the real node through n8n-core.
  *
+ * @throws InvalidArgumentError (INVALID_ARGUMENT) for a workflow that is neither a path nor an object.
  * @throws WorkflowFileError when the input is not a workflow export.
  * @throws AgentNotFoundError when there is no agent, or several and `agent` is not set.
  * @throws NodeTypeNotFoundError when a tool node's type is not installed.
  * @throws ToolBuildError on `$fromAI` problems (unless `onBuildError: 'collect'`).
  */
 export async function loadWorkflowTools(workflowInput: string | object, options: LoadWorkflowToolsOptions = {}): Promise<WorkflowTools> {
+	const check = argumentChecks('loadWorkflowTools');
+	check.stringOrObject(workflowInput, 'workflow');
+	check.optionalObject(options, 'options');
 	const workflow = readWorkflowInput(workflowInput);
 	const agentNode = selectAgent(workflow, options.agent);
 	const host = options.host ?? (await StandaloneHost.create(options));

@@ -1,5 +1,6 @@
 import type { INode } from 'n8n-workflow';
 import { AgentConfigurationError } from '../../errors/agent-configuration-error';
+import { argumentChecks } from '../../errors/invalid-argument-error';
 import { readWorkflowInput, type LoadWorkflowToolsOptions } from './load-workflow-tools';
 import { StandaloneHost } from './standalone-host';
 import { selectAgent } from './workflow-file';
@@ -71,12 +72,18 @@ export type WorkflowAgentRun = FullWorkflowAgentRun | ValidatorWorkflowAgentRun;
  * `credentialsFile`), then `OPENROUTER_API_KEY` / `OPENAI_BASE_URL` / `OPENROUTER_BASE_URL`,
  * then OpenRouter.
  *
+ * @throws {InvalidArgumentError} (INVALID_ARGUMENT) for a workflow that is neither a path nor an
+ * object, or options without a string `prompt`.
  * @throws {AgentConfigurationError} for an agent node of another type, a nested agent chosen
  * as the outermost one, an empty prompt, no model, no API key or a bad base URL.
  * @throws what `loadWorkflowTools` throws (WorkflowFileError, AgentNotFoundError, ToolBuildError …).
  * @throws what `runAgent` / `runValidator` throw (AgentStoppedError, ValidatorError, ApiCallError …).
  */
 export async function runWorkflowAgent(workflowInput: string | object, options: RunWorkflowAgentOptions): Promise<WorkflowAgentRun> {
+	const check = argumentChecks('runWorkflowAgent');
+	check.stringOrObject(workflowInput, 'workflow');
+	check.object(options, 'options');
+	check.string(options.prompt, 'options.prompt');
 	const workflow = readWorkflowInput(workflowInput);
 	const agentNode = selectAgent(workflow, options.agent);
 	if (isNestedAgentNode(agentNode)) {

@@ -29,14 +29,14 @@ export function parseWorkflow(value: unknown, origin = 'workflow'): WorkflowExpo
 	if (typeof workflow.connections !== 'object' || workflow.connections === null) {
 		throw new WorkflowFileError(`${origin} is not an n8n workflow: "connections" is missing.`);
 	}
-	workflow.nodes.forEach((node, index) => {
+	// The caller's object is never changed: defaults go into copies of the nodes.
+	const nodes = workflow.nodes.map((node, index) => {
 		if (typeof node?.name !== 'string' || typeof node.type !== 'string') {
 			throw new WorkflowFileError(`${origin}: node #${index} has no "name" or "type".`);
 		}
-		node.parameters ??= {};
-		node.typeVersion ??= 1;
+		return { ...node, parameters: node.parameters ?? {}, typeVersion: node.typeVersion ?? 1 };
 	});
-	return workflow as WorkflowExport;
+	return { ...workflow, nodes } as WorkflowExport;
 }
 
 /**
