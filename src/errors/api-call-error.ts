@@ -38,79 +38,37 @@ export class ApiCallError extends ToolbridgeError {
 	}
 }
 
+// One line each: the class's `name` and stable `code` (own fields, as the constructor's assignments were).
+
 /** 400: the request had invalid or unsupported parameters. */
-export class BadRequestError extends ApiCallError {
-	constructor(message: string, details: ApiCallErrorDetails) {
-		super(message, details, 'CHAT_BAD_REQUEST');
-		this.name = 'BadRequestError';
-	}
-}
-
+export class BadRequestError extends ApiCallError { override readonly name = 'BadRequestError'; override readonly code = 'CHAT_BAD_REQUEST'; }
 /** 401: the API key is missing, invalid or expired. */
-export class AuthenticationError extends ApiCallError {
-	constructor(message: string, details: ApiCallErrorDetails) {
-		super(message, details, 'CHAT_AUTHENTICATION');
-		this.name = 'AuthenticationError';
-	}
-}
-
+export class AuthenticationError extends ApiCallError { override readonly name = 'AuthenticationError'; override readonly code = 'CHAT_AUTHENTICATION'; }
 /** 402: the account has too few credits for this request. */
-export class InsufficientCreditsError extends ApiCallError {
-	constructor(message: string, details: ApiCallErrorDetails) {
-		super(message, details, 'CHAT_INSUFFICIENT_CREDITS');
-		this.name = 'InsufficientCreditsError';
-	}
-}
-
+export class InsufficientCreditsError extends ApiCallError { override readonly name = 'InsufficientCreditsError'; override readonly code = 'CHAT_INSUFFICIENT_CREDITS'; }
 /** 403: refused, e.g. by moderation or a guardrail. */
-export class PermissionDeniedError extends ApiCallError {
-	constructor(message: string, details: ApiCallErrorDetails) {
-		super(message, details, 'CHAT_PERMISSION_DENIED');
-		this.name = 'PermissionDeniedError';
-	}
-}
-
+export class PermissionDeniedError extends ApiCallError { override readonly name = 'PermissionDeniedError'; override readonly code = 'CHAT_PERMISSION_DENIED'; }
 /** 408: the provider timed out answering. */
-export class ProviderTimeoutError extends ApiCallError {
-	constructor(message: string, details: ApiCallErrorDetails) {
-		super(message, details, 'CHAT_PROVIDER_TIMEOUT');
-		this.name = 'ProviderTimeoutError';
-	}
-}
-
+export class ProviderTimeoutError extends ApiCallError { override readonly name = 'ProviderTimeoutError'; override readonly code = 'CHAT_PROVIDER_TIMEOUT'; }
 /** 429: rate limited; `retryAfterMs` says how long to wait when the server said so. */
-export class RateLimitError extends ApiCallError {
-	constructor(message: string, details: ApiCallErrorDetails) {
-		super(message, details, 'CHAT_RATE_LIMITED');
-		this.name = 'RateLimitError';
-	}
-}
-
+export class RateLimitError extends ApiCallError { override readonly name = 'RateLimitError'; override readonly code = 'CHAT_RATE_LIMITED'; }
 /** 502 / 503: the model's provider is down or no provider can serve the request. */
-export class ProviderUnavailableError extends ApiCallError {
-	constructor(message: string, details: ApiCallErrorDetails) {
-		super(message, details, 'CHAT_PROVIDER_UNAVAILABLE');
-		this.name = 'ProviderUnavailableError';
-	}
-}
-
+export class ProviderUnavailableError extends ApiCallError { override readonly name = 'ProviderUnavailableError'; override readonly code = 'CHAT_PROVIDER_UNAVAILABLE'; }
 /** Any other 5xx. */
-export class ServerError extends ApiCallError {
-	constructor(message: string, details: ApiCallErrorDetails) {
-		super(message, details, 'CHAT_SERVER_ERROR');
-		this.name = 'ServerError';
-	}
-}
+export class ServerError extends ApiCallError { override readonly name = 'ServerError'; override readonly code = 'CHAT_SERVER_ERROR'; }
 
-const hints: Record<number, string> = {
-	400: 'the request had invalid parameters',
-	401: 'the API key is missing, invalid or expired',
-	402: 'the account has too few credits',
-	403: 'the request was refused (moderation or guardrail)',
-	408: 'the provider timed out',
-	429: 'rate limited',
-	502: 'the model provider is down or returned an invalid response',
-	503: 'no provider is available for this model and request',
+type ApiCallErrorClass = new (message: string, details: ApiCallErrorDetails) => ApiCallError;
+
+/** Status → class and what the status usually means (for the message). Statuses not listed: {@link ServerError} for 5xx, else {@link ApiCallError}. */
+const byStatus: Readonly<Partial<Record<number, { type: ApiCallErrorClass; hint: string }>>> = {
+	400: { type: BadRequestError, hint: 'the request had invalid parameters' },
+	401: { type: AuthenticationError, hint: 'the API key is missing, invalid or expired' },
+	402: { type: InsufficientCreditsError, hint: 'the account has too few credits' },
+	403: { type: PermissionDeniedError, hint: 'the request was refused (moderation or guardrail)' },
+	408: { type: ProviderTimeoutError, hint: 'the provider timed out' },
+	429: { type: RateLimitError, hint: 'rate limited' },
+	502: { type: ProviderUnavailableError, hint: 'the model provider is down or returned an invalid response' },
+	503: { type: ProviderUnavailableError, hint: 'no provider is available for this model and request' },
 };
 
 /**
@@ -120,25 +78,8 @@ const hints: Record<number, string> = {
  */
 export function createApiCallError(details: ApiCallErrorDetails, providerMessage?: string): ApiCallError {
 	const { status } = details;
-	const hint = hints[status] ?? (status >= 500 ? 'server error' : 'request failed');
-	const message = `Chat API returned HTTP ${status} (${hint})${providerMessage ? `: ${providerMessage}` : ''}`;
-	switch (status) {
-		case 400:
-			return new BadRequestError(message, details);
-		case 401:
-			return new AuthenticationError(message, details);
-		case 402:
-			return new InsufficientCreditsError(message, details);
-		case 403:
-			return new PermissionDeniedError(message, details);
-		case 408:
-			return new ProviderTimeoutError(message, details);
-		case 429:
-			return new RateLimitError(message, details);
-		case 502:
-		case 503:
-			return new ProviderUnavailableError(message, details);
-		default:
-			return status >= 500 ? new ServerError(message, details) : new ApiCallError(message, details);
-	}
+	const known = byStatus[status];
+	const hint = known?.hint ?? (status >= 500 ? 'server error' : 'request failed');
+	const type = known?.type ?? (status >= 500 ? ServerError : ApiCallError);
+	return new type(`Chat API returned HTTP ${status} (${hint})${providerMessage ? `: ${providerMessage}` : ''}`, details);
 }

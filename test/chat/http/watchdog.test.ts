@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { Watchdog, type Watched } from '../../src/chat/watchdog';
+import { Watchdog, type Watched } from '../../../src/chat/http/watchdog';
 
 /** A watched item that records when it was checked and asks again `every` ms (or never). */
 function item(every?: number): Watched & { checkedAt: number[] } {

@@ -24,6 +24,7 @@ export class Watchdog {
 		if (at < this.armedAt) this.arm(at);
 	}
 
+	/** Stops checking `item`. */
 	unwatch(item: Watched): void {
 		// The timer stays: when it fires and nothing is due, it is simply not set again.
 		this.due.delete(item);
@@ -56,3 +57,6 @@ export class Watchdog {
 		this.timer.unref?.();
 	}
 }
+
+/** The chat client's one watchdog: the time limits of every attempt and the bodies left to end by themselves. */
+export const chatWatchdog = new Watchdog();
