@@ -39,11 +39,11 @@ export const WORKER_CONCURRENCY = 10;
 export class QueueProcess extends N8nInstance {
 	/**
 	 * @param {ConstructorParameters<typeof N8nInstance>[0]} install
-	 * @param {{ name: string, role: 'main' | 'worker', extraEnv: Record<string, string>, logLevel?: string }} options
+	 * @param {{ name: string, role: 'main' | 'worker', extraEnv: Record<string, string>, logLevel?: string, sqlite?: boolean }} options
+	 *   `sqlite`: regular mode on a copy of the provisioned SQLite database (else Postgres, set in extraEnv)
 	 */
 	constructor(install, options) {
-		// No SQLite template: the database is Postgres.
-		super({ ...install, templateUserFolder: undefined }, { name: options.name, extraEnv: options.extraEnv, logLevel: options.logLevel });
+		super(options.sqlite ? install : { ...install, templateUserFolder: undefined }, { name: options.name, extraEnv: options.extraEnv, logLevel: options.logLevel });
 		this.name = options.name;
 		this.role = options.role;
 		this.ownerReady = false;
@@ -153,6 +153,54 @@ export class QueueProcess extends N8nInstance {
 }
 
 /**
+ * Create a credential through an n8n main's REST API.
+ * @param {N8nInstance} main a started main (owner logged in)
+ * @param {{ name: string, type: string, data: Record<string, unknown> }} credential
+ * @returns {Promise<{ id: string, name: string }>}
+ */
+export async function createCredential(main, credential) {
+	const created = await main.rest('POST', '/rest/credentials', { name: credential.name, type: credential.type, data: credential.data });
+	return { id: created.id, name: created.name };
+}
+
+/**
+ * Create a workflow through an n8n main's REST API and publish (activate) it; wait until its
+ * webhook paths answer.
+ * @param {N8nInstance} main a started main (owner logged in)
+ * @param {Record<string, any>} definition from `workflow()`
+ * @returns {Promise<string>} the workflow id
+ */
+export async function deployWorkflow(main, definition) {
+	const { active: _active, ...body } = definition;
+	const created = await main.rest('POST', '/rest/workflows', body);
+	await main.rest('POST', `/rest/workflows/${created.id}/activate`, { versionId: created.versionId });
+	for (const webhookNode of definition.nodes.filter((/** @type {any} */ node) => node.type === 'n8n-nodes-base.webhook')) {
+		await main.waitForWebhook(webhookNode.parameters.path, { method: webhookNode.parameters.httpMethod ?? 'GET' });
+	}
+	return created.id;
+}
+
+/**
+ * A new n8n process with our package installed the community-package way. With `sqlite` it
+ * starts from the provisioned, already migrated SQLite database (regular mode).
+ * @param {import('./context.mjs').RunContext} run
+ * @param {{ name: string, role: 'main' | 'worker', extraEnv?: Record<string, string>, sqlite?: boolean }} options
+ * @returns {Promise<QueueProcess>}
+ */
+export async function newProcess(run, options) {
+	const created = new QueueProcess(run.install, { name: options.name, role: options.role, extraEnv: options.extraEnv ?? {}, logLevel: 'info', sqlite: options.sqlite });
+	await installPackageLikeN8n({
+		repoDir: run.repoDir,
+		nodesDir: created.nodesDir,
+		pathWithNode24: run.install.pathWithNode24,
+		nodeDir: run.install.nodeDir,
+		logPath: join(created.logDir, 'package-install.log'),
+		tarball: run.tarball,
+	});
+	return created;
+}
+
+/**
  * Main + two workers on a throw-away Postgres and Redis.
  */
 export class QueueTopology {
@@ -214,15 +262,7 @@ export class QueueTopology {
 		log(`Postgres on 127.0.0.1:${this.postgres.port} (as '${this.postgres.account.name}'), Redis on 127.0.0.1:${this.redis.port}: ${this.timings.services.toFixed(1)} s`);
 
 		started = Date.now();
-		const main = new QueueProcess(this.run.install, { name: 'main', role: 'main', extraEnv: {}, logLevel: 'info' });
-		await installPackageLikeN8n({
-			repoDir: this.run.repoDir,
-			nodesDir: main.nodesDir,
-			pathWithNode24: this.run.install.pathWithNode24,
-			nodeDir: this.run.install.nodeDir,
-			logPath: join(main.logDir, 'package-install.log'),
-			tarball: this.run.tarball,
-		});
+		const main = await newProcess(this.run, { name: 'main', role: 'main' });
 		await main.choosePorts();
 		this.main = main;
 		main.options.extraEnv = { ...this.sharedEnv(), WEBHOOK_URL: `${main.baseUrl}/` };
@@ -277,26 +317,17 @@ export class QueueTopology {
 	 * @param {{ name: string, type: string, data: Record<string, unknown> }} credential
 	 * @returns {Promise<{ id: string, name: string }>}
 	 */
-	async createCredential(credential) {
-		const created = await this.mainProcess.rest('POST', '/rest/credentials', { name: credential.name, type: credential.type, data: credential.data });
-		return { id: created.id, name: created.name };
+	createCredential(credential) {
+		return createCredential(this.mainProcess, credential);
 	}
 
 	/**
-	 * Create a workflow through main's REST API and publish (activate) it; wait until its
-	 * webhook paths answer.
+	 * Create and publish a workflow on main; wait until its webhooks answer.
 	 * @param {Record<string, any>} definition from `workflow()`
 	 * @returns {Promise<string>} the workflow id
 	 */
-	async deployWorkflow(definition) {
-		const main = this.mainProcess;
-		const { active: _active, ...body } = definition;
-		const created = await main.rest('POST', '/rest/workflows', body);
-		await main.rest('POST', `/rest/workflows/${created.id}/activate`, { versionId: created.versionId });
-		for (const webhookNode of definition.nodes.filter((/** @type {any} */ node) => node.type === 'n8n-nodes-base.webhook')) {
-			await main.waitForWebhook(webhookNode.parameters.path, { method: webhookNode.parameters.httpMethod ?? 'GET' });
-		}
-		return created.id;
+	deployWorkflow(definition) {
+		return deployWorkflow(this.mainProcess, definition);
 	}
 
 	/**
