@@ -16,7 +16,7 @@
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { cpSync, createWriteStream, mkdirSync, readFileSync } from 'node:fs';
+import { cpSync, createWriteStream, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -132,6 +132,18 @@ export class QueueProcess extends N8nInstance {
 		if (!response.ok) throw new Error(`login: HTTP ${response.status} ${await response.text()}`);
 		const cookies = response.headers.getSetCookie?.() ?? [];
 		this.cookie = cookies.map((cookie) => cookie.split(';')[0]).join('; ');
+	}
+
+	/**
+	 * Delete this process's event log files (`<user folder>/.n8n/n8nEventLog*.log`), which n8n
+	 * replays at start-up to recover executions it considers unfinished.
+	 * @returns {string[]} the deleted file names
+	 */
+	clearEventLog() {
+		const dir = join(this.userFolder, '.n8n');
+		const files = readdirSync(dir).filter((file) => /^n8nEventLog.*\.log$/.test(file));
+		for (const file of files) rmSync(join(dir, file), { force: true });
+		return files;
 	}
 
 	/**

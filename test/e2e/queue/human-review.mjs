@@ -199,8 +199,10 @@ function assertOutcome({ decision, text, seen, sink, runData, requests }) {
 /**
  * Queue mode: the worker that started the execution is SIGKILLed during the wait.
  * @param {'approve' | 'decline'} decision
- * @param {{ restartKilledWorker?: boolean }} [options] start the killed worker again before the
- *   decision, as a process supervisor would (it then replays its event log at start-up)
+ * @param {{ restartKilledWorker?: boolean, freshEventLog?: boolean, restartMain?: boolean }} [options]
+ *   `restartKilledWorker`: start the killed worker again before the decision, as a process
+ *   supervisor would (it replays its event log at start-up); `freshEventLog`: delete that
+ *   worker's event log first; `restartMain`: also SIGKILL main during the wait and start it again
  * @returns {(scope: import('./scope.mjs').QueueScope) => Promise<void>}
  */
 export function queueHumanReview(decision, options = {}) {
@@ -219,7 +221,18 @@ export function queueHumanReview(decision, options = {}) {
 		await killed.kill();
 		const survivor = topology.workers.find((worker) => worker.running);
 		if (!survivor) throw new Error('no worker left running');
-		if (options.restartKilledWorker) await killed.start();
+		/** @type {string[]} */
+		const restarts = [];
+		if (options.restartMain) {
+			await main.kill();
+			await main.start();
+			restarts.push('main SIGKILLed and started again');
+		}
+		if (options.restartKilledWorker) {
+			const cleared = options.freshEventLog ? killed.clearEventLog() : [];
+			await killed.start();
+			restarts.push(`${killed.name} started again${options.freshEventLog ? ` without its event log (${cleared.join(', ')})` : ''}`);
+		}
 		const title = await decide(main, links, decision);
 		const { status, data } = await topology.waitForExecution(executionId, { timeoutMs: 90_000 });
 		if (status !== 'success') throw new Error(`execution ${executionId} ended '${status}': ${JSON.stringify(data?.resultData?.error ?? {}).slice(0, 600)}`);
@@ -231,18 +244,26 @@ export function queueHumanReview(decision, options = {}) {
 			throw new Error(`the resume should be one finished job on ${options.restartKilledWorker ? 'a worker' : survivor.name}; worker logs show ${JSON.stringify(jobs)}`);
 		}
 		const summary = assertOutcome({ decision, text, seen, sink, runData: data.resultData.runData, requests: fake.requests.length });
-		const restarted = options.restartKilledWorker ? ` and started again` : '';
-		scope.note(`execution ${executionId}: started on ${first.worker} (job ${first.job}), waited; ${first.worker} SIGKILLed${restarted}; ${decision} ('${title}') → resumed on ${resumed[0].worker} (job ${resumed[0].job}), ${status}`);
+		scope.note(`execution ${executionId}: started on ${first.worker} (job ${first.job}), waited; ${first.worker} SIGKILLed${restarts.length ? `; ${restarts.join('; ')}` : ''}; ${decision} ('${title}') → resumed on ${resumed[0].worker} (job ${resumed[0].job}), ${status}`);
 		scope.note(`the request after the resume carried user, assistant(call_review), tool; ${summary}`);
 	};
 }
 
 /**
  * Regular mode (SQLite): `n8n start` SIGKILLed during the wait, started again, approve.
+ * @param {{ freshEventLog?: boolean }} [options] delete n8n's event log before the restart
+ * @returns {(scope: import('./scope.mjs').QueueScope) => Promise<void>}
+ */
+export function regularRestartDuringReview(options = {}) {
+	return (scope) => runRegularRestart(scope, options);
+}
+
+/**
  * @param {import('./scope.mjs').QueueScope} scope
+ * @param {{ freshEventLog?: boolean }} options
  * @returns {Promise<void>}
  */
-export async function regularRestartDuringReview(scope) {
+async function runRegularRestart(scope, options) {
 	const main = await newProcess(scope.run, { name: 'regular', role: 'main', sqlite: true });
 	scope.cleanups.push(async (keep) => {
 		const kept = await main.dispose(keep);
@@ -261,6 +282,7 @@ export async function regularRestartDuringReview(scope) {
 	}
 	const killedAt = Date.now();
 	await main.kill();
+	const cleared = options.freshEventLog ? main.clearEventLog() : [];
 	await main.start();
 	const restartSeconds = ((Date.now() - killedAt) / 1000).toFixed(1);
 	const afterRestart = await statusOf();
@@ -292,6 +314,6 @@ export async function regularRestartDuringReview(scope) {
 	if (!steps.includes('call_review') || !steps.includes(text)) throw new Error(`the answer's steps lost the reviewed call: ${steps.slice(0, 600)}`);
 	const executions = await main.rest('GET', `/rest/executions?filter=${encodeURIComponent(JSON.stringify({ workflowId }))}`);
 	const count = Array.isArray(executions?.results) ? executions.results.length : undefined;
-	scope.note(`execution ${executionId} waiting; n8n start SIGKILLed and back in ${restartSeconds} s, execution still 'waiting'; approve ('${title}') → success; executions of the workflow: ${count ?? '?'}`);
+	scope.note(`execution ${executionId} waiting; n8n start SIGKILLed and back in ${restartSeconds} s${options.freshEventLog ? ` (event log deleted before the start: ${cleared.join(', ')})` : ''}, execution still 'waiting'; approve ('${title}') → success; executions of the workflow: ${count ?? '?'}`);
 	scope.note(`the request after the restart carried user, assistant(call_review), tool; answer steps keep call_review; ${summary}`);
 }

@@ -99,6 +99,18 @@ export const scenarios = [
 		run: queueHumanReview('approve', { restartKilledWorker: true }),
 	},
 	{
+		id: 'queue-review-worker-back-fresh-log',
+		title: 'human review, approve, the killed worker started again during the wait without its event log (the workaround): the execution resumes',
+		needsTopology: true,
+		run: queueHumanReview('approve', { restartKilledWorker: true, freshEventLog: true }),
+	},
+	{
+		id: 'queue-review-main-restart',
+		title: 'human review, approve: the starting worker and main are SIGKILLed during the wait, main started again; the other worker resumes',
+		needsTopology: true,
+		run: queueHumanReview('approve', { restartMain: true }),
+	},
+	{
 		id: 'queue-worker-killed-mid-stream',
 		title: 'a worker SIGKILLed while the model is mid-stream: the execution leaves running, is not re-run, no tool call repeats, the client is not left hanging',
 		needsTopology: true,
@@ -109,6 +121,12 @@ export const scenarios = [
 		title: 'regular mode (SQLite): n8n start SIGKILLed during a human-review wait and started again; approve resumes, the loop finishes with its earlier steps intact',
 		needsTopology: false,
 		pending: RESTART_LOSES_REVIEW_WAIT,
-		run: regularRestartDuringReview,
+		run: regularRestartDuringReview(),
+	},
+	{
+		id: 'regular-restart-review-fresh-log',
+		title: 'regular mode (SQLite): the same restart with n8n\'s event log deleted before the start (the workaround): approve resumes, earlier steps intact',
+		needsTopology: false,
+		run: regularRestartDuringReview({ freshEventLog: true }),
 	},
 ];
