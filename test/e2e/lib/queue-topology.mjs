@@ -90,6 +90,7 @@ export class QueueProcess extends N8nInstance {
 			stdio: ['ignore', 'pipe', 'pipe'],
 		});
 		this.server = child;
+		process.removeListener('exit', this.killOnExit);
 		process.once('exit', this.killOnExit);
 		child.stdout?.pipe(log);
 		child.stderr?.pipe(log);

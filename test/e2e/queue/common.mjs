@@ -3,12 +3,22 @@
  * Pieces the queue-mode scenarios share: workflow nodes, webhook calls, readers for chat
  * requests and streamed webhook responses.
  */
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 
 import { FAKE_API_KEY, node, openRouterCredential } from '../lib/workflows.mjs';
 
 /** What a person's browser sends: n8n ignores approve links opened by bots (isbot flags Node's fetch). */
 export const BROWSER_USER_AGENT = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36';
+
+/**
+ * A workflow id for a scenario (n8n allows at most 21 characters, so long scenario ids are hashed).
+ * @param {{ id: string }} scope
+ * @param {string} [suffix] distinguishes several workflows of one scenario
+ * @returns {string}
+ */
+export function workflowIdFor(scope, suffix = '') {
+	return `wf-${createHash('sha256').update(`${scope.id}/${suffix}`).digest('hex').slice(0, 16)}`;
+}
 
 /**
  * A Webhook node (v2.1) with its own webhook id.

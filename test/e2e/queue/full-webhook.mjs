@@ -14,7 +14,7 @@ import { assertToolSchema, matchStreaming, toolMessages } from '../lib/fake-mode
 import { recordTextTool, sinkDigest, startHttpSink } from '../lib/http-sink.mjs';
 import { connections, node, workflow } from '../lib/workflows.mjs';
 import { HASH_TOOL_DESCRIPTION, hashTextTool } from '../scenarios/tool-fixtures.mjs';
-import { checkRequest, fakeCredential, messagesOf, orchestratorNode, postJson, textOf, webhookNode } from './common.mjs';
+import { checkRequest, fakeCredential, messagesOf, orchestratorNode, postJson, textOf, webhookNode, workflowIdFor } from './common.mjs';
 
 const MODEL = 'fake/queue-full';
 
@@ -78,7 +78,7 @@ async function deployTokenWorkflow(scope, path) {
 	const credential = await fakeCredential(scope, fake.baseUrl);
 	const workflowId = await scope.topology.deployWorkflow(
 		workflow({
-			id: `wf-${scope.id}`.slice(0, 21),
+			id: workflowIdFor(scope),
 			name: `E2E ${scope.id}`,
 			nodes: [webhookNode(path, 'lastNode'), orchestratorNode(credential, MODEL), hashTextTool(), recordTextTool(node, sink.url)],
 			connections: connections([

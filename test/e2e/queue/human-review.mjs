@@ -19,7 +19,7 @@ import { recordTextTool, sinkDigest, startHttpSink } from '../lib/http-sink.mjs'
 import { createCredential, deployWorkflow, newProcess } from '../lib/queue-topology.mjs';
 import { startSmtpSink } from '../lib/smtp-sink.mjs';
 import { connections, node, openRouterCredential, workflow } from '../lib/workflows.mjs';
-import { BROWSER_USER_AGENT, checkRequest, messagesOf, orchestratorNode, rolesOf, textOf, toolCallsOf, webhookNode } from './common.mjs';
+import { BROWSER_USER_AGENT, checkRequest, messagesOf, orchestratorNode, rolesOf, textOf, toolCallsOf, webhookNode, workflowIdFor } from './common.mjs';
 
 const MODEL = 'fake/queue-review';
 const DECLINE_PATTERN = /declined|rejected/i;
@@ -129,7 +129,7 @@ async function setUpReview(scope, main, path) {
 		type: 'smtp',
 		data: { user: '', password: '', host: '127.0.0.1', port: smtp.port, secure: false, disableStartTls: true },
 	});
-	const workflowId = await deployWorkflow(main, reviewWorkflow({ id: `wf-${scope.id}`.slice(0, 21), path, credential, smtpCredential, sinkUrl: sink.url }));
+	const workflowId = await deployWorkflow(main, reviewWorkflow({ id: workflowIdFor(scope), path, credential, smtpCredential, sinkUrl: sink.url }));
 	return { seen, fake, smtp, sink, workflowId };
 }
 

@@ -15,7 +15,7 @@
 import { assertToolSchema, matchStreaming, toolMessages } from '../lib/fake-model.mjs';
 import { connections, node, workflow } from '../lib/workflows.mjs';
 import { EXPECTED, HASH_TOOL_DESCRIPTION, TOOL_INPUT, hashTextTool } from '../scenarios/tool-fixtures.mjs';
-import { checkRequest, fakeCredential, messagesOf, orchestratorNode, postJson, readNdjson, rolesOf, textOf, toolCallsOf, webhookNode } from './common.mjs';
+import { checkRequest, fakeCredential, messagesOf, orchestratorNode, postJson, readNdjson, rolesOf, textOf, toolCallsOf, webhookNode, workflowIdFor } from './common.mjs';
 
 const MODEL = 'fake/queue-memory';
 const FIRST_TURN = `Please hash this exact text: ${TOOL_INPUT.text}`;
@@ -100,7 +100,7 @@ export async function queueMemoryAcrossWorkers(scope) {
 	for (const [kind, memory] of Object.entries(memories)) {
 		workflowIds[kind] = await topology.deployWorkflow(
 			workflow({
-				id: `wf-qmem-${kind}`,
+				id: workflowIdFor(scope, kind),
 				name: `E2E ${scope.id} ${kind}`,
 				nodes: [
 					webhookNode(`tb-memory-${kind}`, 'lastNode'),
@@ -181,7 +181,7 @@ export async function queueStreaming(scope) {
 	const credential = await fakeCredential(scope, fake.baseUrl);
 	const workflowId = await topology.deployWorkflow(
 		workflow({
-			id: `wf-${scope.id}`.slice(0, 21),
+			id: workflowIdFor(scope),
 			name: `E2E ${scope.id}`,
 			nodes: [webhookNode('tb-queue-stream', 'streaming'), orchestratorNode(credential, 'fake/queue-stream'), hashTextTool()],
 			connections: connections([

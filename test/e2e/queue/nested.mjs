@@ -7,7 +7,7 @@
 import { assertToolSchema, matchStreaming, toolMessages } from '../lib/fake-model.mjs';
 import { connections, node, workflow } from '../lib/workflows.mjs';
 import { EXPECTED, HASH_TOOL_DESCRIPTION, TOOL_INPUT, hashTextTool } from '../scenarios/tool-fixtures.mjs';
-import { fakeCredential, messagesOf, postJson, textOf, webhookNode } from './common.mjs';
+import { fakeCredential, messagesOf, postJson, textOf, webhookNode, workflowIdFor } from './common.mjs';
 
 const PARENT_MODEL = 'fake/queue-parent';
 const CHILD_MODEL = 'fake/queue-child';
@@ -46,7 +46,7 @@ export async function queueNestedUnderN8nAgent(scope) {
 	const credential = await fakeCredential(scope, fake.baseUrl);
 	const workflowId = await topology.deployWorkflow(
 		workflow({
-			id: `wf-${scope.id}`.slice(0, 21),
+			id: workflowIdFor(scope),
 			name: `E2E ${scope.id}`,
 			nodes: [
 				webhookNode('tb-queue-nested', 'lastNode'),

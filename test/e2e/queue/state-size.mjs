@@ -9,7 +9,7 @@
 import { matchStreaming, toolMessages } from '../lib/fake-model.mjs';
 import { connections, workflow } from '../lib/workflows.mjs';
 import { hashTextTool } from '../scenarios/tool-fixtures.mjs';
-import { checkRequest, fakeCredential, orchestratorNode, postJson, webhookNode } from './common.mjs';
+import { checkRequest, fakeCredential, orchestratorNode, postJson, webhookNode, workflowIdFor } from './common.mjs';
 
 const MODEL = 'fake/queue-size';
 export const ITERATIONS = [1, 10, 30];
@@ -35,7 +35,7 @@ export async function queueStateSize(scope) {
 	const credential = await fakeCredential(scope, fake.baseUrl);
 	const workflowId = await topology.deployWorkflow(
 		workflow({
-			id: `wf-${scope.id}`.slice(0, 21),
+			id: workflowIdFor(scope),
 			name: `E2E ${scope.id}`,
 			nodes: [webhookNode('tb-queue-size', 'lastNode'), orchestratorNode(credential, MODEL, { maxIterations: 40, repeatedCallLimit: 40, returnIntermediateSteps: false }), hashTextTool()],
 			connections: connections([

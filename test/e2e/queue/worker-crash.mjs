@@ -15,7 +15,7 @@ import { matchStreaming, toolMessages } from '../lib/fake-model.mjs';
 import { recordTextTool, startHttpSink } from '../lib/http-sink.mjs';
 import { BULL_TIMINGS } from '../lib/queue-topology.mjs';
 import { connections, node, workflow } from '../lib/workflows.mjs';
-import { checkRequest, fakeCredential, orchestratorNode, readNdjson, webhookNode } from './common.mjs';
+import { checkRequest, fakeCredential, orchestratorNode, readNdjson, webhookNode, workflowIdFor } from './common.mjs';
 
 const MODEL = 'fake/queue-crash';
 const PARTIAL = 'Partial answer that never ends because the worker dies right here';
@@ -51,7 +51,7 @@ export async function queueWorkerKilledMidStream(scope) {
 	const credential = await fakeCredential(scope, fake.baseUrl);
 	const workflowId = await topology.deployWorkflow(
 		workflow({
-			id: `wf-${scope.id}`.slice(0, 21),
+			id: workflowIdFor(scope),
 			name: `E2E ${scope.id}`,
 			// Stall timeout above the test's horizon: the orchestrator must not give up on its own first.
 			nodes: [webhookNode('tb-queue-crash', 'streaming'), orchestratorNode(credential, MODEL, { stallTimeout: 600 }), recordTextTool(node, sink.url)],
