@@ -1,0 +1,182 @@
+// @ts-check
+/**
+ * Pieces the queue-mode scenarios share: workflow nodes, webhook calls, readers for chat
+ * requests and streamed webhook responses.
+ */
+import { createHash, randomUUID } from 'node:crypto';
+
+import { FAKE_API_KEY, node, openRouterCredential } from '../lib/workflows.mjs';
+
+/** What a person's browser sends: n8n ignores approve links opened by bots (isbot flags Node's fetch). */
+export const BROWSER_USER_AGENT = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36';
+
+/**
+ * A workflow id for a scenario (n8n allows at most 21 characters, so long scenario ids are hashed).
+ * @param {{ id: string }} scope
+ * @param {string} [suffix] distinguishes several workflows of one scenario
+ * @returns {string}
+ */
+export function workflowIdFor(scope, suffix = '') {
+	return `wf-${createHash('sha256').update(`${scope.id}/${suffix}`).digest('hex').slice(0, 16)}`;
+}
+
+/**
+ * A Webhook node (v2.1) with its own webhook id.
+ * @param {string} path
+ * @param {'lastNode' | 'streaming' | 'onReceived'} responseMode
+ * @returns {import('../lib/workflows.mjs').WorkflowNode & { webhookId: string }}
+ */
+export function webhookNode(path, responseMode) {
+	const parameters = { httpMethod: 'POST', path, responseMode, options: {} };
+	if (responseMode === 'lastNode') Object.assign(parameters, { responseData: 'firstEntryJson' });
+	return { ...node('Webhook', 'n8n-nodes-base.webhook', 2.1, parameters), webhookId: randomUUID() };
+}
+
+/**
+ * Our orchestrator in full mode with the engine driver, prompt from the request body.
+ * @param {{ id: string, name: string }} credential
+ * @param {string} model
+ * @param {Record<string, unknown>} [options] extra node options
+ * @param {string} [name]
+ * @returns {import('../lib/workflows.mjs').WorkflowNode}
+ */
+export function orchestratorNode(credential, model, options = {}, name = 'Agent Orchestrator') {
+	return node(
+		name,
+		'n8n-nodes-toolbridge.agentOrchestrator',
+		1,
+		{ authentication: 'openRouterApi', mode: 'full', model, prompt: '={{ $json.body.message }}', options: { toolExecution: 'engine', returnIntermediateSteps: true, ...options } },
+		{ openRouterApi: credential },
+	);
+}
+
+/**
+ * Create an OpenRouter credential pointing at a fake, through main's REST API.
+ * @param {import('./scope.mjs').QueueScope} scope
+ * @param {string} baseUrl
+ * @param {string} [suffix]
+ * @returns {Promise<{ id: string, name: string }>}
+ */
+export function fakeCredential(scope, baseUrl, suffix = '') {
+	const { name, type, data } = openRouterCredential(`${scope.id}${suffix}`, baseUrl);
+	return scope.topology.createCredential({ name, type, data });
+}
+
+/**
+ * POST JSON to a production webhook of main and parse the JSON answer.
+ * @param {import('../lib/n8n-instance.mjs').N8nInstance} n8n
+ * @param {string} path
+ * @param {unknown} body
+ * @returns {Promise<any>}
+ * @throws {Error} on a non-2xx answer
+ */
+export async function postJson(n8n, path, body) {
+	const response = await n8n.webhook(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+	const text = await response.text();
+	if (!response.ok) throw new Error(`POST /webhook/${path}: HTTP ${response.status} ${text.slice(0, 800)}`);
+	return text ? JSON.parse(text) : undefined;
+}
+
+/**
+ * The messages of a chat request.
+ * @param {any} body
+ * @returns {any[]}
+ */
+export function messagesOf(body) {
+	return Array.isArray(body?.messages) ? body.messages : [];
+}
+
+/**
+ * Text of a message's content (string or parts).
+ * @param {any} message
+ * @returns {string}
+ */
+export function textOf(message) {
+	if (typeof message?.content === 'string') return message.content;
+	if (Array.isArray(message?.content)) return message.content.map((/** @type {any} */ part) => part?.text ?? '').join('');
+	return '';
+}
+
+/**
+ * The roles of a request's messages without the system prompt, e.g. `user,assistant,tool`.
+ * @param {any} body
+ * @returns {string}
+ */
+export function rolesOf(body) {
+	return messagesOf(body)
+		.filter((/** @type {any} */ message) => message.role !== 'system')
+		.map((/** @type {any} */ message) => message.role)
+		.join(',');
+}
+
+/**
+ * Common checks of every request a fake model gets.
+ * @param {any} request
+ * @param {string} model
+ * @returns {void}
+ * @throws {Error} on a wrong path, key or model
+ */
+export function checkRequest(request, model) {
+	if (!String(request.path).endsWith('/chat/completions')) throw new Error(`unexpected path ${request.method} ${request.path}`);
+	if (request.headers.authorization !== `Bearer ${FAKE_API_KEY}`) throw new Error('the credential API key did not arrive as a Bearer token');
+	if (request.body?.model !== model) throw new Error(`model ${JSON.stringify(request.body?.model)}, expected ${model}`);
+}
+
+/**
+ * Read an NDJSON streaming webhook response incrementally.
+ * @param {Response} response
+ * @param {(chunk: any) => void} onChunk called per parsed line, as it arrives
+ * @param {{ signal?: AbortSignal }} [options]
+ * @returns {Promise<{ chunks: any[], ended: 'end' | 'error', error?: string }>}
+ *   `ended: 'error'` when the body broke off (connection reset, abort)
+ */
+export async function readNdjson(response, onChunk, options = {}) {
+	if (!response.body) throw new Error('the streaming response has no body');
+	const decoder = new TextDecoder();
+	/** @type {any[]} */
+	const chunks = [];
+	let buffer = '';
+	const take = (/** @type {string} */ line) => {
+		if (line.trim() === '') return;
+		let chunk;
+		try {
+			chunk = JSON.parse(line);
+		} catch {
+			chunk = { type: 'unparsed', content: line };
+		}
+		chunks.push(chunk);
+		onChunk(chunk);
+	};
+	try {
+		for await (const bytes of /** @type {AsyncIterable<Uint8Array>} */ (/** @type {unknown} */ (response.body))) {
+			if (options.signal?.aborted) throw new Error('aborted by the test');
+			buffer += decoder.decode(bytes, { stream: true });
+			for (let newline = buffer.indexOf('\n'); newline >= 0; newline = buffer.indexOf('\n')) {
+				take(buffer.slice(0, newline));
+				buffer = buffer.slice(newline + 1);
+			}
+		}
+	} catch (error) {
+		take(buffer);
+		return { chunks, ended: 'error', error: /** @type {Error} */ (error).message };
+	}
+	take(buffer + decoder.decode());
+	return { chunks, ended: 'end' };
+}
+
+/**
+ * The tool calls an assistant message of a request carries.
+ * @param {any} message
+ * @returns {Array<{ id: string, name: string, arguments: any }>}
+ */
+export function toolCallsOf(message) {
+	return (message?.tool_calls ?? []).map((/** @type {any} */ call) => {
+		let parsed;
+		try {
+			parsed = JSON.parse(call.function?.arguments ?? '{}');
+		} catch {
+			parsed = call.function?.arguments;
+		}
+		return { id: call.id, name: call.function?.name, arguments: parsed };
+	});
+}
