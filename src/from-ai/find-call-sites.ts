@@ -1,5 +1,6 @@
 import { FromAIError } from '../errors/from-ai-error';
-import { findClosingQuote } from './skip-quoted';
+import { findClosingQuote, findRegexLiteralEnd, findTemplateTextEnd, isIdentifierPart, isIdentifierStart, isWhitespace, skipTrivia } from './javascript-lexing';
+import { readFromAIReference } from './read-from-ai-reference';
 
 /** A `$fromAI(` call found by the lexer, before its arguments are parsed. */
 export interface CallSite {
@@ -11,16 +12,10 @@ export interface CallSite {
 	closeParen: number;
 }
 
-/** The spellings n8n defines at runtime (workflow-data-proxy: `$fromAI`, `$fromai`, `$fromAi`). */
-const RUNTIME_SPELLINGS = new Set(['$fromAI', '$fromai', '$fromAi']);
-
 /** After these keywords an expression starts, so `/` begins a regex literal. */
 const KEYWORDS_BEFORE_EXPRESSION = new Set([
 	'return', 'typeof', 'instanceof', 'in', 'of', 'new', 'delete', 'void', 'throw', 'case', 'do', 'else', 'yield', 'await',
 ]);
-
-/** Longest regex literal recognised (see `scanRegex`). */
-const MAX_REGEX_LENGTH = 2000;
 
 const enum Previous {
 	/** Start of code, an operator or punctuation: an expression may start (regex allowed). */
@@ -32,26 +27,8 @@ const enum Previous {
 }
 
 const enum Char {
-	Tab = 9, LineFeed = 10, CarriageReturn = 13, Space = 32, Quote = 34, Dollar = 36, Apostrophe = 39,
-	OpenParen = 40, CloseParen = 41, Asterisk = 42, Comma = 44, Dot = 46, Slash = 47, Zero = 48, Nine = 57,
-	Colon = 58, Question = 63, OpenBracket = 91, Backslash = 92, CloseBracket = 93, Underscore = 95,
-	Backtick = 96, OpenBrace = 123, CloseBrace = 125,
-}
-
-function isIdentifierStart(code: number): boolean {
-	return (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || code === Char.Dollar || code === Char.Underscore || code >= 128;
-}
-
-function isIdentifierPart(code: number): boolean {
-	return isIdentifierStart(code) || (code >= Char.Zero && code <= Char.Nine);
-}
-
-function isLineTerminator(code: number): boolean {
-	return code === Char.LineFeed || code === Char.CarriageReturn || code === 0x2028 || code === 0x2029;
-}
-
-function isWhitespace(code: number): boolean {
-	return code === Char.Space || code === Char.Tab || isLineTerminator(code) || code === 11 || code === 12 || code === 0xa0 || code === 0xfeff;
+	Quote = 34, Dollar = 36, Apostrophe = 39, OpenParen = 40, CloseParen = 41, Asterisk = 42, Dot = 46, Slash = 47,
+	Zero = 48, Nine = 57, Question = 63, CloseBracket = 93, Backtick = 96, OpenBrace = 123, CloseBrace = 125,
 }
 
 /**
@@ -82,85 +59,23 @@ class CallSiteLexer {
 		private readonly errors: FromAIError[],
 	) {}
 
-	/** Skips whitespace and comments; returns the next significant position. */
-	private skipTrivia(from: number): number {
-		const { value, codeEnd } = this;
-		let at = from;
-		while (at < codeEnd) {
-			const code = value.charCodeAt(at);
-			if (isWhitespace(code)) {
-				at++;
-			} else if (code === Char.Slash && value.charCodeAt(at + 1) === Char.Slash && at + 1 < codeEnd) {
-				at += 2;
-				while (at < codeEnd && !isLineTerminator(value.charCodeAt(at))) at++;
-			} else if (code === Char.Slash && value.charCodeAt(at + 1) === Char.Asterisk && at + 1 < codeEnd) {
-				const close = value.indexOf('*/', at + 2);
-				at = close === -1 || close + 2 > codeEnd ? codeEnd : close + 2;
-			} else {
-				break;
-			}
-		}
-		return at;
-	}
-
 	/** Scans template text from `from` (just after '`' or '}'); returns where code resumes. */
 	private scanTemplateText(from: number): number {
 		const { value, codeEnd } = this;
-		let at = from;
-		while (at < codeEnd) {
-			const code = value.charCodeAt(at);
-			if (code === Char.Backslash) {
-				at += 2;
-			} else if (code === Char.Backtick) {
-				this.previous = Previous.Value;
-				return at + 1;
-			} else if (code === Char.Dollar && value.charCodeAt(at + 1) === Char.OpenBrace && at + 1 < codeEnd) {
-				this.templates.push(this.braceDepth);
-				this.braceDepth = 0;
-				this.previous = Previous.Operator;
-				return at + 2;
-			} else {
-				at++;
-			}
+		const end = findTemplateTextEnd(value, from, codeEnd);
+		if (end === codeEnd) return end;
+		if (value.charCodeAt(end) === Char.Backtick) {
+			this.previous = Previous.Value;
+			return end + 1;
 		}
-		return codeEnd;
+		// `${`: code until the `}` that brings the brace depth back.
+		this.templates.push(this.braceDepth);
+		this.braceDepth = 0;
+		this.previous = Previous.Operator;
+		return end + 2;
 	}
 
-	/**
-	 * Returns the end of a regex literal starting at `from` ('/'), or -1 if it is not one.
-	 * Looks at most MAX_REGEX_LENGTH characters: a failed attempt makes `/` a division and
-	 * the scan goes on, so unbounded attempts would be quadratic on input like `/[/[/[…`.
-	 */
-	private scanRegex(from: number): number {
-		const { value } = this;
-		const codeEnd = Math.min(this.codeEnd, from + MAX_REGEX_LENGTH);
-		let at = from + 1;
-		let inClass = false;
-		while (at < codeEnd) {
-			const code = value.charCodeAt(at);
-			if (isLineTerminator(code)) return -1;
-			if (code === Char.Backslash) {
-				at += 2;
-				continue;
-			}
-			if (inClass) {
-				if (code === Char.CloseBracket) inClass = false;
-			} else if (code === Char.OpenBracket) {
-				inClass = true;
-			} else if (code === Char.Slash) {
-				at++;
-				while (at < codeEnd && isIdentifierPart(value.charCodeAt(at))) at++;
-				return at;
-			}
-			at++;
-		}
-		return -1;
-	}
-
-	/**
-	 * Skips a quoted string starting at `from`; returns the position after it. A raw line
-	 * break does not end it here (JavaScript would reject the code, so n8n never runs it).
-	 */
+	/** Skips a quoted string starting at `from`; returns the position after it. */
 	private skipString(from: number, quote: number): number {
 		return findClosingQuote(this.value, from, this.codeEnd, quote === Char.Quote ? '"' : "'") + 1;
 	}
@@ -182,26 +97,13 @@ class CallSiteLexer {
 			if (!isMember && end - start <= 10 && KEYWORDS_BEFORE_EXPRESSION.has(value.slice(start, end))) this.previous = Previous.Operator;
 			return end;
 		}
-		const name = value.slice(start, end);
-		if (isMember || name.toLowerCase() !== '$fromai') return end;
-		const after = this.skipTrivia(end);
-		const calledHere = after < this.codeEnd && value.charCodeAt(after) === Char.OpenParen;
-		if (!RUNTIME_SPELLINGS.has(name)) {
-			if (calledHere) {
-				this.errors.push(new FromAIError('FROM_AI_WRONG_CASE', `Found '${name}(', which does not exist when n8n runs the node (it would return undefined). Allowed spellings: $fromAI, $fromai, $fromAi. Did you mean '$fromAI('?`, { index: start }));
-			}
-			return end;
-		}
-		if (calledHere) {
-			this.parens.push(this.calls.length);
-			this.calls.push({ start, openParen: after, closeParen: -1 });
-			this.previous = Previous.Operator;
-			return after + 1;
-		}
-		if (!isObjectKey(value, start, after, this.codeStart, this.codeEnd)) {
-			this.errors.push(new FromAIError('FROM_AI_NOT_CALLED', `Found '${name}' without a direct call. Allowed: a direct call such as ${name}('key', 'description', 'string') so the parameter can be found before the node runs.`, { index: start }));
-		}
-		return end;
+		if (isMember || value.slice(start, end).toLowerCase() !== '$fromai') return end;
+		const openParen = readFromAIReference(value, start, end, this.codeStart, this.codeEnd, this.errors);
+		if (openParen === -1) return end;
+		this.parens.push(this.calls.length);
+		this.calls.push({ start, openParen, closeParen: -1 });
+		this.previous = Previous.Operator;
+		return openParen + 1;
 	}
 
 	run(): CallSite[] {
@@ -228,11 +130,11 @@ class CallSiteLexer {
 				case Char.Slash: {
 					const next = position + 1 < codeEnd ? value.charCodeAt(position + 1) : -1;
 					if (next === Char.Slash || next === Char.Asterisk) {
-						position = this.skipTrivia(position);
+						position = skipTrivia(value, position, codeEnd);
 						continue;
 					}
 					if (this.previous !== Previous.Value) {
-						const regexEnd = this.scanRegex(position);
+						const regexEnd = findRegexLiteralEnd(value, position, codeEnd);
 						if (regexEnd !== -1) {
 							position = regexEnd;
 							this.previous = Previous.Value;
@@ -320,14 +222,4 @@ class CallSiteLexer {
 		}
 		return complete;
 	}
-}
-
-/** `{ $fromAI: 1 }` or `{ a, $fromAI: 1 }`: a property name, not a reference. */
-function isObjectKey(value: string, start: number, after: number, codeStart: number, codeEnd: number): boolean {
-	if (after >= codeEnd || value.charCodeAt(after) !== Char.Colon) return false;
-	let before = start - 1;
-	while (before >= codeStart && isWhitespace(value.charCodeAt(before))) before--;
-	if (before < codeStart) return false;
-	const code = value.charCodeAt(before);
-	return code === Char.OpenBrace || code === Char.Comma;
 }

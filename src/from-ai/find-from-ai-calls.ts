@@ -1,6 +1,7 @@
 import { FromAIError } from '../errors/from-ai-error';
 import { findCallSites } from './find-call-sites';
 import type { FromAIMarker } from './from-ai-marker';
+import { skipWhitespace } from './javascript-lexing';
 import { parseFromAIArguments } from './parse-from-ai-arguments';
 import { splitExpressionSegments } from './split-expression-segments';
 
@@ -45,7 +46,8 @@ export function scanFromAICalls(value: string): ValueScan {
 			try {
 				const parsed = parseFromAIArguments(value, call.start, call.openParen, call.closeParen);
 				const end = call.closeParen + 1;
-				const wholeSegment = isBlank(value, segment.codeStart, call.start) && isBlank(value, end, segment.codeEnd);
+				const wholeSegment =
+					skipWhitespace(value, segment.codeStart, call.start) === call.start && skipWhitespace(value, end, segment.codeEnd) === segment.codeEnd;
 				const marker: FromAIMarker = {
 					key: parsed.key,
 					type: parsed.type,
@@ -81,12 +83,4 @@ export function findFromAICalls(value: string): FromAIMarker[] {
 	const { markers, errors } = scanFromAICalls(value);
 	if (errors.length > 0) throw errors[0];
 	return markers;
-}
-
-function isBlank(value: string, from: number, to: number): boolean {
-	for (let position = from; position < to; position++) {
-		const code = value.charCodeAt(position);
-		if (!(code === 32 || (code >= 9 && code <= 13) || code === 0xa0 || code === 0xfeff || code === 0x2028 || code === 0x2029)) return false;
-	}
-	return true;
 }

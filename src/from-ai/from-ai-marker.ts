@@ -33,7 +33,13 @@ export interface FromAIMarker {
 	wholeValue: boolean;
 }
 
-/** A marker found by the parameter walk, with its parameter path (`options.fields[0].value`). */
+/** One step of a parameter path: an object key or an array index. */
+export type ParameterPathSegment = string | number;
+
+/** A marker found by the parameter walk, with the path of the parameter value it is in. */
 export interface FromAIParameterMarker extends FromAIMarker {
+	/** The parameter path as data (`['options', 'fields', 0, 'value']`): what code reads and writes by. */
+	segments: readonly ParameterPathSegment[];
+	/** The same path as text (`options.fields[0].value`), for messages only; never parsed back. */
 	path: string;
 }

@@ -7,11 +7,11 @@ export interface ToolParameter {
 	type: FromAIType;
 	description?: string;
 	defaultValue?: FromAIJsonValue;
-	/** Parameter paths of the markers merged into this one (in order, may repeat). */
+	/** Parameter paths (text, for messages) of the markers merged into this one (in order, may repeat). */
 	paths: string[];
 }
 
-/** A marker as `buildToolSchema` takes it: with its parameter path when it has one. */
+/** A marker as `buildToolSchema` takes it: with its parameter path (text, for messages) when it has one. */
 export type SchemaMarker = FromAIMarker & { path?: string };
 
 /** Options of {@link mergeFromAIMarkers}. */

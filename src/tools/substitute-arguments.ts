@@ -1,11 +1,13 @@
-import type { FromAIParameterMarker } from '../from-ai/from-ai-marker';
-import { getAtPath, parseParameterPath, setAtPath } from './parameter-path';
+import type { FromAIParameterMarker, ParameterPathSegment } from '../from-ai/from-ai-marker';
+import { getAtPath, setAtPath } from './parameter-path';
 import { containsExpressionString, toExpressionLiteral } from './to-expression-literal';
 
 /** Markers of one parameter value, prepared once per tool. */
 export interface MarkedParameter {
+	/** The parameter path as text, for messages. */
 	path: string;
-	steps: ReturnType<typeof parseParameterPath>;
+	/** Where the value is in the parameters. */
+	segments: readonly ParameterPathSegment[];
 	/** Markers in this value, last first (so earlier spans stay valid while replacing). */
 	markers: FromAIParameterMarker[];
 }
@@ -14,10 +16,12 @@ export interface MarkedParameter {
 export function groupMarkersByPath(markers: readonly FromAIParameterMarker[]): MarkedParameter[] {
 	const byPath = new Map<string, MarkedParameter>();
 	for (const marker of markers) {
-		let entry = byPath.get(marker.path);
+		// JSON keeps `0` and `'0'` apart, as the segments do.
+		const identity = JSON.stringify(marker.segments);
+		let entry = byPath.get(identity);
 		if (!entry) {
-			entry = { path: marker.path, steps: parseParameterPath(marker.path), markers: [] };
-			byPath.set(marker.path, entry);
+			entry = { path: marker.path, segments: marker.segments, markers: [] };
+			byPath.set(identity, entry);
 		}
 		entry.markers.push(marker);
 	}
@@ -74,10 +78,10 @@ export function substituteArguments(
 	if (marked.length === 0) return parameters;
 	const copy = structuredClone(parameters);
 	for (const entry of marked) {
-		const raw = getAtPath(copy, entry.steps);
+		const raw = getAtPath(copy, entry.segments);
 		if (typeof raw !== 'string') continue;
 		const sole = entry.markers.length === 1 && entry.markers[0].wholeValue ? entry.markers[0] : undefined;
-		setAtPath(copy, entry.steps, sole ? wholeValueFor(args[sole.key]) : substituteInTemplate(raw, entry.markers, args));
+		setAtPath(copy, entry.segments, sole ? wholeValueFor(args[sole.key]) : substituteInTemplate(raw, entry.markers, args));
 	}
 	return copy;
 }

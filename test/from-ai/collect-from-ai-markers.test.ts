@@ -7,19 +7,20 @@ import slackNode from '../../fixtures/from-ai/slack-node.json';
 
 describe('collectFromAIMarkers: the walk', () => {
 	test.each([
-		['top level', { text: "={{ $fromAI('a') }}" }, [['a', 'text']]],
-		['nested object', { options: { extra: "={{ $fromAI('a') }}" } }, [['a', 'options.extra']]],
-		['array', { list: ['x', "={{ $fromAI('a') }}"] }, [['a', 'list[1]']]],
-		['fixedCollection', { options: { fields: [{ name: 'n', value: "={{ $fromAI('a') }}" }] } }, [['a', 'options.fields[0].value']]],
-		['resource locator', { channelId: { __rl: true, mode: 'id', value: "={{ $fromAI('channel') }}" } }, [['channel', 'channelId.value']]],
-		['odd key names', { 'my key': { 'a.b': "={{ $fromAI('a') }}" } }, [['a', '["my key"]["a.b"]']]],
+		['top level', { text: "={{ $fromAI('a') }}" }, [['a', 'text', ['text']]]],
+		['nested object', { options: { extra: "={{ $fromAI('a') }}" } }, [['a', 'options.extra', ['options', 'extra']]]],
+		['array', { list: ['x', "={{ $fromAI('a') }}"] }, [['a', 'list[1]', ['list', 1]]]],
+		['fixedCollection', { options: { fields: [{ name: 'n', value: "={{ $fromAI('a') }}" }] } }, [['a', 'options.fields[0].value', ['options', 'fields', 0, 'value']]]],
+		['resource locator', { channelId: { __rl: true, mode: 'id', value: "={{ $fromAI('channel') }}" } }, [['channel', 'channelId.value', ['channelId', 'value']]]],
+		['odd key names', { 'my key': { 'a.b': "={{ $fromAI('a') }}" } }, [['a', '["my key"]["a.b"]', ['my key', 'a.b']]]],
+		['a numeric object key stays a string', { map: { 0: "={{ $fromAI('a') }}" } }, [['a', 'map["0"]', ['map', '0']]]],
 		['string without = is literal', { text: "{{ $fromAI('a') }}" }, []],
-		['numbers, booleans, null are ignored', { n: 1, b: true, z: null, s: "={{ $fromAI('a') }}" }, [['a', 's']]],
-		['in order of parameters', { b: "={{ $fromAI('b') }}", a: ["={{ $fromAI('a1') }} {{ $fromAI('a2') }}"] }, [['b', 'b'], ['a1', 'a[0]'], ['a2', 'a[0]']]],
+		['numbers, booleans, null are ignored', { n: 1, b: true, z: null, s: "={{ $fromAI('a') }}" }, [['a', 's', ['s']]]],
+		['in order of parameters', { b: "={{ $fromAI('b') }}", a: ["={{ $fromAI('a1') }} {{ $fromAI('a2') }}"] }, [['b', 'b', ['b']], ['a1', 'a[0]', ['a', 0]], ['a2', 'a[0]', ['a', 0]]]],
 	])('%s', (_name, parameters, expected) => {
 		const { markers, errors } = collectFromAIMarkers(parameters);
 		expect(errors).toEqual([]);
-		expect(markers.map((marker) => [marker.key, marker.path])).toEqual(expected);
+		expect(markers.map((marker) => [marker.key, marker.path, marker.segments])).toEqual(expected);
 	});
 
 	test('every error is collected, with node, path and position in the message', () => {

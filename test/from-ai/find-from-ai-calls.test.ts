@@ -33,6 +33,10 @@ describe('findFromAICalls: what is a marker', () => {
 		['double and backtick quotes', '={{ $fromAI("a", `desc`, "boolean") }}', [{ key: 'a', description: 'desc', type: 'boolean' }]],
 		['whitespace and newlines', "={{ $fromAI (\n  'a' ,\n  'b'\n) }}", [{ key: 'a', description: 'b', type: 'string' }]],
 		['comments between arguments', "={{ $fromAI(/* key */ 'a', // d\n 'b') }}", [{ key: 'a', description: 'b', type: 'string' }]],
+		// One lexer for the call and its arguments: JavaScript's line terminators and whitespace.
+		['a line comment ends at CR, as in JavaScript', "={{ $fromAI('a', 'b' // c\r, 'number') }}", [{ key: 'a', description: 'b', type: 'number' }]],
+		['a line comment ends at U+2028', "={{ $fromAI('a', 'b' // c\u2028, 'number') }}", [{ key: 'a', description: 'b', type: 'number' }]],
+		['NBSP and BOM after an argument are whitespace', "={{ $fromAI('a'\u00a0, 'b'\ufeff, number\u2029) }}", [{ key: 'a', description: 'b', type: 'number' }]],
 		['trailing comma', "={{ $fromAI('a', 'b',) }}", [{ key: 'a', description: 'b', type: 'string' }]],
 		['two segments', "=To {{ $fromAI('to') }} cc {{ $fromAI('cc') }}", [{ key: 'to', type: 'string' }, { key: 'cc', type: 'string' }]],
 		['two calls in one segment', "={{ $fromAI('a') + $fromAI('b') }}", [{ key: 'a', type: 'string' }, { key: 'b', type: 'string' }]],

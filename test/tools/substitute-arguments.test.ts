@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { collectFromAIMarkers } from '../../src/from-ai/collect-from-ai-markers';
-import { getAtPath, parseParameterPath } from '../../src/tools/parameter-path';
+import { getAtPath, setAtPath } from '../../src/tools/parameter-path';
 import { groupMarkersByPath, substituteArguments } from '../../src/tools/substitute-arguments';
 import { toExpressionLiteral } from '../../src/tools/to-expression-literal';
 
@@ -34,10 +34,22 @@ describe('substituteArguments', () => {
 });
 
 describe('helpers', () => {
-	it('parses compiler paths', () => {
-		expect(parseParameterPath('a.b[0]["x y"].c')).toEqual(['a', 'b', 0, 'x y', 'c']);
-		expect(getAtPath({ a: [{ b: 1 }] }, parseParameterPath('a[0].b'))).toBe(1);
-		expect(() => parseParameterPath('a..b')).toThrow(/Unreadable/);
+	it('reads and writes at a path of segments', () => {
+		const root = { a: { b: [{ 'x y': { c: 1 } }] } };
+		expect(getAtPath(root, ['a', 'b', 0, 'x y', 'c'])).toBe(1);
+		expect(getAtPath({ a: [{ b: 1 }] }, ['a', 0, 'b'])).toBe(1);
+		expect(getAtPath(root, ['a', 'missing', 0])).toBeUndefined();
+		setAtPath(root, ['a', 'b', 0, 'x y', 'c'], 2);
+		expect(root.a.b[0]['x y'].c).toBe(2);
+		expect(() => setAtPath(root, [], 1)).toThrow(/root/);
+	});
+
+	it('groups markers by their segments, keeping a key "0" apart from index 0', () => {
+		const { markers } = collectFromAIMarkers({ list: ["={{ $fromAI('a') }}"], map: { 0: "={{ $fromAI('b') }} {{ $fromAI('c') }}" } });
+		expect(groupMarkersByPath(markers).map((entry) => [entry.path, entry.segments, entry.markers.map((marker) => marker.key)])).toEqual([
+			['list[0]', ['list', 0], ['a']],
+			['map["0"]', ['map', '0'], ['c', 'b']],
+		]);
 	});
 
 	it('expression literals never contain braces pairs', () => {
