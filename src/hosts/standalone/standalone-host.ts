@@ -2,7 +2,7 @@ import { WorkflowExecute } from 'n8n-core';
 import { Workflow, type IDataObject, type INode, type INodeType, type INodeTypeDescription, type IVersionedNodeType, type IWorkflowBase } from 'n8n-workflow';
 import { MissingCredentialError } from '../../errors/missing-credential-error';
 import { UnsupportedNodeError } from '../../errors/unsupported-node-error';
-import type { NodeRunner, NodeRunResult } from '../../tools/node-runner';
+import type { NodeRunner, NodeRunOptions, NodeRunResult } from '../../tools/node-runner';
 import { createAdditionalData } from './additional-data';
 import { loadCredentialRecords, type CredentialRecords } from './credential-store';
 import { ensureStandaloneInstanceSettings } from './instance-settings';
@@ -103,7 +103,7 @@ export class StandaloneHost {
 	runnerFor(workflow: WorkflowExport): NodeRunner {
 		return {
 			describe: (node) => this.describe(node),
-			run: (node, input) => this.runNode(workflow, node, input),
+			run: (node, input, options) => this.runNode(workflow, node, input, options),
 		};
 	}
 
@@ -120,9 +120,12 @@ export class StandaloneHost {
 	/**
 	 * Runs one node through n8n-core's `WorkflowExecute` on a workflow holding only that node,
 	 * with one input item whose json is `input` (as n8n's engine feeds a tool node: the
-	 * model's arguments). Node errors come back in the result, never thrown.
+	 * model's arguments). Node errors come back in the result, never thrown. When
+	 * `options.signal` aborts, the execution is cancelled the way n8n cancels one (the node's
+	 * cancel signal fires, so e.g. an HTTP request stops) and the result is a cancellation
+	 * error at once.
 	 */
-	async runNode(workflowExport: WorkflowExport, node: INode, input: IDataObject): Promise<NodeRunResult> {
+	async runNode(workflowExport: WorkflowExport, node: INode, input: IDataObject, options: NodeRunOptions = {}): Promise<NodeRunResult> {
 		const missing = this.findMissingCredential(node);
 		if (missing) return { items: [], error: toNodeRunError(missing) };
 		try {
@@ -130,17 +133,30 @@ export class StandaloneHost {
 		} catch (error) {
 			return { items: [], error: toNodeRunError(error) };
 		}
+		const { signal } = options;
+		if (signal?.aborted) return cancelledResult(node);
 		const { workflow, workflowData } = this.buildWorkflow(workflowExport, node);
 		const additionalData = createAdditionalData({ credentialsHelper: this.credentialsHelper, workflowData, nodeName: node.name });
+		const execution = new WorkflowExecute(additionalData, 'manual').run({
+			workflow,
+			startNode: workflow.getNode(node.name) ?? undefined,
+			triggerToStartFrom: {
+				name: node.name,
+				data: { data: { main: [[{ json: input }]] }, startTime: Date.now(), executionTime: 0, executionIndex: 0, source: [] },
+			},
+		});
+		let onAbort: (() => void) | undefined;
+		// n8n's cancel neither rejects nor settles the run until the node returns: answer at once.
+		const cancelled = new Promise<'cancelled'>((resolve) => {
+			onAbort = () => {
+				execution.cancel();
+				resolve('cancelled');
+			};
+			signal?.addEventListener('abort', onAbort, { once: true });
+		});
 		try {
-			const run = await new WorkflowExecute(additionalData, 'manual').run({
-				workflow,
-				startNode: workflow.getNode(node.name) ?? undefined,
-				triggerToStartFrom: {
-					name: node.name,
-					data: { data: { main: [[{ json: input }]] }, startTime: Date.now(), executionTime: 0, executionIndex: 0, source: [] },
-				},
-			});
+			const run = await Promise.race([execution, cancelled]);
+			if (run === 'cancelled') return cancelledResult(node);
 			const task = run.data.resultData.runData[node.name]?.[0];
 			const error = task?.error ?? run.data.resultData.error;
 			if (error) return { items: [], error: toNodeRunError(error) };
@@ -148,6 +164,8 @@ export class StandaloneHost {
 			return { items: outputs.flatMap((output) => output.flatMap((items) => items ?? [])) };
 		} catch (error) {
 			return { items: [], error: toNodeRunError(error) };
+		} finally {
+			if (onAbort) signal?.removeEventListener('abort', onAbort);
 		}
 	}
 
@@ -183,4 +201,8 @@ export class StandaloneHost {
 		});
 		return { workflow, workflowData };
 	}
+}
+
+function cancelledResult(node: INode): NodeRunResult {
+	return { items: [], error: { name: 'ToolCallCancelledError', message: `The run of node "${node.name}" was cancelled.` } };
 }
