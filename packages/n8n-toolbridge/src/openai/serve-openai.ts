@@ -57,7 +57,7 @@ export async function serveOpenAI(options: OpenAIServerOptions): Promise<Running
 			try {
 				const call = parseChatRequest(await readJsonBody(request, options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES));
 				if (!options.agents.includes(call.model)) throw unknownModel(call.model);
-				await complete(call, request, response);
+				await complete(call, response);
 			} finally {
 				release();
 			}
@@ -70,7 +70,7 @@ export async function serveOpenAI(options: OpenAIServerOptions): Promise<Running
 		return new HttpError(404, `The model "${model}" does not exist: the models are this workflow's agents (${options.agents.join(', ')}).`, 'model_not_found', {}, 'model');
 	}
 
-	async function complete(call: ChatCompletionCall, request: IncomingMessage, response: ServerResponse): Promise<void> {
+	async function complete(call: ChatCompletionCall, response: ServerResponse): Promise<void> {
 		const identity = newCompletionIdentity(call.model);
 		const controller = new AbortController();
 		// The client hung up before the answer: stop the run (the loop starts no tool after an abort).
