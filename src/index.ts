@@ -2,7 +2,7 @@
  * n8n-nodes-toolbridge — the public surface. Everything exported here is named;
  * whatever is not exported is internal.
  */
-import { assertPeerDependencies } from './check-peer-dependencies';
+import { assertPeerDependencies } from './errors/peer-dependency-error';
 
 // Before any module below requires n8n's libraries: outside n8n, say what to install.
 assertPeerDependencies();
