@@ -1,7 +1,4 @@
-import type { AgentTool } from '../../tools/agent-tool';
-import type { JsonSchema } from '../../schema/json-schema';
-import { ToolBuildError } from '../../errors/tool-build-error';
-import { loadWorkflowTools } from '../../hosts/standalone/load-workflow-tools';
+import { ToolBuildError, loadWorkflowTools, type AgentTool, type JsonSchema } from 'n8n-nodes-toolbridge';
 import { EXIT, type CliCommand } from '../cli-command';
 import { hostOptionsFrom, workflowOptions, workflowOptionsHelp } from '../host-options';
 import { UsageError } from '../usage-error';

@@ -1,7 +1,5 @@
 import { parseArgs } from 'node:util';
-import { AgentNotFoundError } from '../errors/agent-not-found-error';
-import { ToolBuildError } from '../errors/tool-build-error';
-import { ToolbridgeError } from '../errors/toolbridge-error';
+import { AgentNotFoundError, ToolBuildError, ToolbridgeError } from 'n8n-nodes-toolbridge';
 import { EXIT, type CliCommand, type CliIo } from './cli-command';
 import { UsageError } from './usage-error';
 

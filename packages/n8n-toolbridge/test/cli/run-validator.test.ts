@@ -4,9 +4,9 @@ import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { commands } from '../../src/cli/commands';
 import { runCli } from '../../src/cli/run-cli';
-import { startFakeChatServer, textReply, toolCallReply, type FakeChatServer, type FakeReply, type FakeRequest } from '../support/fake-chat-server';
+import { startFakeChatServer, textReply, toolCallReply, type FakeChatServer, type FakeReply, type FakeRequest } from '../../../../test/support/fake-chat-server';
 
-const root = resolve(__dirname, '../..');
+const root = resolve(__dirname, '../../../..');
 const fixture = join(root, 'fixtures/workflows/validator-record.json');
 const apiKey = 'sk-or-test-validator-77';
 

@@ -6,9 +6,9 @@ import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { commands } from '../../src/cli/commands';
 import { runCli } from '../../src/cli/run-cli';
-import { startFakeChatServer, textReply, toolCallReply, type FakeChatServer, type FakeRequest } from '../support/fake-chat-server';
+import { startFakeChatServer, textReply, toolCallReply, type FakeChatServer, type FakeRequest } from '../../../../test/support/fake-chat-server';
 
-const root = resolve(__dirname, '../..');
+const root = resolve(__dirname, '../../../..');
 const workflow = (name: string) => `fixtures/workflows/${name}`;
 const apiKey = 'sk-or-test-4f9a1c2b7e';
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
@@ -17,7 +17,7 @@ const sha256 = (text: string) => createHash('sha256').update(text).digest('hex')
 function spawnCli(args: string[], env: Record<string, string> = {}): Promise<{ status: number | null; stdout: string; stderr: string }> {
 	const home = mkdtempSync(join(tmpdir(), 'toolbridge-home-'));
 	return new Promise((done, fail) => {
-		const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { cwd: root, env: { PATH: process.env.PATH ?? '', HOME: home, ...env } });
+		const child = spawn(process.execPath, ['--import', 'tsx', 'packages/n8n-toolbridge/src/cli/main.ts', ...args], { cwd: root, env: { PATH: process.env.PATH ?? '', HOME: home, TSX_TSCONFIG_PATH: 'packages/n8n-toolbridge/tsconfig.json', ...env } });
 		let stdout = '';
 		let stderr = '';
 		child.stdout.on('data', (data: Buffer) => (stdout += data.toString()));

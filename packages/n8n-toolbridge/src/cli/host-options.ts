@@ -1,5 +1,5 @@
 import type { ParseArgsConfig } from 'node:util';
-import type { LoadWorkflowToolsOptions } from '../hosts/standalone/load-workflow-tools';
+import type { LoadWorkflowToolsOptions } from 'n8n-nodes-toolbridge';
 import { ownNodeTypes } from './own-node-types';
 
 /** Options every workflow command shares. */

@@ -7,17 +7,17 @@ import { describe, expect, it } from 'vitest';
 import { commands } from '../../src/cli/commands';
 import { runCli } from '../../src/cli/run-cli';
 
-const root = resolve(__dirname, '../..');
+const root = resolve(__dirname, '../../../..');
 const fixturePackage = ['--package', 'fixtures/packages/n8n-nodes-toolbridge-fixture'];
 const workflow = (name: string) => `fixtures/workflows/${name}`;
 
 /** Spawns the real CLI entry (through tsx) with a throw-away HOME. */
 function spawnCli(args: string[], env: Record<string, string> = {}) {
 	const home = mkdtempSync(join(tmpdir(), 'toolbridge-home-'));
-	const result = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], {
+	const result = spawnSync(process.execPath, ['--import', 'tsx', 'packages/n8n-toolbridge/src/cli/main.ts', ...args], {
 		cwd: root,
 		encoding: 'utf8',
-		env: { PATH: process.env.PATH ?? '', HOME: home, ...env },
+		env: { PATH: process.env.PATH ?? '', HOME: home, TSX_TSCONFIG_PATH: 'packages/n8n-toolbridge/tsconfig.json', ...env },
 		timeout: 60_000,
 	});
 	return { ...result, home };

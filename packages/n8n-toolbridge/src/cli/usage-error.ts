@@ -1,4 +1,4 @@
-import { ToolbridgeError } from '../errors/toolbridge-error';
+import { ToolbridgeError } from 'n8n-nodes-toolbridge';
 
 /** A command line the `toolbridge` command cannot act on (exit code 2). */
 export class UsageError extends ToolbridgeError {

@@ -3,16 +3,16 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { runWorkflowAgent } from '../../src/hosts/standalone/run-workflow-agent';
+import { runWorkflowAgent } from 'n8n-nodes-toolbridge';
 import { commands } from '../../src/cli/commands';
 import { ownNodeTypes } from '../../src/cli/own-node-types';
 import { runCli } from '../../src/cli/run-cli';
-import { AgentStoppedError } from '../../src/agent/agent-stopped-error';
-import { startFakeChatServer, textReply, toolCallReply, type FakeChatServer, type FakeReply, type FakeRequest } from '../support/fake-chat-server';
+import { AgentStoppedError } from 'n8n-nodes-toolbridge';
+import { startFakeChatServer, textReply, toolCallReply, type FakeChatServer, type FakeReply, type FakeRequest } from '../../../../test/support/fake-chat-server';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-const root = resolve(__dirname, '../..');
+const root = resolve(__dirname, '../../../..');
 const fixture = join(root, 'fixtures/workflows/nested-agents.json');
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 const coordinatorKey = 'sk-or-coordinator-1111';

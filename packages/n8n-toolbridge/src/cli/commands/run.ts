@@ -1,6 +1,4 @@
-import type { AgentEvent } from '../../agent/agent-event';
-import { runWorkflowAgent, type ValidatorWorkflowAgentRun, type WorkflowAgentRun } from '../../hosts/standalone/run-workflow-agent';
-import { AgentConfigurationError } from '../../errors/agent-configuration-error';
+import { runWorkflowAgent, AgentConfigurationError, type AgentEvent, type ValidatorWorkflowAgentRun, type WorkflowAgentRun } from 'n8n-nodes-toolbridge';
 import { EXIT, type CliCommand } from '../cli-command';
 import { connectionFrom, connectionOptions, connectionOptionsHelp, hostOptionsFrom, workflowOptions, workflowOptionsHelp } from '../host-options';
 import { stepProgressLine } from '../step-progress-line';

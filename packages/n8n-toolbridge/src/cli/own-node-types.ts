@@ -1,5 +1,5 @@
-import { AgentOrchestrator } from '../../nodes/AgentOrchestrator/AgentOrchestrator.node';
-import { orchestratorNodeType } from '../hosts/standalone/workflow/run-workflow-agent-node';
+import { orchestratorNodeType } from 'n8n-nodes-toolbridge';
+import { AgentOrchestrator } from 'n8n-nodes-toolbridge/dist/nodes/AgentOrchestrator/AgentOrchestrator.node';
 
 /**
  * The node classes this package brings, for the standalone host: the CLI is the one place

@@ -1,4 +1,4 @@
-import type { AgentStep } from '../agent/agent-state';
+import type { AgentStep } from 'n8n-nodes-toolbridge';
 
 const maxShown = 120;
 

@@ -1,9 +1,4 @@
-import type { AgentEvent } from '../../agent/agent-event';
-import { workflowNestedAgentRunner } from '../../hosts/standalone/workflow/run-workflow-agent-node';
-import type { WorkflowSession } from '../../hosts/standalone/workflow/workflow-session';
-import type { Usage } from '../../chat/types';
-import { loadWorkflowTools, readWorkflowInput } from '../../hosts/standalone/load-workflow-tools';
-import { StandaloneHost } from '../../hosts/standalone/standalone-host';
+import { workflowNestedAgentRunner, loadWorkflowTools, readWorkflowInput, StandaloneHost, type AgentEvent, type WorkflowSession, type Usage } from 'n8n-nodes-toolbridge';
 import { EXIT, type CliCommand } from '../cli-command';
 import { connectionFrom, connectionOptions, connectionOptionsHelp, hostOptionsFrom, workflowOptions, workflowOptionsHelp } from '../host-options';
 import { stepProgressLine } from '../step-progress-line';
