@@ -2,7 +2,7 @@
  * n8n-nodes-toolbridge — the public surface. Everything exported here is named;
  * whatever is not exported is internal.
  */
-import { assertPeerDependencies } from './errors/peer-dependency-error';
+import { assertPeerDependencies } from './hosts/assert-peer-dependencies';
 
 // Before any module below requires n8n's libraries: outside n8n, say what to install.
 assertPeerDependencies();

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { assertPeerDependencies, findMissingPeers, PeerDependencyError } from '../../src/errors/peer-dependency-error';
+import { PeerDependencyError } from '../../src/errors/peer-dependency-error';
+import { assertPeerDependencies, findMissingPeers } from '../../src/hosts/assert-peer-dependencies';
 import { ToolbridgeError } from '../../src/errors/toolbridge-error';
 
 const notFound = (request: string): never => {
