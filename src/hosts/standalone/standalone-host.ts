@@ -11,6 +11,7 @@ import { loadNodePackages, type PackageLoaderOptions } from './package-loaders';
 import { describeMissingCredential, StandaloneCredentialsHelper } from './standalone-credentials-helper';
 import { StandaloneNodeTypes } from './standalone-node-types';
 import { toNodeRunError } from '../../tools/to-node-run-error';
+import { trackNodeRunSockets } from './node-run-sockets';
 import type { WorkflowExport } from './workflow-file';
 
 /** Options of {@link StandaloneHost.create}. */
@@ -137,25 +138,30 @@ export class StandaloneHost {
 		if (signal?.aborted) return cancelledResult(node);
 		const { workflow, workflowData } = this.buildWorkflow(workflowExport, node);
 		const additionalData = createAdditionalData({ credentialsHelper: this.credentialsHelper, workflowData, nodeName: node.name });
-		const execution = new WorkflowExecute(additionalData, 'manual').run({
-			workflow,
-			startNode: workflow.getNode(node.name) ?? undefined,
-			triggerToStartFrom: {
-				name: node.name,
-				data: { data: { main: [[{ json: input }]] }, startTime: Date.now(), executionTime: 0, executionIndex: 0, source: [] },
-			},
+		let execution: ReturnType<WorkflowExecute['run']> | undefined;
+		const tracked = trackNodeRunSockets(() => {
+			execution = new WorkflowExecute(additionalData, 'manual').run({
+				workflow,
+				startNode: workflow.getNode(node.name) ?? undefined,
+				triggerToStartFrom: {
+					name: node.name,
+					data: { data: { main: [[{ json: input }]] }, startTime: Date.now(), executionTime: 0, executionIndex: 0, source: [] },
+				},
+			});
+			return execution;
 		});
 		let onAbort: (() => void) | undefined;
 		// n8n's cancel neither rejects nor settles the run until the node returns: answer at once.
 		const cancelled = new Promise<'cancelled'>((resolve) => {
 			onAbort = () => {
-				execution.cancel();
+				execution?.cancel();
+				tracked.destroy(new Error(`The run of node "${node.name}" was cancelled.`));
 				resolve('cancelled');
 			};
 			signal?.addEventListener('abort', onAbort, { once: true });
 		});
 		try {
-			const run = await Promise.race([execution, cancelled]);
+			const run = await Promise.race([tracked.result, cancelled]);
 			if (run === 'cancelled') return cancelledResult(node);
 			const task = run.data.resultData.runData[node.name]?.[0];
 			const error = task?.error ?? run.data.resultData.error;
