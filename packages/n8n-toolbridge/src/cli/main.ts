@@ -2,7 +2,7 @@
 import { commands } from './commands';
 import { runCli } from './run-cli';
 
-/** Entry point of the `toolbridge` bin (package.json → dist/src/cli/main.js). */
+/** Entry point of the `toolbridge` bin (package.json → bin/toolbridge.js → dist/cli/main.js). */
 void runCli(process.argv.slice(2), commands, {
 	stdout: (text) => process.stdout.write(text),
 	stderr: (text) => process.stderr.write(text),

@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { AgentNotFoundError, ToolBuildError, ToolbridgeError } from 'n8n-nodes-toolbridge';
+import { ServerConfigurationError } from '../errors/server-configuration-error';
 import { EXIT, type CliCommand, type CliIo } from './cli-command';
 import { UsageError } from './usage-error';
 
@@ -18,7 +19,7 @@ Exit codes: 0 ok, 1 runtime error, 2 usage or $fromAI problems.
 }
 
 function exitCodeFor(error: unknown): number {
-	if (error instanceof UsageError || error instanceof ToolBuildError || error instanceof AgentNotFoundError) return EXIT.usage;
+	if (error instanceof UsageError || error instanceof ToolBuildError || error instanceof AgentNotFoundError || error instanceof ServerConfigurationError) return EXIT.usage;
 	// parseArgs reports unknown or malformed flags with these codes.
 	const code = (error as { code?: unknown }).code;
 	if (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS')) return EXIT.usage;
