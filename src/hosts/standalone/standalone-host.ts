@@ -1,12 +1,11 @@
-import { WorkflowExecute } from 'n8n-core';
+import type { WorkflowExecute } from 'n8n-core';
 import { Workflow, type IDataObject, type INode, type INodeType, type INodeTypeDescription, type IVersionedNodeType, type IWorkflowBase } from 'n8n-workflow';
 import { MissingCredentialError } from '../../errors/missing-credential-error';
 import { UnsupportedNodeError } from '../../errors/unsupported-node-error';
 import type { NodeRunner, NodeRunOptions, NodeRunResult } from '../../tools/node-runner';
 import { createAdditionalData } from './additional-data';
 import { loadCredentialRecords, type CredentialRecords } from './credential-store';
-import { ensureStandaloneInstanceSettings } from './instance-settings';
-import { quietErrorReporter } from './quiet-error-reporter';
+import { n8nCoreRuntime } from './n8n-core-runtime';
 import { loadNodePackages, type PackageLoaderOptions } from './package-loaders';
 import { describeMissingCredential, StandaloneCredentialsHelper } from './standalone-credentials-helper';
 import { StandaloneNodeTypes } from './standalone-node-types';
@@ -46,12 +45,11 @@ export class StandaloneHost {
 	) {}
 
 	/**
-	 * Loads the package index (class files load later, on first use) and the credentials.
+	 * Loads the package index (class files load later, on first use) and the credentials;
+	 * n8n-core's execution engine loads when the first node runs.
 	 * @throws ToolbridgeError (CREDENTIALS_INVALID) when a credentials source is malformed.
 	 */
 	static async create(options: StandaloneHostOptions = {}): Promise<StandaloneHost> {
-		ensureStandaloneInstanceSettings();
-		quietErrorReporter();
 		const nodeTypes = new StandaloneNodeTypes(await loadNodePackages(options), options.nodeTypes);
 		const records = loadCredentialRecords({ file: options.credentialsFile, records: options.credentials, env: options.env });
 		return new StandaloneHost(nodeTypes, new StandaloneCredentialsHelper(records, nodeTypes));
@@ -140,7 +138,7 @@ export class StandaloneHost {
 		const additionalData = createAdditionalData({ credentialsHelper: this.credentialsHelper, workflowData, nodeName: node.name });
 		let execution: ReturnType<WorkflowExecute['run']> | undefined;
 		const tracked = trackNodeRunSockets(() => {
-			execution = new WorkflowExecute(additionalData, 'manual').run({
+			execution = new (n8nCoreRuntime().WorkflowExecute)(additionalData, 'manual').run({
 				workflow,
 				startNode: workflow.getNode(node.name) ?? undefined,
 				triggerToStartFrom: {
