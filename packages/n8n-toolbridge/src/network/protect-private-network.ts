@@ -17,13 +17,15 @@ export const NETWORK_REFUSED_ERROR = 'NetworkRefusedError';
  */
 export function protectPrivateNetwork(host: StandaloneHost, options: NetworkGuardOptions = {}): StandaloneHost {
 	if (options.allowPrivateNetwork) return host;
-	const guard = new NetworkGuard(options);
+	// Built on the first guarded run: n8n's network module is not needed to list tools.
+	let guard: NetworkGuard | undefined;
 	const guardedNodes = new WeakMap<WorkflowExport, Set<string>>();
 	const runNode = host.runNode.bind(host);
 	host.runNode = async (workflow, node, input, runOptions) => {
 		let names = guardedNodes.get(workflow);
 		if (!names) guardedNodes.set(workflow, (names = nodesWithModelChosenUrls(workflow)));
 		if (!names.has(node.name)) return runNode(workflow, node, input, runOptions);
+		guard ??= new NetworkGuard(options);
 		const { value, refusals } = await guard.run(() => runNode(workflow, node, input, runOptions));
 		return refusals.length > 0 ? refusedResult(refusals[0]) : value;
 	};

@@ -1,9 +1,6 @@
 import { loadWorkflowTools, readWorkflowInput, StandaloneHost, workflowNestedAgentRunner, type WorkflowSession } from 'n8n-nodes-toolbridge';
 import { assertSafeBinding, parseListenAddress } from '../../http/listen-address';
-import { createMcpServer } from '../../mcp/create-mcp-server';
 import { mcpToolFromAgentTool, type McpTool } from '../../mcp/mcp-tool';
-import { serveMcpHttp } from '../../mcp/serve-mcp-http';
-import { serveMcpStdio } from '../../mcp/serve-mcp-stdio';
 import { workflowAgentMcpTool } from '../../mcp/workflow-agent-tool';
 import { protectPrivateNetwork } from '../../network/protect-private-network';
 import { EXIT, type CliCommand } from '../cli-command';
@@ -55,6 +52,8 @@ ${workflowOptionsHelp.replace(/\n {2}--json[^\n]*/, '')}`,
 		if (values['expose-agent']) {
 			tools.push(workflowAgentMcpTool(workflow, loaded.agentNode.name, { ...hostOptions, ...connection, model, host, takenNames: new Set(tools.map((tool) => tool.name)) }));
 		}
+		// The MCP SDK loads only for this command.
+		const { createMcpServer } = await import('../../mcp/create-mcp-server');
 		const log = (line: string) => io.stderr(`toolbridge mcp: ${line}\n`);
 		const options = {
 			tools,
@@ -65,9 +64,11 @@ ${workflowOptionsHelp.replace(/\n {2}--json[^\n]*/, '')}`,
 		const summary = `${tools.length} tool${tools.length === 1 ? '' : 's'} of agent "${loaded.agentNode.name}" (${tools.map((tool) => tool.name).join(', ')})`;
 		if (!address) {
 			log(`serving ${summary} over stdio`);
+			const { serveMcpStdio } = await import('../../mcp/serve-mcp-stdio');
 			await serveMcpStdio(createMcpServer(options));
 			return EXIT.ok;
 		}
+		const { serveMcpHttp } = await import('../../mcp/serve-mcp-http');
 		const server = await serveMcpHttp({
 			address,
 			token,

@@ -1,7 +1,6 @@
 import { findAgentNames, readWorkflowInput, selectAgent, StandaloneHost } from 'n8n-nodes-toolbridge';
 import { assertSafeBinding, DEFAULT_HOST } from '../../http/listen-address';
 import { protectPrivateNetwork } from '../../network/protect-private-network';
-import { serveOpenAI } from '../../openai/serve-openai';
 import { EXIT, type CliCommand } from '../cli-command';
 import { connectionFrom, connectionOptions, connectionOptionsHelp, hostOptionsFrom, workflowOptions, workflowOptionsHelp } from '../host-options';
 import { maxConcurrencyFrom, privateNetworkHelp, serverOptions, serverOptionsHelp, exitSoonAfterShutdown, tokenFrom, untilShutdown } from '../server-options';
@@ -51,6 +50,7 @@ ${workflowOptionsHelp.replace(/\n {2}--json[^\n]*/, '').replace('the agent node,
 		if (agents.length === 0) selectAgent(workflow); // throws AgentNotFoundError with the usual message
 		const hostOptions = hostOptionsFrom(values, io.env);
 		const host = protectPrivateNetwork(await StandaloneHost.create(hostOptions), { allowPrivateNetwork: values['allow-private-network'] === true });
+		const { serveOpenAI } = await import('../../openai/serve-openai');
 		const log = (line: string) => io.stderr(`toolbridge serve: ${line}\n`);
 		const server = await serveOpenAI({
 			address,
