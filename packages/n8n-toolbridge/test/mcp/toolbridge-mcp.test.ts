@@ -9,6 +9,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { loadWorkflowTools } from 'n8n-nodes-toolbridge';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeChatServer, textReply, toolCallReply, type FakeChatServer, type FakeRequest } from '../../../../test/support/fake-chat-server';
 import { startLoopbackApi, type LoopbackApi } from '../support/loopback-api';
 import { repoRoot, runToolbridge, startToolbridgeServer, toolbridgeCommand, type ToolbridgeServer } from '../support/toolbridge-process';
 
@@ -178,5 +179,42 @@ describe('toolbridge mcp --http refuses to serve beyond loopback without a token
 		expect(result.status).toBe(2);
 		expect(result.stderr).toContain('Refusing to listen on 0.0.0.0 without a token');
 		expect(result.stderr).not.toContain('    at ');
+	});
+});
+
+describe('toolbridge mcp --expose-agent: the agent as one more tool', () => {
+	let client: Client;
+	let model: FakeChatServer;
+
+	beforeAll(async () => {
+		model = await startFakeChatServer({
+			respond: (request: FakeRequest) => {
+				const last = request.body.messages.at(-1);
+				return last.role === 'tool' ? textReply(`The hash is ${JSON.parse(last.content)[0].hash}.`) : toolCallReply([{ name: 'Hash_text', arguments: { text: 'agent' } }]);
+			},
+		});
+		const spec = toolbridgeCommand(['mcp', 'fixtures/workflows/crypto-agent.json', '--expose-agent', '--base-url', model.baseUrl, '--api-key', 'sk-fake']);
+		client = new Client({ name: 'toolbridge-test', version: '1.0.0' });
+		await client.connect(new StdioClientTransport({ command: spec.command, args: spec.args, cwd: spec.cwd, env: spec.env, stderr: 'pipe' }));
+	}, 120_000);
+
+	afterAll(async () => {
+		await client?.close();
+		await model?.close();
+	});
+
+	it('lists the agent after its tools and runs the whole loop on a prompt, one progress note per step', async () => {
+		const { tools } = await client.listTools();
+		expect(tools.map((tool) => tool.name)).toEqual(['Hash_text', 'MD5_text', 'Agent_Orchestrator']);
+		expect(tools[2].inputSchema).toMatchObject({ type: 'object', required: ['prompt'] });
+		const progress: string[] = [];
+		const result = (await client.callTool({ name: 'Agent_Orchestrator', arguments: { prompt: 'Hash "agent"' } }, undefined, { onprogress: (note) => void progress.push(note.message ?? '') })) as CallResult;
+		expect(result).toMatchObject({ content: [{ type: 'text', text: `The hash is ${sha256('agent')}.` }] });
+		expect(result.isError).toBeFalsy();
+		expect(progress).toContain('Agent_Orchestrator: started');
+		expect(progress.some((note) => /^step 1: Hash_text done \[\d+ ms\]$/.test(note))).toBe(true);
+		expect(model.requests[0].body.messages.at(-1)).toEqual({ role: 'user', content: 'Hash "agent"' });
+		const empty = (await client.callTool({ name: 'Agent_Orchestrator', arguments: { prompt: '' } })) as CallResult;
+		expect(empty.isError).toBe(true);
 	});
 });
