@@ -66,6 +66,7 @@ ${workflowOptionsHelp.replace(/\n {2}--json[^\n]*/, '')}`,
 			log(`serving ${summary} over stdio`);
 			const { serveMcpStdio } = await import('../../mcp/serve-mcp-stdio');
 			await serveMcpStdio(createMcpServer(options));
+			exitSoonAfterShutdown(EXIT.ok);
 			return EXIT.ok;
 		}
 		const { serveMcpHttp } = await import('../../mcp/serve-mcp-http');
