@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import { resolve } from 'node:path';
 import { defineConfig } from 'vitest/config';
 
 const require = createRequire(import.meta.url);
@@ -11,10 +12,13 @@ export default defineConfig({
 		alias: [
 			{ find: /^n8n-workflow$/, replacement: require.resolve('n8n-workflow') },
 			{ find: /^n8n-workflow\/common$/, replacement: require.resolve('n8n-workflow/common') },
+			// packages/n8n-toolbridge imports the root package by name: test it against the sources.
+			{ find: /^n8n-nodes-toolbridge$/, replacement: resolve(__dirname, 'src/index.ts') },
+			{ find: /^n8n-nodes-toolbridge\/dist\/nodes\/(.*)$/, replacement: `${resolve(__dirname, 'nodes')}/$1` },
 		],
 	},
 	test: {
-		include: ['test/**/*.test.ts'],
+		include: ['test/**/*.test.ts', 'packages/*/test/**/*.test.ts'],
 		exclude: ['test/e2e/**', 'node_modules/**'],
 		testTimeout: 30_000,
 		pool: 'forks',

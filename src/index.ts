@@ -2,7 +2,13 @@
  * n8n-nodes-toolbridge — the public surface. Everything exported here is named;
  * whatever is not exported is internal.
  */
+import { assertPeerDependencies } from './hosts/assert-peer-dependencies';
+
+// Before any module below requires n8n's libraries: outside n8n, say what to install.
+assertPeerDependencies();
+
 export { ToolbridgeError } from './errors/toolbridge-error';
+export { PeerDependencyError } from './errors/peer-dependency-error';
 export type * from './chat/types';
 export type { AgentTool, ToolObservation, ToolInvokeOptions } from './tools/agent-tool';
 // chat client
@@ -108,6 +114,8 @@ export type { LangChainToolLike } from './tools/agent-tool-from-langchain';
 export { loadMemoryHistory, saveToMemory } from './hosts/n8n/chat-memory';
 export type { ChatMemoryLike, ChatHistoryLike } from './hosts/n8n/chat-memory';
 export { runWorkflowAgent, orchestratorNodeType } from './hosts/standalone/run-workflow-agent';
+export { workflowNestedAgentRunner } from './hosts/standalone/workflow/run-workflow-agent-node';
+export type { WorkflowSession } from './hosts/standalone/workflow/workflow-session';
 export type { RunWorkflowAgentOptions, WorkflowAgentRun, FullWorkflowAgentRun, ValidatorWorkflowAgentRun } from './hosts/standalone/run-workflow-agent';
 export { wireMessagesFromLangChain, langChainMessagesFromWire } from './hosts/n8n/langchain-messages';
 export { sanitizeHistory } from './agent/sanitize-history';
@@ -117,10 +125,10 @@ export { AgentStoppedError } from './agent/agent-stopped-error';
 // n8n node → LangChain tool bridge, and the standalone host (workflow JSON in, tools out)
 export { createNodeAsTool, toAgentTool } from './tools/create-node-as-tool';
 export type { CreateNodeAsToolOptions, BridgeToolMetadata } from './tools/create-node-as-tool';
-export type { NodeRunner, NodeRunResult, NodeRunError } from './tools/node-runner';
+export type { NodeRunner, NodeRunResult, NodeRunError, NodeRunOptions } from './tools/node-runner';
 export { formatToolOutput, DEFAULT_MAX_OUTPUT_LENGTH } from './tools/format-tool-output';
-export { loadWorkflowTools, buildAgentTools } from './hosts/standalone/load-workflow-tools';
-export type { LoadWorkflowToolsOptions, WorkflowTools } from './hosts/standalone/load-workflow-tools';
+export { loadWorkflowTools, buildAgentTools, readWorkflowInput } from './hosts/standalone/load-workflow-tools';
+export type { LoadWorkflowToolsOptions, WorkflowTools, WorkflowNestedAgentRunner } from './hosts/standalone/load-workflow-tools';
 export { StandaloneHost } from './hosts/standalone/standalone-host';
 export type { StandaloneHostOptions } from './hosts/standalone/standalone-host';
 export type { CredentialRecords } from './hosts/standalone/credential-store';

@@ -48,7 +48,7 @@ class UnparsedToolArguments {
 	constructor(readonly input: unknown) {}
 }
 
-const observers = new WeakMap<object, (input: unknown) => Promise<ToolObservation>>();
+const observers = new WeakMap<object, (input: unknown, signal?: AbortSignal) => Promise<ToolObservation>>();
 
 /**
  * Turns an n8n node into a LangChain `DynamicStructuredTool` whose arguments the model fills
@@ -88,13 +88,15 @@ export function createNodeAsTool(options: CreateNodeAsToolOptions): DynamicStruc
 	}
 	const maxOutputLength = options.maxOutputLength ?? DEFAULT_MAX_OUTPUT_LENGTH;
 
-	const observe = async (input: unknown): Promise<ToolObservation> => {
+	const observe = async (input: unknown, signal?: AbortSignal): Promise<ToolObservation> => {
 		const raw = input instanceof UnparsedToolArguments ? input.input : input;
 		const check = checkArguments(raw, schema.zod, schema.parameters);
 		if (!check.ok) return { content: argumentProblemsText(name, check.problems), isError: true, data: { problems: check.problems } };
+		// A call cancelled before it starts never runs the node.
+		if (signal?.aborted) return { content: `Error: the call of ${name} was cancelled before the node ran.`, isError: true, data: { cancelled: true } };
 		let result: NodeRunResult;
 		try {
-			result = await runner.run({ ...node, parameters: substituteArguments(parameters, marked, check.args) as INodeParameters }, {});
+			result = await runner.run({ ...node, parameters: substituteArguments(parameters, marked, check.args) as INodeParameters }, {}, { signal });
 		} catch (error) {
 			result = { items: [], error: toNodeRunError(error) };
 		}
@@ -107,7 +109,7 @@ export function createNodeAsTool(options: CreateNodeAsToolOptions): DynamicStruc
 		name,
 		description,
 		schema: schema.zod.catch((context: { input: unknown }) => new UnparsedToolArguments(context.input) as never),
-		func: async (input: unknown) => (await observe(input)).content,
+		func: async (input: unknown, _runManager?: unknown, config?: { signal?: AbortSignal }) => (await observe(input, config?.signal)).content,
 		metadata: { sourceNodeName: node.name, toolbridge: metadata },
 	});
 	observers.set(tool, observe);
@@ -130,9 +132,9 @@ export function toAgentTool(tool: DynamicStructuredTool): AgentTool {
 		description: tool.description,
 		parameters: metadata.toolbridge.jsonSchema,
 		sourceNodeName: metadata.sourceNodeName,
-		invoke: async (args) => {
+		invoke: async (args, options) => {
 			try {
-				return await observe(args);
+				return await observe(args, options?.signal);
 			} catch (error) {
 				return { content: `Error: ${(error as Error).message}`, isError: true };
 			}

@@ -17,6 +17,12 @@ export interface NodeRunResult {
 	error?: NodeRunError;
 }
 
+/** Per-run options of {@link NodeRunner.run}. */
+export interface NodeRunOptions {
+	/** Cancels the run: the tool call was cancelled (MCP `notifications/cancelled`, a client gone, a timeout). */
+	signal?: AbortSignal;
+}
+
 /**
  * Runs one node of a workflow with given parameters, through whatever machinery the host has
  * (the standalone host: n8n-core's `WorkflowExecute`). The bridge (`createNodeAsTool`) only
@@ -27,7 +33,9 @@ export interface NodeRunner {
 	describe(node: INode): INodeTypeDescription;
 	/**
 	 * Runs `node` (already carrying the parameters to use) on one input item whose json is
-	 * `input`. Resolves with the node's output or its error; rejects only on host bugs.
+	 * `input`. Resolves with the node's output or its error; rejects only on host bugs. When
+	 * `options.signal` aborts, the host cancels the run (n8n's own execution cancel) and
+	 * resolves at once with a cancellation error.
 	 */
-	run(node: INode, input: IDataObject): Promise<NodeRunResult>;
+	run(node: INode, input: IDataObject, options?: NodeRunOptions): Promise<NodeRunResult>;
 }

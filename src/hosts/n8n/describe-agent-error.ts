@@ -31,6 +31,7 @@ const hints: Record<string, string> = {
 	NODE_TYPE_NOT_FOUND: 'A connected node\'s type (or version) is not installed here, or cannot act as a tool.',
 	NODE_UNSUPPORTED: 'A connected node needs something only a running n8n instance offers (a trigger, a webhook, a task runner).',
 	CREDENTIAL_MISSING: 'A connected node uses a credential that was not provided. Select or create the credential on that node.',
+	PEER_DEPENDENCY_MISSING: 'n8n\'s own libraries (zod, @langchain/core, n8n-workflow, n8n-core) were not found. Inside n8n they come with n8n; outside it, install n8n-toolbridge instead.',
 	WORKFLOW_FILE_INVALID: 'The workflow file is not an n8n workflow export. Export it again from n8n ("Download").',
 	// The chat client.
 	CHAT_AUTHENTICATION: 'The server rejected the API key. Check the key in the credential.',

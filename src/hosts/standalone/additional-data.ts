@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { ExecutionLifecycleHooks } from 'n8n-core';
 import type { ICredentialsHelper, IWorkflowBase, IWorkflowExecuteAdditionalData } from 'n8n-workflow';
 import { UnsupportedNodeError } from '../../errors/unsupported-node-error';
+import { n8nCoreRuntime } from './n8n-core-runtime';
 
 /** Base URL placeholders: n8n-core builds webhook/form URLs from them ("Invalid URL" without). */
 const LOCAL_BASE_URL = 'http://localhost:5678/';
@@ -22,7 +22,7 @@ export function createAdditionalData(options: {
 	};
 	const additionalData = {
 		credentialsHelper: options.credentialsHelper,
-		hooks: new ExecutionLifecycleHooks('manual', executionId, options.workflowData),
+		hooks: new (n8nCoreRuntime().ExecutionLifecycleHooks)('manual', executionId, options.workflowData),
 		executionId,
 		workflowId: options.workflowData.id,
 		executeWorkflow: unavailable('a sub-workflow execution (n8n server)'),

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
-import { InstanceSettings } from 'n8n-core';
+import type { InstanceSettings } from 'n8n-core';
 
 /** n8n's DI container, resolved from n8n-core so it is the very instance n8n-core uses. */
 function n8nContainer(): { set(token: unknown, value: unknown): void } {
@@ -20,11 +20,11 @@ let installed: InstanceSettings | undefined;
  * constructor: a throw-away encryption key, and the system temp folder as the n8n folder
  * (only file-system nodes look at it).
  */
-export function ensureStandaloneInstanceSettings(): InstanceSettings {
+export function ensureStandaloneInstanceSettings(InstanceSettingsClass: typeof InstanceSettings): InstanceSettings {
 	if (installed) return installed;
 	const n8nFolder = tmpdir();
 	const instanceId = randomBytes(16).toString('hex');
-	const settings = Object.create(InstanceSettings.prototype) as InstanceSettings;
+	const settings = Object.create(InstanceSettingsClass.prototype) as InstanceSettings;
 	Object.assign(settings, {
 		n8nFolder,
 		staticCacheDir: n8nFolder,
@@ -44,7 +44,7 @@ export function ensureStandaloneInstanceSettings(): InstanceSettings {
 		enforceSettingsFilePermissions: { isSet: false, enforce: false },
 	});
 	// `Container.has` is true for any decorated class, instance or not: remember our own.
-	n8nContainer().set(InstanceSettings, settings);
+	n8nContainer().set(InstanceSettingsClass, settings);
 	installed = settings;
 	return settings;
 }

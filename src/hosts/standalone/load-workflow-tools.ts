@@ -30,7 +30,7 @@ export interface LoadWorkflowToolsOptions extends StandaloneHostOptions {
 	maxOutputLength?: number;
 	/**
 	 * Runs a nested AgentOrchestrator (mode `nested`) when the model calls it as a tool, and
-	 * resolves with its final answer (see `createWorkflowNestedAgentRunner`). Without it such
+	 * resolves with its final answer (see `workflowNestedAgentRunner`). Without it such
 	 * a tool is still listed, but a call answers with an error saying a model connection is
 	 * needed.
 	 */

@@ -1,6 +1,9 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { LazyPackageDirectoryLoader, PackageDirectoryLoader, type DirectoryLoader } from 'n8n-core';
+import type { DirectoryLoader } from 'n8n-core';
+// The loaders alone, not n8n-core's index (its execution engine loads when a node runs).
+import { LazyPackageDirectoryLoader } from 'n8n-core/dist/nodes-loader/lazy-package-directory-loader';
+import { PackageDirectoryLoader } from 'n8n-core/dist/nodes-loader/package-directory-loader';
 
 /** Where the host looks for n8n node packages. */
 export interface PackageLoaderOptions {

@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import { ErrorReporter } from 'n8n-core';
+import type { ErrorReporter } from 'n8n-core';
 
 let quieted = false;
 
@@ -9,12 +9,12 @@ let quieted = false;
  * observations and to the CLI as one message; a second, noisy copy on the console helps
  * nobody. Once per process.
  */
-export function quietErrorReporter(): void {
+export function quietErrorReporter(ErrorReporterClass: typeof ErrorReporter): void {
 	if (quieted) return;
 	const requireFromCore = createRequire(require.resolve('n8n-core'));
 	const { Container } = requireFromCore('@n8n/di') as { Container: { get<T>(token: unknown): T } };
 	// `report` is private in the typings; it is the one hook n8n-core itself swaps (Sentry).
-	const reporter = Container.get<ErrorReporter>(ErrorReporter) as unknown as { report: (...args: unknown[]) => void };
+	const reporter = Container.get<ErrorReporter>(ErrorReporterClass) as unknown as { report: (...args: unknown[]) => void };
 	reporter.report = () => {};
 	quieted = true;
 }

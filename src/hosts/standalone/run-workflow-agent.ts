@@ -1,4 +1,5 @@
 import type { INode } from 'n8n-workflow';
+import type { ChatMessage } from '../../chat/types';
 import { AgentConfigurationError } from '../../errors/agent-configuration-error';
 import { argumentChecks } from '../../errors/invalid-argument-error';
 import { readWorkflowInput, type LoadWorkflowToolsOptions } from './load-workflow-tools';
@@ -19,6 +20,12 @@ export { orchestratorNodeType } from './workflow/run-workflow-agent-node';
 export interface RunWorkflowAgentOptions extends Omit<LoadWorkflowToolsOptions, 'onBuildError' | 'runNestedAgent'>, ConnectionOverrides {
 	/** The user's text: the agent node reads it as `$json.chatInput`, as from n8n's Chat Trigger. */
 	prompt: string;
+	/**
+	 * Earlier turns of the conversation (user, assistant and tool messages, no system
+	 * message), sent before the prompt — e.g. the messages of a Chat Completions request.
+	 * Full mode only; the validator takes the prompt alone.
+	 */
+	history?: ChatMessage[];
 	/** Replaces the model the workflow names (of the outermost agent; nested agents keep theirs). */
 	model?: string;
 	signal?: AbortSignal;
@@ -105,7 +112,7 @@ export async function runWorkflowAgent(workflowInput: string | object, options: 
 		signal: options.signal,
 		maxOutputLength: options.maxOutputLength,
 	};
-	const outcome = await runWorkflowAgentNode(session, agentNode, { chatInput: options.prompt });
+	const outcome = await runWorkflowAgentNode(session, agentNode, { chatInput: options.prompt, history: options.history });
 	const base: WorkflowAgentRunBase = {
 		agentNode,
 		kind: outcome.settings.kind,

@@ -16,9 +16,9 @@ import {
 	type Workflow,
 	type WorkflowExecuteMode,
 } from 'n8n-workflow';
-import { Credentials } from 'n8n-core';
 import { MissingCredentialError } from '../../errors/missing-credential-error';
 import type { CredentialRecords } from './credential-store';
+import { n8nCoreRuntime } from './n8n-core-runtime';
 
 /** Looks up credential types by name (the host's node-type registry does). */
 export interface CredentialTypeSource {
@@ -115,7 +115,7 @@ export class StandaloneCredentialsHelper extends ICredentialsHelper {
 
 	/** @throws MissingCredentialError when no record matches. */
 	async getCredentials(nodeCredentials: INodeCredentialsDetails, type: string): Promise<ICredentials> {
-		const credentials = new Credentials({ id: nodeCredentials.id, name: nodeCredentials.name }, type);
+		const credentials = new (n8nCoreRuntime().Credentials)({ id: nodeCredentials.id, name: nodeCredentials.name }, type);
 		await credentials.setData(this.require(nodeCredentials, type));
 		return credentials;
 	}

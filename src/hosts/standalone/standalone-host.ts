@@ -1,16 +1,16 @@
-import { WorkflowExecute } from 'n8n-core';
+import type { WorkflowExecute } from 'n8n-core';
 import { Workflow, type IDataObject, type INode, type INodeType, type INodeTypeDescription, type IVersionedNodeType, type IWorkflowBase } from 'n8n-workflow';
 import { MissingCredentialError } from '../../errors/missing-credential-error';
 import { UnsupportedNodeError } from '../../errors/unsupported-node-error';
-import type { NodeRunner, NodeRunResult } from '../../tools/node-runner';
+import type { NodeRunner, NodeRunOptions, NodeRunResult } from '../../tools/node-runner';
 import { createAdditionalData } from './additional-data';
 import { loadCredentialRecords, type CredentialRecords } from './credential-store';
-import { ensureStandaloneInstanceSettings } from './instance-settings';
-import { quietErrorReporter } from './quiet-error-reporter';
+import { n8nCoreRuntime } from './n8n-core-runtime';
 import { loadNodePackages, type PackageLoaderOptions } from './package-loaders';
 import { describeMissingCredential, StandaloneCredentialsHelper } from './standalone-credentials-helper';
 import { StandaloneNodeTypes } from './standalone-node-types';
 import { toNodeRunError } from '../../tools/to-node-run-error';
+import { trackNodeRunSockets } from './node-run-sockets';
 import type { WorkflowExport } from './workflow-file';
 
 /** Options of {@link StandaloneHost.create}. */
@@ -45,12 +45,11 @@ export class StandaloneHost {
 	) {}
 
 	/**
-	 * Loads the package index (class files load later, on first use) and the credentials.
+	 * Loads the package index (class files load later, on first use) and the credentials;
+	 * n8n-core's execution engine loads when the first node runs.
 	 * @throws ToolbridgeError (CREDENTIALS_INVALID) when a credentials source is malformed.
 	 */
 	static async create(options: StandaloneHostOptions = {}): Promise<StandaloneHost> {
-		ensureStandaloneInstanceSettings();
-		quietErrorReporter();
 		const nodeTypes = new StandaloneNodeTypes(await loadNodePackages(options), options.nodeTypes);
 		const records = loadCredentialRecords({ file: options.credentialsFile, records: options.credentials, env: options.env });
 		return new StandaloneHost(nodeTypes, new StandaloneCredentialsHelper(records, nodeTypes));
@@ -103,7 +102,7 @@ export class StandaloneHost {
 	runnerFor(workflow: WorkflowExport): NodeRunner {
 		return {
 			describe: (node) => this.describe(node),
-			run: (node, input) => this.runNode(workflow, node, input),
+			run: (node, input, options) => this.runNode(workflow, node, input, options),
 		};
 	}
 
@@ -120,9 +119,12 @@ export class StandaloneHost {
 	/**
 	 * Runs one node through n8n-core's `WorkflowExecute` on a workflow holding only that node,
 	 * with one input item whose json is `input` (as n8n's engine feeds a tool node: the
-	 * model's arguments). Node errors come back in the result, never thrown.
+	 * model's arguments). Node errors come back in the result, never thrown. When
+	 * `options.signal` aborts, the execution is cancelled the way n8n cancels one (the node's
+	 * cancel signal fires, so e.g. an HTTP request stops) and the result is a cancellation
+	 * error at once.
 	 */
-	async runNode(workflowExport: WorkflowExport, node: INode, input: IDataObject): Promise<NodeRunResult> {
+	async runNode(workflowExport: WorkflowExport, node: INode, input: IDataObject, options: NodeRunOptions = {}): Promise<NodeRunResult> {
 		const missing = this.findMissingCredential(node);
 		if (missing) return { items: [], error: toNodeRunError(missing) };
 		try {
@@ -130,10 +132,13 @@ export class StandaloneHost {
 		} catch (error) {
 			return { items: [], error: toNodeRunError(error) };
 		}
+		const { signal } = options;
+		if (signal?.aborted) return cancelledResult(node);
 		const { workflow, workflowData } = this.buildWorkflow(workflowExport, node);
 		const additionalData = createAdditionalData({ credentialsHelper: this.credentialsHelper, workflowData, nodeName: node.name });
-		try {
-			const run = await new WorkflowExecute(additionalData, 'manual').run({
+		let execution: ReturnType<WorkflowExecute['run']> | undefined;
+		const tracked = trackNodeRunSockets(() => {
+			execution = new (n8nCoreRuntime().WorkflowExecute)(additionalData, 'manual').run({
 				workflow,
 				startNode: workflow.getNode(node.name) ?? undefined,
 				triggerToStartFrom: {
@@ -141,6 +146,21 @@ export class StandaloneHost {
 					data: { data: { main: [[{ json: input }]] }, startTime: Date.now(), executionTime: 0, executionIndex: 0, source: [] },
 				},
 			});
+			return execution;
+		});
+		let onAbort: (() => void) | undefined;
+		// n8n's cancel neither rejects nor settles the run until the node returns: answer at once.
+		const cancelled = new Promise<'cancelled'>((resolve) => {
+			onAbort = () => {
+				execution?.cancel();
+				tracked.destroy(new Error(`The run of node "${node.name}" was cancelled.`));
+				resolve('cancelled');
+			};
+			signal?.addEventListener('abort', onAbort, { once: true });
+		});
+		try {
+			const run = await Promise.race([tracked.result, cancelled]);
+			if (run === 'cancelled') return cancelledResult(node);
 			const task = run.data.resultData.runData[node.name]?.[0];
 			const error = task?.error ?? run.data.resultData.error;
 			if (error) return { items: [], error: toNodeRunError(error) };
@@ -148,6 +168,8 @@ export class StandaloneHost {
 			return { items: outputs.flatMap((output) => output.flatMap((items) => items ?? [])) };
 		} catch (error) {
 			return { items: [], error: toNodeRunError(error) };
+		} finally {
+			if (onAbort) signal?.removeEventListener('abort', onAbort);
 		}
 	}
 
@@ -183,4 +205,8 @@ export class StandaloneHost {
 		});
 		return { workflow, workflowData };
 	}
+}
+
+function cancelledResult(node: INode): NodeRunResult {
+	return { items: [], error: { name: 'ToolCallCancelledError', message: `The run of node "${node.name}" was cancelled.` } };
 }

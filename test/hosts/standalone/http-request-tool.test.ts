@@ -7,14 +7,15 @@ import { StandaloneHost } from '../../../src/hosts/standalone/standalone-host';
 import { FIXTURE_PACKAGE, workflowFixture } from '../../tools/helpers';
 
 const SECRET = 'sk-test-6b1f0c2e9d';
-const received: Array<{ url: string; headers: IncomingHttpHeaders }> = [];
+const received: Array<{ url: string; headers: IncomingHttpHeaders; closed: Promise<void> }> = [];
 let server: Server;
 let base: string;
 
 beforeAll(async () => {
 	server = createServer((request, response) => {
-		received.push({ url: request.url ?? '', headers: request.headers });
+		received.push({ url: request.url ?? '', headers: request.headers, closed: new Promise((resolve) => response.once('close', () => resolve())) });
 		const url = new URL(request.url ?? '/', 'http://localhost');
+		if (url.pathname === '/stall') return; // never answers
 		if (url.pathname === '/items/7') {
 			response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ id: 7, name: 'Lamp', stock: 3 }));
 		} else if (url.pathname === '/search') {
@@ -82,5 +83,25 @@ describe('HTTP Request tool (httpRequestTool v4.2) against a loopback server', (
 		]);
 		await tools.Search_items.invoke({ host: base, query: 'x' }, { toolCallId: 'c6' });
 		expect(received.at(-1)?.url).toBe('/search?q=x&limit=5');
+	});
+
+	it('a cancelled call answers at once and stops the node\'s request (its connection closes)', async () => {
+		const tools = await toolsWith({ 'Inventory API key': { name: 'X-Api-Key', value: SECRET } });
+		const controller = new AbortController();
+		const before = received.length;
+		const call = tools.Fetch_item.invoke({ url: `http://${base}/stall` }, { toolCallId: 'c7', signal: controller.signal });
+		await expect.poll(() => received.length, { timeout: 10_000 }).toBe(before + 1);
+		controller.abort();
+		expect(await call).toMatchObject({ isError: true, content: 'Error: node "Fetch item" failed: The run of node "Fetch item" was cancelled.' });
+		await expect(received.at(-1)!.closed).resolves.toBeUndefined();
+	});
+
+	it('a call cancelled before it starts never runs the node', async () => {
+		const tools = await toolsWith({ 'Inventory API key': { name: 'X-Api-Key', value: SECRET } });
+		const before = received.length;
+		const observation = await tools.Fetch_item.invoke({ url: `http://${base}/items/7` }, { toolCallId: 'c8', signal: AbortSignal.abort() });
+		expect(observation.isError).toBe(true);
+		expect(observation.content).toContain('cancelled before the node ran');
+		expect(received.length).toBe(before);
 	});
 });

@@ -40,7 +40,10 @@ describe('node types', () => {
 	});
 
 	it('keeps InstanceSettings in memory: nothing under ~/.n8n', async () => {
-		await sharedHost();
+		const host = await sharedHost();
+		// n8n-core's engine, and the settings with it, load when the first node runs.
+		const node = { id: 'h', name: 'Hash', type: 'n8n-nodes-base.crypto', typeVersion: 2, position: [0, 0] as [number, number], parameters: { type: 'SHA256', value: 'x', dataPropertyName: 'hash' } };
+		expect((await host.runNode({ nodes: [node], connections: {} }, node, {})).error).toBeUndefined();
 		const requireFromCore = createRequire(require.resolve('n8n-core'));
 		const { Container } = requireFromCore('@n8n/di') as { Container: { get<T>(token: unknown): T } };
 		const settings = Container.get<InstanceSettings>(InstanceSettings);

@@ -1,5 +1,5 @@
 import type { INode } from 'n8n-workflow';
-import type { Usage } from '../../../chat/types';
+import type { ChatMessage, Usage } from '../../../chat/types';
 import { buildAgentTools, type WorkflowNestedAgentRunner } from '../load-workflow-tools';
 import type { AgentEvent } from '../../../agent/agent-event';
 import type { AgentResult, AgentState } from '../../../agent/agent-state';
@@ -28,6 +28,8 @@ export interface WorkflowAgentNodeInput {
 	prompt?: string;
 	/** This run's own cancel signal (a tool call's); the session's and the caller's also apply. */
 	signal?: AbortSignal;
+	/** Earlier conversation sent before the prompt (full mode). */
+	history?: ChatMessage[];
 }
 
 /** A finished run of one agent node: full loop (also nested mode) or validator. */
@@ -112,7 +114,7 @@ export async function runWorkflowAgentNode(session: WorkflowSession, node: INode
 
 	const outcome = await frame.run(() =>
 		runAgent({
-			input: { config: settings.config, prompt: settings.prompt },
+			input: { config: settings.config, prompt: settings.prompt, history: input.history },
 			tools,
 			callModel,
 			signal: frame.signal,

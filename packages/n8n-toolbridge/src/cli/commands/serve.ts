@@ -1,0 +1,72 @@
+import { findAgentNames, readWorkflowInput, selectAgent, StandaloneHost } from 'n8n-nodes-toolbridge';
+import { assertSafeBinding, DEFAULT_HOST } from '../../http/listen-address';
+import { protectPrivateNetwork } from '../../network/protect-private-network';
+import { EXIT, type CliCommand } from '../cli-command';
+import { connectionFrom, connectionOptions, connectionOptionsHelp, hostOptionsFrom, workflowOptions, workflowOptionsHelp } from '../host-options';
+import { maxConcurrencyFrom, privateNetworkHelp, serverOptions, serverOptionsHelp, exitSoonAfterShutdown, tokenFrom, untilShutdown } from '../server-options';
+import { UsageError } from '../usage-error';
+
+const DEFAULT_PORT = 8080;
+
+/** `toolbridge serve <workflow.json>`: the workflow's agents behind an OpenAI-compatible API. */
+export const serveCommand: CliCommand = {
+	name: 'serve',
+	summary: "serve a workflow's agents as an OpenAI-compatible Chat Completions API",
+	help: `Usage: toolbridge serve <workflow.json> [--port N] [--host H] [--token T] [--model M] [--base-url URL] [--api-key KEY]
+
+An OpenAI-compatible server: any OpenAI client (the openai SDKs, chat apps, agent
+frameworks) talks to the workflow's agents as models. The agent loop and its tools — the
+real n8n nodes — run here; the agent's own model is called as "toolbridge run" calls it.
+
+  GET  /v1/models             one model per agent (its node name)
+  POST /v1/chat/completions   stream false or true (chat.completion.chunk events ending in
+                              [DONE]; usage in a last chunk with stream_options.include_usage)
+  GET  /healthz               {"status":"ok"}, without authentication
+
+The last message is the prompt, earlier user/assistant/tool messages are the history;
+system messages are ignored (the agent has its own), and so are sampling options
+(temperature, max_tokens …: the workflow decides them). Request "tools" (client-side
+tools) get 400: the server runs the workflow's tools itself. A client that disconnects
+stops its run.
+
+Options:
+  --port N             default ${DEFAULT_PORT} (0: any free port)
+  --host H             default ${DEFAULT_HOST}; any other address needs --token
+${serverOptionsHelp}
+${privateNetworkHelp}
+${connectionOptionsHelp}
+${workflowOptionsHelp.replace(/\n {2}--json[^\n]*/, '').replace('the agent node, when several nodes have tools connected', 'serve only this agent (default: every top-level agent)')}`,
+	options: { ...workflowOptions, ...connectionOptions, ...serverOptions, port: { type: 'string' }, host: { type: 'string' } },
+	async run({ positionals, values, io }) {
+		if (positionals.length !== 1) throw new UsageError('Expected exactly one workflow file: toolbridge serve <workflow.json>');
+		const port = Number((values.port as string | undefined) ?? DEFAULT_PORT);
+		if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new UsageError(`--port must be an integer 0–65535, not "${values.port}".`);
+		const address = { host: (values.host as string | undefined) ?? DEFAULT_HOST, port };
+		const token = tokenFrom(values, io.env);
+		assertSafeBinding(address, token, 'toolbridge serve --host 127.0.0.1');
+
+		const workflow = readWorkflowInput(positionals[0]);
+		const agents = values.agent === undefined ? findAgentNames(workflow) : [selectAgent(workflow, values.agent as string).name];
+		if (agents.length === 0) selectAgent(workflow); // throws AgentNotFoundError with the usual message
+		const hostOptions = hostOptionsFrom(values, io.env);
+		const host = protectPrivateNetwork(await StandaloneHost.create(hostOptions), { allowPrivateNetwork: values['allow-private-network'] === true });
+		const { serveOpenAI } = await import('../../openai/serve-openai');
+		const log = (line: string) => io.stderr(`toolbridge serve: ${line}\n`);
+		const server = await serveOpenAI({
+			address,
+			workflow,
+			agents,
+			runOptions: { ...hostOptions, ...connectionFrom(values, io.env), host, debug: values.debug === true || undefined },
+			token,
+			allowedOrigins: values['allow-origin'] as string[] | undefined,
+			maxConcurrency: maxConcurrencyFrom(values, 4),
+			log,
+		});
+		log(`serving ${agents.map((agent) => `"${agent}"`).join(', ')} at ${server.url}/v1${token ? ' (bearer token required)' : ''}`);
+		const signal = await untilShutdown();
+		log(`${signal}: stopping`);
+		await server.close();
+		exitSoonAfterShutdown(EXIT.ok);
+		return EXIT.ok;
+	},
+};

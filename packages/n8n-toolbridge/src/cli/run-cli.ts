@@ -1,0 +1,66 @@
+import { parseArgs } from 'node:util';
+import { AgentNotFoundError, ToolBuildError, ToolbridgeError } from 'n8n-nodes-toolbridge';
+import { ServerConfigurationError } from '../errors/server-configuration-error';
+import { EXIT, type CliCommand, type CliIo } from './cli-command';
+import { UsageError } from './usage-error';
+
+function mainHelp(commands: readonly CliCommand[]): string {
+	const width = Math.max(...commands.map((command) => command.name.length));
+	return `toolbridge — run n8n nodes as LLM tools, without an n8n server
+
+Usage: toolbridge <command> [options]
+
+Commands:
+${commands.map((command) => `  ${command.name.padEnd(width)}  ${command.summary}`).join('\n')}
+
+Run "toolbridge <command> --help" for a command's options.
+Exit codes: 0 ok, 1 runtime error, 2 usage or $fromAI problems.
+`;
+}
+
+function exitCodeFor(error: unknown): number {
+	if (error instanceof UsageError || error instanceof ToolBuildError || error instanceof AgentNotFoundError || error instanceof ServerConfigurationError) return EXIT.usage;
+	// parseArgs reports unknown or malformed flags with these codes.
+	const code = (error as { code?: unknown }).code;
+	if (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS')) return EXIT.usage;
+	return EXIT.runtimeError;
+}
+
+/**
+ * Runs the `toolbridge` command line (without the `node script` part) against a registry
+ * of commands and resolves with the exit code. Errors are printed as one message; stack
+ * traces only with `--debug`.
+ */
+export async function runCli(argv: readonly string[], commands: readonly CliCommand[], io: CliIo): Promise<number> {
+	const [name, ...rest] = argv;
+	if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+		io.stdout(mainHelp(commands));
+		return name === undefined ? EXIT.usage : EXIT.ok;
+	}
+	const command = commands.find((candidate) => candidate.name === name);
+	const debug = rest.includes('--debug');
+	if (!command) {
+		io.stderr(`Unknown command "${name}". Commands: ${commands.map((candidate) => candidate.name).join(', ')}. Run "toolbridge --help".\n`);
+		return EXIT.usage;
+	}
+	try {
+		const { positionals, values } = parseArgs({
+			args: [...rest],
+			options: { ...command.options, help: { type: 'boolean', short: 'h' }, debug: { type: 'boolean' } },
+			allowPositionals: true,
+			strict: true,
+		});
+		if (values.help) {
+			io.stdout(`${command.help}\n`);
+			return EXIT.ok;
+		}
+		return await command.run({ positionals, values: values as Record<string, string | boolean | string[] | undefined>, io });
+	} catch (error) {
+		const message = error instanceof Error ? error.message : String(error);
+		const label = error instanceof UsageError || !(error instanceof Error) ? '' : ToolbridgeError.isInstance(error) ? '' : `${error.name}: `;
+		io.stderr(`toolbridge ${name}: ${label}${message}\n`);
+		if (debug && error instanceof Error && error.stack) io.stderr(`${error.stack}\n`);
+		else if (exitCodeFor(error) === EXIT.usage && error instanceof UsageError) io.stderr(`Run "toolbridge ${name} --help" for usage.\n`);
+		return exitCodeFor(error);
+	}
+}

@@ -1,0 +1,21 @@
+import { createRequire } from 'node:module';
+import type * as N8nCore from 'n8n-core';
+import { ensureStandaloneInstanceSettings } from './instance-settings';
+import { quietErrorReporter } from './quiet-error-reporter';
+
+let core: typeof N8nCore | undefined;
+
+/**
+ * n8n-core's execution engine, loaded when the first node runs and set up for the standalone
+ * host then (in-memory instance settings, a quiet error reporter). Listing a workflow's
+ * tools needs only n8n-core's package loaders; its full index (execution engine, outbound
+ * HTTP, SSH, …) is about half the start-up time of `toolbridge tools`.
+ */
+export function n8nCoreRuntime(): typeof N8nCore {
+	if (core) return core;
+	const loaded = createRequire(__filename)('n8n-core') as typeof N8nCore;
+	ensureStandaloneInstanceSettings(loaded.InstanceSettings);
+	quietErrorReporter(loaded.ErrorReporter);
+	core = loaded;
+	return core;
+}
