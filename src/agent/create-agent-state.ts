@@ -1,3 +1,4 @@
+import { argumentChecks } from '../errors/invalid-argument-error';
 import type { ChatMessage, ContentPart } from '../chat/types';
 import { AgentConfigurationError } from '../errors/agent-configuration-error';
 import { emptyUsage } from './add-usage';
@@ -30,6 +31,9 @@ export interface AgentInput {
  * positive integer, or two tools share a name.
  */
 export function createAgentState(input: AgentInput): AgentState {
+	const check = argumentChecks('createAgentState');
+	check.string(check.object(check.object(input, 'input').config, 'input.config').model, 'input.config.model');
+	check.array(input.tools, 'input.tools');
 	const config = { ...defaultAgentConfig, ...dropUndefined(input.config), model: input.config.model } as AgentConfig;
 	validateConfig(config);
 	if (isEmptyPrompt(input.prompt)) {

@@ -1,3 +1,4 @@
+import { argumentChecks } from '../errors/invalid-argument-error';
 import { AgentConfigurationError } from '../errors/agent-configuration-error';
 import type { AgentResult, AgentState } from './agent-state';
 import type { AgentEvent, AgentEventListener } from './agent-event';
@@ -55,6 +56,9 @@ export interface AgentRunOutcome {
  * @throws {AgentConfigurationError} from `createAgentState` for a bad `input`, or when neither state nor input is given.
  */
 export async function runAgent(options: RunAgentOptions): Promise<AgentRunOutcome> {
+	const check = argumentChecks('runAgent');
+	check.array(check.object(options, 'options').tools, 'options.tools');
+	if (typeof options.callModel !== 'function') check.fail('options.callModel', 'a function (e.g. createChatModelCaller(connection))', options.callModel);
 	const limit = runTimeLimitSignal(options.signal, options.runTimeoutMs);
 	const tools = options.toolTimeoutMs ? options.tools.map((tool) => withToolTimeout(tool, options.toolTimeoutMs as number)) : options.tools;
 	try {

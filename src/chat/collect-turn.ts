@@ -1,3 +1,4 @@
+import { argumentChecks } from '../errors/invalid-argument-error';
 import { IncompleteStreamError } from '../errors/incomplete-stream-error';
 import { ReasoningDetailsAccumulator } from './reasoning-details-accumulator';
 import type { AssembledToolCall, AssistantTurn, StreamPart } from './types';
@@ -75,6 +76,9 @@ export class TurnAssembler {
  * @throws whatever the stream itself throws (ApiCallError, ChatTimeoutError, ChatAbortedError, ChatConnectionError)
  */
 export async function collectTurn(parts: AsyncIterable<StreamPart>, onPart?: StreamPartListener): Promise<AssistantTurn> {
+	const check = argumentChecks('collectTurn');
+	if (typeof (parts as { [Symbol.asyncIterator]?: unknown } | null)?.[Symbol.asyncIterator] !== 'function') check.fail('parts', 'an async iterable of stream parts (from streamChat)', parts);
+	if (onPart !== undefined && typeof onPart !== 'function') check.fail('onPart', 'a function when given', onPart);
 	const turn = new TurnAssembler();
 	for await (const part of parts) {
 		if (onPart) await onPart(part);

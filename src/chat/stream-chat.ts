@@ -1,3 +1,4 @@
+import { argumentChecks } from '../errors/invalid-argument-error';
 import { ApiCallError } from '../errors/api-call-error';
 import { ChatAbortedError } from '../errors/chat-aborted-error';
 import { ChatConnectionError } from '../errors/chat-connection-error';
@@ -83,6 +84,9 @@ export const defaultChatTimeoutMs = 300_000;
  * @throws ToolbridgeError `CHAT_BASE_URL_INVALID` for a base URL that is not http(s)
  */
 export async function* streamChat(request: ChatRequest, options: ChatClientOptions): AsyncGenerator<StreamPart, void, undefined> {
+	const check = argumentChecks('streamChat');
+	check.array(check.object(request, 'request').messages, 'request.messages');
+	check.string(check.object(options, 'options').baseUrl, 'options.baseUrl');
 	for await (const batch of streamChatBatches(request, options)) yield* batch;
 }
 

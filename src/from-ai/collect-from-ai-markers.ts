@@ -1,3 +1,4 @@
+import { argumentChecks } from '../errors/invalid-argument-error';
 import type { FromAIError } from '../errors/from-ai-error';
 import type { FromAIMarker, FromAIParameterMarker, ParameterPathSegment } from './from-ai-marker';
 import { scanFromAICalls } from './find-from-ai-calls';
@@ -25,6 +26,9 @@ export interface CollectedFromAIMarkers {
  * @returns markers in parameter order and all errors; never throws a FromAIError.
  */
 export function collectFromAIMarkers(parameters: unknown, options: CollectFromAIMarkersOptions = {}): CollectedFromAIMarkers {
+	const check = argumentChecks('collectFromAIMarkers');
+	check.optionalObject(options, 'options');
+	check.optionalString(options.nodeName, 'options.nodeName');
 	const walker = new ParameterWalker(options.nodeName);
 	walker.walk(parameters, 0);
 	return walker.result;

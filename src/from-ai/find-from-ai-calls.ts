@@ -1,3 +1,4 @@
+import { argumentChecks } from '../errors/invalid-argument-error';
 import { FromAIError } from '../errors/from-ai-error';
 import { findCallSites } from './find-call-sites';
 import type { FromAIMarker } from './from-ai-marker';
@@ -80,6 +81,7 @@ export function scanFromAICalls(value: string): ValueScan {
  * character position in `value`.
  */
 export function findFromAICalls(value: string): FromAIMarker[] {
+	argumentChecks('findFromAICalls').string(value, 'value');
 	const { markers, errors } = scanFromAICalls(value);
 	if (errors.length > 0) throw errors[0];
 	return markers;

@@ -1,3 +1,4 @@
+import { argumentChecks } from '../errors/invalid-argument-error';
 import { FromAIKeyConflictError, type FromAIError } from '../errors/from-ai-error';
 import type { FromAIJsonValue, FromAIMarker, FromAIType } from '../from-ai/from-ai-marker';
 
@@ -29,6 +30,7 @@ export interface MergeFromAIMarkersOptions {
  * both paths; never throws.
  */
 export function mergeFromAIMarkers(markers: readonly SchemaMarker[], options: MergeFromAIMarkersOptions = {}): { parameters: ToolParameter[]; errors: FromAIError[] } {
+	argumentChecks('mergeFromAIMarkers').array(markers, 'markers');
 	const byKey = new Map<string, ToolParameter>();
 	const errors: FromAIError[] = [];
 	for (const marker of markers) {

@@ -1,3 +1,4 @@
+import { argumentChecks } from '../../../errors/invalid-argument-error';
 import type { AssistantTurn } from '../../../chat/types';
 import { AgentConfigurationError } from '../../../errors/agent-configuration-error';
 import type { AgentEvent } from '../../agent-event';
@@ -38,6 +39,9 @@ export interface RunValidatorOptions {
  * @throws {AgentConfigurationError} for a bad input (no tools, unknown tool name, …).
  */
 export async function runValidator(options: RunValidatorOptions): Promise<{ state: ValidatorState; result: ValidatorResult }> {
+	const check = argumentChecks('runValidator');
+	check.array(check.object(options, 'options').tools, 'options.tools');
+	if (typeof options.callModel !== 'function') check.fail('options.callModel', 'a function (e.g. createChatModelCaller(connection))', options.callModel);
 	const { signal } = options;
 	const emit = (event: AgentEvent): void => options.onEvent?.(event);
 	const debug = (line: string): void => {
