@@ -1,5 +1,4 @@
 import {
-	NodeConnectionTypes,
 	NodeOperationError,
 	type EngineResponse,
 	type IExecuteFunctions,
@@ -30,9 +29,7 @@ import { readAgentMode, runModeItems } from '../../src/hosts/n8n/run-mode-items'
 import { supplyNestedAgentTool } from '../../src/hosts/n8n/supply-nested-agent-tool';
 import { errorOutput } from '../../src/hosts/n8n/error-output';
 import { describeAgentError } from '../../src/hosts/n8n/describe-agent-error';
-import { runAgentNodeItem } from '../../src/hosts/n8n/run-agent-node-item';
-import { chooseToolExecution } from '../../src/hosts/n8n/choose-tool-execution';
-import { runAgentEngine } from '../../src/hosts/n8n/run-agent-engine';
+import { runFullMode } from '../../src/hosts/n8n/run-full-mode';
 import { isEngineResumption } from '../../src/hosts/n8n/engine/read-engine-metadata';
 import { checkConnectedTools } from '../../src/hosts/n8n/check-connected-tools';
 
@@ -56,10 +53,12 @@ export class AgentOrchestrator implements INodeType {
 			categories: ['AI'],
 			subcategories: { AI: ['Agents', 'Root Nodes'] },
 		},
+		// Literals, not n8n-workflow's `NodeConnectionTypes`: that object is absent before
+		// n8n-workflow 1.83, and reading it here (at load time) kept the node from loading.
 		inputs: [
-			{ type: NodeConnectionTypes.Main },
-			{ type: NodeConnectionTypes.AiTool, displayName: 'Tools', required: false },
-			{ type: NodeConnectionTypes.AiMemory, displayName: 'Memory', required: false, maxConnections: 1 },
+			{ type: 'main' },
+			{ type: 'ai_tool', displayName: 'Tools', required: false },
+			{ type: 'ai_memory', displayName: 'Memory', required: false, maxConnections: 1 },
 		],
 		// `main`, or `ai_tool` in nested mode (computed by n8n from the mode parameter).
 		outputs: modeOutputs,
@@ -115,19 +114,7 @@ export class AgentOrchestrator implements INodeType {
 		if (!isEngineResumption(response)) checkConnectedTools(this);
 		const mode = readAgentMode(this);
 		if (mode !== 'full' && !isEngineResumption(response)) return [await runModeItems(this, mode, failItem)];
-		// After an EngineRequest, n8n executes the node again with the tool results.
-		if (isEngineResumption(response) || chooseToolExecution(this).driver === 'engine') {
-			return await runAgentEngine(this, response, { failItem });
-		}
-		const items = this.getInputData();
-		const output: INodeExecutionData[] = [];
-		for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
-			try {
-				output.push(await runAgentNodeItem(this, itemIndex));
-			} catch (error) {
-				output.push(failItem(error, itemIndex));
-			}
-		}
-		return [output];
+		// Engine or in-process driver; after an EngineRequest, n8n executes the node again with the tool results.
+		return await runFullMode(this, response, failItem);
 	}
 }

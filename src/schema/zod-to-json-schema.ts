@@ -31,12 +31,31 @@ export function zodToJsonSchema(schema: ZodSchemaLike): JsonSchema {
 
 function loadConverter(): ToJsonSchema {
 	if (cachedConverter) return cachedConverter;
+	const requireHere = createRequire(__filename);
+	let module: { toJsonSchema?: unknown };
 	try {
-		const requireHere = createRequire(__filename);
-		const module = requireHere('@langchain/core/utils/json_schema') as { toJsonSchema: ToJsonSchema };
-		cachedConverter = module.toJsonSchema;
-		return cachedConverter;
+		module = requireHere('@langchain/core/utils/json_schema') as { toJsonSchema?: unknown };
 	} catch (error) {
 		throw new ToolbridgeError('ZOD_CONVERSION_UNAVAILABLE', 'zodToJsonSchema needs @langchain/core (installed with n8n); it could not be loaded.', { cause: error });
 	}
+	if (typeof module.toJsonSchema === 'function') {
+		cachedConverter = module.toJsonSchema as ToJsonSchema;
+		return cachedConverter;
+	}
+	// Older @langchain/core (0.3.30 in n8n 1.85) has `utils/json_schema` without `toJsonSchema`;
+	// its own dependency zod-to-json-schema is what that converter uses for zod 3 schemas.
+	try {
+		const requireFromCore = createRequire(requireHere.resolve('@langchain/core/utils/json_schema'));
+		const { zodToJsonSchema: convert } = requireFromCore('zod-to-json-schema') as { zodToJsonSchema?: unknown };
+		if (typeof convert === 'function') {
+			cachedConverter = (schema) => (convert as ToJsonSchema)(schema);
+			return cachedConverter;
+		}
+	} catch {
+		// reported below
+	}
+	throw new ToolbridgeError(
+		'ZOD_CONVERSION_UNAVAILABLE',
+		"zodToJsonSchema needs @langchain/core's `utils/json_schema` toJsonSchema (n8n 1.100 or newer) or its zod-to-json-schema dependency; the @langchain/core found here has neither.",
+	);
 }

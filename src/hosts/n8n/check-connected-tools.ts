@@ -1,4 +1,4 @@
-import { NodeConnectionTypes, NodeOperationError, type IExecuteFunctions, type NodeTypeAndVersion } from 'n8n-workflow';
+import { NodeOperationError, type IExecuteFunctions, type NodeTypeAndVersion } from 'n8n-workflow';
 import type { FromAIError } from '../../errors/from-ai-error';
 import { collectFromAIMarkers } from '../../from-ai/collect-from-ai-markers';
 import { mergeFromAIMarkers } from '../../schema/merge-from-ai-markers';
@@ -61,5 +61,5 @@ export function checkConnectedTools(context: IExecuteFunctions): void {
 }
 
 function connectedTools(context: IExecuteFunctions, nodeName: string): NodeTypeAndVersion[] {
-	return context.getParentNodes(nodeName, { connectionType: NodeConnectionTypes.AiTool, depth: 1, includeNodeParameters: true });
+	return context.getParentNodes(nodeName, { connectionType: 'ai_tool', depth: 1, includeNodeParameters: true });
 }

@@ -26,6 +26,7 @@ const hints: Record<string, string> = {
 	TOOL_ARGUMENTS_INVALID: 'The model sent tool arguments that are not one JSON object. Try another model, or a lower "Temperature".',
 	INVALID_JSON_SCHEMA: 'The "Output Schema" is not a JSON Schema this node can use; the message lists each problem with its JSON pointer.',
 	INVALID_ARGUMENT: 'A function of this package was called with an argument it cannot use (the message names it): a bug in the calling code. Please report it with the debug log ("Debug Log" option).',
+	ENGINE_TOOLS_UNTRACEABLE: 'n8n did not say which node is behind a connected tool, so its engine cannot run it; the node runs such executions in-process. If you see this, set "Tool Execution" to "In-Process".',
 	INVALID_JSON_EXAMPLE: 'The "Output Schema" example is not valid JSON. Paste an example object, e.g. {"name": "Ada", "age": 36}.',
 	SCHEMA_NOT_STRICT_COMPATIBLE: 'The schema cannot be sent in OpenAI strict mode (the message lists the spots). Simplify it, or set "Output Strategy" to "Final Answer Tool".',
 	NODE_TYPE_NOT_FOUND: 'A connected node\'s type (or version) is not installed here, or cannot act as a tool.',

@@ -1,6 +1,6 @@
 import type { EngineResponse, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import type { AgentState } from '../../agent/agent-state';
-import { agentToolFromLangChain, flattenConnectedTools, type LangChainToolLike } from '../../tools/agent-tool-from-langchain';
+import { agentToolFromLangChain, type LangChainToolLike } from '../../tools/agent-tool-from-langchain';
 import { applyToolResults } from '../../agent/apply-tool-results';
 import { loadMemoryHistory, saveToMemory, type ChatMemoryLike } from './chat-memory';
 import { createAgentState } from '../../agent/create-agent-state';
@@ -19,6 +19,8 @@ import { isEngineResumption, readEngineMetadata } from './engine/read-engine-met
 import { toolRouteOf } from './engine/tool-route';
 import { agentOutputJson } from './agent-output-json';
 import { NodeEventSink } from './node-event-sink';
+import { UntraceableToolsError } from './engine/untraceable-tools-error';
+import { loadConnectedTools } from './load-connected-tools';
 import { readAgentNodeSettings, type AgentNodeSettings } from './read-agent-node-settings';
 
 /** Options of {@link runAgentEngine}. */
@@ -53,6 +55,8 @@ export type AgentEngineOutput = INodeExecutionData[][] | AgentEngineRequest;
  * offers no way to stop one (use the tool node's own timeout, e.g. HTTP Request's).
  *
  * @throws {EngineStateError} when resumed with a response that holds no state of ours.
+ * @throws {UntraceableToolsError} on the first entry, before anything ran, when a tool of the
+ *   first item has no node n8n could run (the caller runs the execution in-process instead).
  * @throws whatever `failItem` throws for a failed item (the node's error).
  */
 export async function runAgentEngine(context: IExecuteFunctions, response: EngineResponse | undefined, options: RunAgentEngineOptions): Promise<AgentEngineOutput> {
@@ -82,6 +86,8 @@ export async function runAgentEngine(context: IExecuteFunctions, response: Engin
 			}
 			options.onFinished?.(itemIndex, item.state);
 		} catch (error) {
+			// Nothing has run yet: the caller can still choose the in-process driver for this execution.
+			if (error instanceof UntraceableToolsError && !resumed && itemIndex === 0) throw error;
 			if (item?.state) options.onFinished?.(itemIndex, item.state);
 			const failed = options.failItem(error, itemIndex);
 			if (item) item.output = failed.json;
@@ -119,9 +125,11 @@ class ItemRun {
 
 	/** First entry: tools, routes, memory, the initial state. */
 	async start(): Promise<EngineItem> {
-		const connected = flattenConnectedTools(await this.context.getInputConnectionData('ai_tool', this.itemIndex));
+		const connected = await loadConnectedTools(this.context, this.itemIndex);
 		const tools = connected.map(agentToolFromLangChain);
 		const routes = Object.fromEntries(connected.map((tool) => [(tool as LangChainToolLike).name, toolRouteOf(tool as LangChainToolLike)]));
+		const untraceable = Object.entries(routes).filter(([, route]) => route.nodeName === undefined).map(([name]) => name);
+		if (untraceable.length > 0) throw new UntraceableToolsError(untraceable);
 		const memory = await this.memory();
 		const history = memory ? await loadMemoryHistory(memory) : [];
 		const state = createAgentState({ config: this.settings.config, prompt: this.settings.prompt, history, tools });

@@ -1,11 +1,11 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import type { AgentResult } from '../../agent/agent-state';
-import { flattenConnectedTools } from '../../tools/agent-tool-from-langchain';
 import { inProcessAgentTool } from './engine/in-process-agent-tool';
 import { loadMemoryHistory, saveToMemory, type ChatMemoryLike } from './chat-memory';
 import { createChatModelCaller } from '../../agent/create-chat-model-caller';
 import { runAgent } from '../../agent/run-agent';
 import type { CallModel } from '../../agent/call-model-step';
+import { loadConnectedTools } from './load-connected-tools';
 import { enterNodeAgentFrame } from './enter-node-agent-frame';
 import { readAgentNodeSettings } from './read-agent-node-settings';
 import { agentOutputJson } from './agent-output-json';
@@ -16,6 +16,8 @@ export interface RunAgentNodeItemOptions {
 	callModel?: CallModel;
 	/** Observer: the finished run's result (usage includes nested agents'), before it becomes the output item. */
 	onResult?: (result: AgentResult) => void;
+	/** Lines that open the item's debug log (with "Debug Log"), e.g. why the run is in-process. */
+	debugNotes?: string[];
 }
 
 /**
@@ -34,7 +36,7 @@ export async function runAgentNodeItem(
 	options: RunAgentNodeItemOptions = {},
 ): Promise<INodeExecutionData> {
 	const settings = await readAgentNodeSettings(context, itemIndex);
-	const tools = flattenConnectedTools(await context.getInputConnectionData('ai_tool', itemIndex)).map(inProcessAgentTool);
+	const tools = (await loadConnectedTools(context, itemIndex)).map(inProcessAgentTool);
 	const memory = (await context.getInputConnectionData('ai_memory', itemIndex)) as ChatMemoryLike | undefined;
 	const history = memory ? await loadMemoryHistory(memory) : [];
 
@@ -43,6 +45,7 @@ export async function runAgentNodeItem(
 	const frame = enterNodeAgentFrame(context, itemIndex, (line) => sink.debug(line));
 
 	sink.begin();
+	if (settings.debugLog) for (const line of options.debugNotes ?? []) sink.debug(line);
 	let result: AgentResult;
 	try {
 		const outcome = await frame.run(() => runAgent({

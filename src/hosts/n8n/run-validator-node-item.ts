@@ -1,11 +1,11 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { ValidatorError } from '../../agent/modes/validator/validator-error';
-import { flattenConnectedTools } from '../../tools/agent-tool-from-langchain';
 import { createChatModelCaller } from '../../agent/create-chat-model-caller';
 import { inProcessAgentTool } from './engine/in-process-agent-tool';
 import { resolveValidatorToolName } from '../../agent/modes/validator/resolve-validator-tool-name';
 import { runValidator } from '../../agent/modes/validator/run-validator';
 import type { CallModel } from '../../agent/call-model-step';
+import { loadConnectedTools } from './load-connected-tools';
 import { readAgentNodeSettings } from './read-agent-node-settings';
 import { NodeEventSink } from './node-event-sink';
 import { readValidatorSettings } from './read-mode-settings';
@@ -32,7 +32,7 @@ export async function runValidatorNodeItem(
 	options: RunValidatorNodeItemOptions = {},
 ): Promise<INodeExecutionData> {
 	const settings = await readAgentNodeSettings(context, itemIndex);
-	const tools = flattenConnectedTools(await context.getInputConnectionData('ai_tool', itemIndex)).map(inProcessAgentTool);
+	const tools = (await loadConnectedTools(context, itemIndex)).map(inProcessAgentTool);
 	const validator = readValidatorSettings((name, fallback) => context.getNodeParameter(name, itemIndex, fallback));
 	const toolName = resolveValidatorToolName(validator.tool, tools);
 	const { systemMessage, temperature, maxTokens, reasoning } = settings.config;

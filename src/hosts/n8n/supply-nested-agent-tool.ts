@@ -1,10 +1,4 @@
-import {
-	NodeConnectionTypes,
-	type IDataObject,
-	type IExecuteFunctions,
-	type ISupplyDataFunctions,
-	type SupplyData,
-} from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, ISupplyDataFunctions, SupplyData } from 'n8n-workflow';
 import { createNestedAgentTool } from '../../tools/create-nested-agent-tool';
 import { nestedAgentToolSpec } from '../../tools/nested-agent-tool-spec';
 import { runAgentNodeItem, type RunAgentNodeItemOptions } from './run-agent-node-item';
@@ -31,14 +25,14 @@ export async function supplyNestedAgentTool(
 		spec,
 		resolveExpression: (expression) => context.evaluateExpression(expression, itemIndex),
 		run: async (prompt, { args, signal }) => {
-			const logged = typeof context.addInputData === 'function' ? context.addInputData(NodeConnectionTypes.AiTool, [[{ json: args as IDataObject }]]) : undefined;
+			const logged = typeof context.addInputData === 'function' ? context.addInputData('ai_tool', [[{ json: args as IDataObject }]]) : undefined;
 			try {
 				const item = await runAgentNodeItem(nestedRunContext(context, prompt, signal), itemIndex, options);
 				const output = typeof item.json.output === 'string' ? item.json.output : JSON.stringify(item.json.output);
-				if (logged) context.addOutputData(NodeConnectionTypes.AiTool, logged.index, [[{ json: { response: output } }]]);
+				if (logged) context.addOutputData('ai_tool', logged.index, [[{ json: { response: output } }]]);
 				return output;
 			} catch (error) {
-				if (logged) context.addOutputData(NodeConnectionTypes.AiTool, logged.index, error as never);
+				if (logged) context.addOutputData('ai_tool', logged.index, error as never);
 				throw error;
 			}
 		},

@@ -1,4 +1,4 @@
-import { NodeConnectionTypes, type IDataObject } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 import type { ToolCallResult } from '../../../agent/apply-tool-results';
 import type { ToolCallRequest } from '../../../agent/next-action';
 import type { EngineAction, EngineActionMetadata, EngineItem } from './engine-item';
@@ -52,7 +52,7 @@ export function planEngineActions(item: EngineItem, calls: ToolCallRequest[], ta
 		} else {
 			input = route.fromToolkit ? { ...call.arguments, tool: call.name } : ({ ...call.arguments } as IDataObject);
 		}
-		planned.actions.push({ actionType: 'ExecutionNodeAction', nodeName, input, type: NodeConnectionTypes.AiTool, id, metadata });
+		planned.actions.push({ actionType: 'ExecutionNodeAction', nodeName, input, type: 'ai_tool', id, metadata });
 	}
 	return planned;
 }
