@@ -29,7 +29,7 @@ const logDir = mkdtempSync(join(tmpdir(), 'toolbridge-local-n8n-'));
 const installed = await installPackageLikeN8n({
 	repoDir,
 	nodesDir: n8n.nodesDir,
-	pathWithNode24: install.pathWithNode24,
+	pathWithNode: install.pathWithNode,
 	nodeDir: install.nodeDir,
 	logPath: join(logDir, 'install.log'),
 	build: !process.argv.includes('--no-build'),

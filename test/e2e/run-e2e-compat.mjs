@@ -1,0 +1,285 @@
+#!/usr/bin/env node
+// @ts-check
+/**
+ * `npm run test:e2e:compat`: the e2e core scenarios (compat/scenarios.mjs) on a matrix of
+ * n8n releases (compat/matrix.mjs): the supported floor, the last 1.x, 2.4.8 and the newest
+ * n8n on the registry, each on the Node its `engines` asks for.
+ *
+ * 1. pin the matrix to exact releases (registry look-up) and print it
+ * 2. build and `npm pack` this repo once
+ * 3. provision each (n8n, Node) pair into the e2e cache (lib/provision.mjs; two at a time,
+ *    the next release installs while the previous one's scenarios run)
+ * 4. per release: read what it offers (compat/n8n-profile.mjs: node typeVersions, engine
+ *    features), install the package the way n8n installs community packages, run the rows
+ * 5. print `PASS|FAIL|PENDING|SKIP <n8n version> <scenario>` per row and `N passed, N failed`;
+ *    exit 1 on any failure
+ *
+ * Options: --matrix=<labels or versions, comma-separated> (default: every entry; labels
+ * floor, 1.123, 2.4.8, newest), --ci (the entries `.ci/run` runs), --only=<regex> (scenario
+ * ids), --no-build, --provision-only, --keep. Env: TOOLBRIDGE_E2E_CACHE (cache root),
+ * TOOLBRIDGE_E2E_PROVISION_CONCURRENCY (default 2).
+ */
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { CI_LABELS, MATRIX, nodeVersionFor, resolveMatrix } from './compat/matrix.mjs';
+import { describeProfile, readN8nProfile } from './compat/n8n-profile.mjs';
+import { compatScenarios } from './compat/scenarios.mjs';
+import { RunContext, ScenarioScope } from './lib/context.mjs';
+import { buildAndPack } from './lib/pack-package.mjs';
+import { provision, provisionPaths } from './lib/provision.mjs';
+
+const repoDir = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const args = process.argv.slice(2);
+const flag = (/** @type {string} */ name) => args.includes(`--${name}`);
+const valueOf = (/** @type {string} */ name) => args.find((argument) => argument.startsWith(`--${name}=`))?.slice(name.length + 3);
+const only = valueOf('only') ? new RegExp(/** @type {string} */ (valueOf('only'))) : undefined;
+if (flag('keep')) process.env.TOOLBRIDGE_E2E_KEEP = '1';
+
+const SCENARIO_TIMEOUT_MS = 10 * 60_000;
+/** A release that failed to install for a registry reason is not retried for this long. */
+const UNINSTALLABLE_RETRY_MS = 24 * 3600_000;
+const seconds = (/** @type {number} */ since) => `${((Date.now() - since) / 1000).toFixed(1)} s`;
+const indent = (/** @type {string} */ text) => text.split('\n').map((line) => `      ${line}`).join('\n');
+
+/** @type {Set<RunContext>} */
+const contexts = new Set();
+let interrupted = false;
+for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM'])) {
+	process.on(signal, () => {
+		if (interrupted) process.exit(130);
+		interrupted = true;
+		console.log(`\n${signal}: stopping n8n instances …`);
+		void Promise.all([...contexts].map((context) => context.dispose())).finally(() => process.exit(130));
+	});
+}
+
+/**
+ * Race a promise against a timeout.
+ * @template T
+ * @param {Promise<T>} promise
+ * @param {number} milliseconds
+ * @param {string} what
+ * @returns {Promise<T>}
+ */
+function withTimeout(promise, milliseconds, what) {
+	/** @type {NodeJS.Timeout | undefined} */
+	let timer;
+	const timeout = new Promise((_, reject) => {
+		timer = setTimeout(() => reject(new Error(`${what} timed out after ${milliseconds / 1000} s`)), milliseconds);
+	});
+	return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * Run async jobs with at most `limit` at a time; each job's promise is returned at once.
+ * @template T
+ * @param {Array<() => Promise<T>>} jobs
+ * @param {number} limit
+ * @returns {Array<Promise<T>>}
+ */
+function pool(jobs, limit) {
+	let active = 0;
+	/** @type {Array<() => void>} */
+	const waiting = [];
+	const slot = () => (active < limit ? Promise.resolve() : new Promise((resolve) => waiting.push(() => resolve(undefined))));
+	return jobs.map(async (job) => {
+		await slot();
+		active += 1;
+		try {
+			return await job();
+		} finally {
+			active -= 1;
+			waiting.shift()?.();
+		}
+	});
+}
+
+/**
+ * A failure's message and the stack frames of this harness (a fake-model assertion's stack
+ * otherwise carries tsx's whole inlined module source).
+ * @param {Error} failure
+ * @returns {string}
+ */
+function describeFailure(failure) {
+	const frames = (failure.stack ?? '').split('\n').filter((line) => /^\s+at /.test(line) && !line.includes('data:text/javascript'));
+	return [failure.message, ...frames.slice(0, 4)].join('\n');
+}
+
+/** Whether an npm failure means "the registry cannot serve this release's dependency tree". */
+const isRegistryGap = (/** @type {string} */ message) => /ETARGET|E404|No matching version found|notarget/.test(message);
+
+/**
+ * Provision a matrix entry; for `newest`, a release whose dependency tree the registry
+ * cannot serve is recorded (and not retried for a day) and the next release down is used.
+ * @param {import('./compat/matrix.mjs').ResolvedEntry} entry
+ * @returns {Promise<{ install: import('./lib/provision.mjs').Provisioned, version: string, notes: string[] }>}
+ * @throws {Error} when no candidate installs
+ */
+async function provisionEntry(entry) {
+	/** @type {string[]} */
+	const notes = [];
+	const candidates = [entry.version, ...entry.fallbacks];
+	for (const [index, version] of candidates.entries()) {
+		const candidate = { version, nodeVersion: index === 0 ? entry.nodeVersion : await nodeVersionFor(version) };
+		const paths = provisionPaths({ n8nVersion: candidate.version, nodeVersion: candidate.nodeVersion });
+		const marker = `${paths.root}.uninstallable.json`;
+		const isLast = index === candidates.length - 1;
+		if (!isLast && existsSync(marker)) {
+			const recorded = JSON.parse(readFileSync(marker, 'utf8'));
+			if (Date.now() - Date.parse(recorded.at) < UNINSTALLABLE_RETRY_MS) {
+				notes.push(`n8n ${candidate.version} does not install from this registry (recorded ${recorded.at}): ${recorded.reason}`);
+				continue;
+			}
+		}
+		const started = Date.now();
+		try {
+			const install = await provision({
+				n8nVersion: candidate.version,
+				nodeVersion: candidate.nodeVersion,
+				log: (line) => console.log(`   [${candidate.version}] ${line.trim()}`),
+			});
+			notes.push(`n8n ${candidate.version} + Node ${candidate.nodeVersion}: ${install.warm ? 'warm (cached)' : 'cold install'} in ${seconds(started)}`);
+			return { install, version: candidate.version, notes };
+		} catch (error) {
+			const message = /** @type {Error} */ (error).message;
+			if (isLast || !isRegistryGap(message)) throw error;
+			const reason = /(No matching version found for \S+|notarget[^\n]*|E404[^\n]*)/.exec(message)?.[1] ?? message.split('\n')[0];
+			writeFileSync(marker, JSON.stringify({ at: new Date().toISOString(), reason }, null, '\t'));
+			rmSync(paths.root, { recursive: true, force: true });
+			notes.push(`n8n ${candidate.version} does not install from this registry: ${reason}`);
+		}
+	}
+	throw new Error(`no release of '${entry.label}' installs`);
+}
+
+async function main() {
+	const started = Date.now();
+	console.log('== toolbridge e2e compat: core scenarios on a matrix of n8n releases');
+	const setupLog = mkdtempSync(join(tmpdir(), 'toolbridge-e2e-compat-'));
+	const wanted = flag('ci') ? CI_LABELS : valueOf('matrix')?.split(',').map((entry) => entry.trim());
+	const entries = wanted
+		? wanted.map((label) => MATRIX.find((entry) => entry.label === label) ?? { label, spec: label })
+		: [...MATRIX];
+
+	let resolved;
+	let tarball;
+	try {
+		resolved = await resolveMatrix(entries);
+		for (const entry of resolved) {
+			console.log(`   ${entry.label}: n8n ${entry.version} on Node ${entry.nodeVersion}${entry.label === 'newest' ? ' (the newest n8n on the registry now)' : ''}`);
+		}
+		if (!flag('provision-only')) {
+			const buildStart = Date.now();
+			const packed = await buildAndPack({ repoDir, logDir: setupLog, build: !flag('no-build') });
+			tarball = packed.tarball;
+			console.log(`   ${flag('no-build') ? '' : 'built and '}packed ${packed.filename} (${packed.entryCount} files) in ${seconds(buildStart)}`);
+		}
+	} catch (error) {
+		console.log(`FAIL setup: ${/** @type {Error} */ (error).message}`);
+		console.log('0 passed, 1 failed');
+		return 1;
+	}
+
+	const concurrency = Number(process.env.TOOLBRIDGE_E2E_PROVISION_CONCURRENCY ?? 2);
+	const provisions = pool(
+		resolved.map((entry) => () => provisionEntry(entry).then((value) => ({ ok: /** @type {const} */ (true), value }), (error) => ({ ok: /** @type {const} */ (false), error }))),
+		concurrency,
+	);
+
+	let passed = 0;
+	let failed = 0;
+	let skipped = 0;
+	/** @type {string[]} */
+	const summary = [];
+	const record = (/** @type {string} */ line) => {
+		console.log(line);
+		summary.push(line);
+	};
+	for (const [index, entry] of resolved.entries()) {
+		if (interrupted) break;
+		const provisioned = await provisions[index];
+		if (!provisioned.ok) {
+			failed += 1;
+			record(`FAIL ${entry.version} setup — provisioning failed`);
+			console.log(indent(/** @type {Error} */ (provisioned.error).message));
+			continue;
+		}
+		const { install, version, notes } = provisioned.value;
+		console.log(`== n8n ${version} (${entry.label})`);
+		for (const note of notes) console.log(`   ${note}`);
+		if (flag('provision-only')) continue;
+		let profile;
+		try {
+			profile = readN8nProfile(install.n8nDir);
+		} catch (error) {
+			failed += 1;
+			record(`FAIL ${version} setup — ${/** @type {Error} */ (error).message}`);
+			continue;
+		}
+		console.log(`   ${describeProfile(profile)}`);
+		const context = new RunContext({ install, repoDir, tarball: /** @type {string} */ (tarball), logDir: setupLog });
+		contexts.add(context);
+		try {
+			for (const scenario of compatScenarios) {
+				if (only && !only.test(scenario.id)) continue;
+				if (interrupted) break;
+				const skipReason = scenario.skip?.(profile);
+				if (skipReason) {
+					skipped += 1;
+					record(`SKIP ${version} ${scenario.id} — ${skipReason}`);
+					continue;
+				}
+				const scope = new ScenarioScope(context, scenario.id);
+				const scenarioStart = Date.now();
+				/** @type {Error | undefined} */
+				let failure;
+				/** @type {string | undefined} */
+				let line;
+				try {
+					line = await withTimeout(scenario.run(scope, profile), SCENARIO_TIMEOUT_MS, `scenario ${scenario.id}`);
+				} catch (error) {
+					failure = /** @type {Error} */ (error);
+				}
+				const realFailure = Boolean(failure && !scenario.pending);
+				if (realFailure) context.anyFailure = true;
+				await scope.cleanup(realFailure);
+				const took = seconds(scenarioStart);
+				if (!failure) {
+					passed += 1;
+					record(`PASS ${version} ${scenario.id} (${took}) — ${line ?? scenario.title}`);
+				} else if (scenario.pending) {
+					skipped += 1;
+					record(`PENDING ${version} ${scenario.id} (${took}) — ${scenario.pending}`);
+					console.log(indent(`current failure: ${failure.message.split('\n').slice(0, 6).join('\n')}`));
+				} else {
+					failed += 1;
+					record(`FAIL ${version} ${scenario.id} (${took}) — ${scenario.title}`);
+					console.log(indent(describeFailure(failure)));
+				}
+				for (const note of scope.notes) console.log(indent(note));
+			}
+		} finally {
+			await context.dispose();
+			contexts.delete(context);
+		}
+	}
+	await Promise.allSettled(provisions);
+	if (failed === 0) rmSync(setupLog, { recursive: true, force: true });
+	else console.log(`   setup logs kept in ${setupLog}`);
+	console.log(`== summary (total ${seconds(started)})`);
+	for (const line of summary) console.log(line);
+	console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
+	return failed > 0 || interrupted ? 1 : 0;
+}
+
+main().then(
+	(code) => process.exit(code),
+	(error) => {
+		console.log(`FAIL e2e compat harness: ${error?.stack ?? error}`);
+		console.log('0 passed, 1 failed');
+		process.exit(1);
+	},
+);
