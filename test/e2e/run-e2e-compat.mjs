@@ -19,7 +19,7 @@
  * ids), --no-build, --provision-only, --keep. Env: TOOLBRIDGE_E2E_CACHE (cache root),
  * TOOLBRIDGE_E2E_PROVISION_CONCURRENCY (default 2).
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -158,7 +158,13 @@ async function provisionEntry(entry) {
 async function main() {
 	const started = Date.now();
 	console.log('== toolbridge e2e compat: core scenarios on a matrix of n8n releases');
-	const setupLog = mkdtempSync(join(tmpdir(), 'toolbridge-e2e-compat-'));
+	// One folder per run for everything (build logs, tarball, every n8n instance): TMPDIR points
+	// into it, so nothing else that tidies up /tmp/toolbridge-e2e-* removes a live instance.
+	const runRoot = mkdtempSync(join(tmpdir(), 'toolbridge-compat-'));
+	const setupLog = join(runRoot, 'setup');
+	mkdirSync(join(runRoot, 'tmp'), { recursive: true });
+	mkdirSync(setupLog, { recursive: true });
+	process.env.TMPDIR = join(runRoot, 'tmp');
 	const wanted = flag('ci') ? CI_LABELS : valueOf('matrix')?.split(',').map((entry) => entry.trim());
 	const entries = wanted
 		? wanted.map((label) => MATRIX.find((entry) => entry.label === label) ?? { label, spec: label })
@@ -267,8 +273,8 @@ async function main() {
 		}
 	}
 	await Promise.allSettled(provisions);
-	if (failed === 0) rmSync(setupLog, { recursive: true, force: true });
-	else console.log(`   setup logs kept in ${setupLog}`);
+	if (failed === 0 && process.env.TOOLBRIDGE_E2E_KEEP !== '1') rmSync(runRoot, { recursive: true, force: true });
+	else console.log(`   logs and n8n folders kept in ${runRoot}`);
 	console.log(`== summary (total ${seconds(started)})`);
 	for (const line of summary) console.log(line);
 	console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
