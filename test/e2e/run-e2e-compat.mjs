@@ -84,15 +84,25 @@ function pool(jobs, limit) {
 	let active = 0;
 	/** @type {Array<() => void>} */
 	const waiting = [];
-	const slot = () => (active < limit ? Promise.resolve() : new Promise((resolve) => waiting.push(() => resolve(undefined))));
+	// A slot is taken synchronously when granted, and handed straight to the next waiter.
+	const acquire = () => {
+		if (active < limit) {
+			active += 1;
+			return Promise.resolve();
+		}
+		return new Promise((resolve) => waiting.push(() => resolve(undefined)));
+	};
+	const release = () => {
+		const next = waiting.shift();
+		if (next) next();
+		else active -= 1;
+	};
 	return jobs.map(async (job) => {
-		await slot();
-		active += 1;
+		await acquire();
 		try {
 			return await job();
 		} finally {
-			active -= 1;
-			waiting.shift()?.();
+			release();
 		}
 	});
 }

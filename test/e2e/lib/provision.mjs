@@ -12,7 +12,8 @@
  * Each step leaves a stamp file, so an interrupted cold install resumes where it
  * stopped. A lock directory per pair serializes concurrent runs.
  */
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { delimiter, join } from 'node:path';
 
@@ -92,6 +93,58 @@ async function hostManifest(n8nVersion, options) {
 }
 
 /**
+ * Where a native module's compiled `build/Release/*.node` files are kept between installs:
+ * keyed on the module's version, platform and architecture, and on the Node major unless the
+ * module is built against N-API (`binary.napi_versions`), whose binaries load on any Node.
+ * sqlite3 5.1.7 is N-API: one ~2–5 min compile serves every n8n of the matrix.
+ * @param {string} moduleDir
+ * @param {string} nodeVersion
+ * @returns {{ dir: string, files: string }}
+ */
+function nativeBuildCache(moduleDir, nodeVersion) {
+	const manifest = JSON.parse(readFileSync(join(moduleDir, 'package.json'), 'utf8'));
+	const abi = manifest.binary?.napi_versions ? 'napi' : `node${nodeVersion.split('.')[0]}`;
+	return { dir: join(cacheRoot(), 'native', `${manifest.name}-${manifest.version}-${process.platform}-${process.arch}-${abi}`), files: join(moduleDir, 'build', 'Release') };
+}
+
+/**
+ * Copy a cached native build into the module and check that Node loads it.
+ * @param {string} moduleDir
+ * @param {string} nodeVersion
+ * @param {string} nodeBin
+ * @returns {boolean} false when there is none, or it does not load (then rebuild)
+ */
+function restoreNativeBuild(moduleDir, nodeVersion, nodeBin) {
+	const cache = nativeBuildCache(moduleDir, nodeVersion);
+	if (!existsSync(cache.dir)) return false;
+	mkdirSync(cache.files, { recursive: true });
+	for (const file of readdirSync(cache.dir)) copyFileSync(join(cache.dir, file), join(cache.files, file));
+	const loads = spawnSync(nodeBin, ['-e', `require(${JSON.stringify(moduleDir)})`], { encoding: 'utf8' });
+	return loads.status === 0;
+}
+
+/**
+ * Keep a freshly compiled native build for the next install (written aside, then renamed).
+ * @param {string} moduleDir
+ * @param {string} nodeVersion
+ * @returns {void}
+ */
+function saveNativeBuild(moduleDir, nodeVersion) {
+	const cache = nativeBuildCache(moduleDir, nodeVersion);
+	if (existsSync(cache.dir) || !existsSync(cache.files)) return;
+	const binaries = readdirSync(cache.files).filter((file) => file.endsWith('.node'));
+	if (binaries.length === 0) return;
+	const staging = `${cache.dir}.${process.pid}`;
+	mkdirSync(staging, { recursive: true });
+	for (const file of binaries) copyFileSync(join(cache.files, file), join(staging, file));
+	try {
+		renameSync(staging, cache.dir);
+	} catch {
+		rmSync(staging, { recursive: true, force: true });
+	}
+}
+
+/**
  * Make sure Node and n8n (the pinned pair, or the one asked for) are installed in the
  * cache; install what is missing.
  * @param {VersionPair & { log?: (line: string) => void }} [options]
@@ -166,14 +219,27 @@ export async function provision(options = {}) {
 		});
 
 		for (const name of NATIVE_REBUILDS) {
-			if (!existsSync(join(paths.n8nDir, 'node_modules', name))) continue;
+			const moduleDir = [join(paths.n8nDir, 'node_modules', name), join(paths.n8nDir, 'node_modules', 'n8n', 'node_modules', name)].find((dir) => existsSync(dir));
+			if (!moduleDir) continue;
 			await step(`rebuild-${name}`, async () => {
-				await runChecked('npm', ['rebuild', '--ignore-scripts=false', '--foreground-scripts', name], {
-					cwd: paths.n8nDir,
-					env,
-					logPath,
-					timeoutMs: 20 * 60_000,
-				});
+				// One compile at a time per cache key: a parallel install waits, then reuses it.
+				mkdirSync(join(cacheRoot(), 'native'), { recursive: true });
+				const releaseNative = await acquireLock(`${nativeBuildCache(moduleDir, nodeVersion).dir}.lock`, { log });
+				try {
+					if (restoreNativeBuild(moduleDir, nodeVersion, paths.nodeBin)) {
+						log(`  ${name}: reused a cached native build`);
+						return;
+					}
+					await runChecked('npm', ['rebuild', '--ignore-scripts=false', '--foreground-scripts', name], {
+						cwd: paths.n8nDir,
+						env,
+						logPath,
+						timeoutMs: 20 * 60_000,
+					});
+					saveNativeBuild(moduleDir, nodeVersion);
+				} finally {
+					releaseNative();
+				}
 			});
 		}
 
