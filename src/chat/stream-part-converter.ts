@@ -65,8 +65,10 @@ export class StreamPartConverter {
 
 		if (chunk.error && typeof chunk.error === 'object') {
 			this.failed = true;
-			const message = typeof chunk.error.message === 'string' ? chunk.error.message : JSON.stringify(chunk.error);
-			return [{ type: 'error', error: new MidStreamError(message, chunk.error.code) }];
+			const { message, code } = chunk.error;
+			// Only a string or number is a code: an object one (`{"toString":0}`) cannot go into a message.
+			const providerCode = typeof code === 'string' || typeof code === 'number' ? code : undefined;
+			return [{ type: 'error', error: new MidStreamError(typeof message === 'string' ? message : describeErrorObject(chunk.error), providerCode) }];
 		}
 
 		const parts: StreamPart[] = [];
@@ -108,5 +110,14 @@ export class StreamPartConverter {
 			this.rawFinishReason = finishReason;
 		}
 		return parts;
+	}
+}
+
+/** A provider error object without a message, as JSON; one nested too deep for `JSON.stringify` is named instead. */
+function describeErrorObject(error: object): string {
+	try {
+		return JSON.stringify(error);
+	} catch {
+		return 'an error object nested too deeply to show';
 	}
 }

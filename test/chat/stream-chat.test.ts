@@ -326,6 +326,31 @@ describe('streamChat: one request after another', () => {
 		expect(Date.now() - started).toBeGreaterThanOrEqual(4_500);
 	}, 15_000);
 
+	it('a body whose end comes after [DONE] is read to that end in the background, not kept open until the grace period', async () => {
+		// Nobody pulls a body left alone: unread, it never learns its end came and stays open
+		// (fetch's buffers with it) until the grace period cancels it.
+		const encoder = new TextEncoder();
+		let step = 0;
+		let readToEnd!: (outcome: string) => void;
+		const outcome = new Promise<string>((resolve) => (readToEnd = resolve));
+		const body = new ReadableStream<Uint8Array>(
+			{
+				pull(controller) {
+					if (step++ === 0) controller.enqueue(encoder.encode('data: {"choices":[{"index":0,"delta":{"content":"hi"},"finish_reason":"stop"}]}\n\ndata: [DONE]\n\n'));
+					else {
+						controller.close();
+						readToEnd('read to its end');
+					}
+				},
+				cancel: () => readToEnd('cancelled'),
+			},
+			{ highWaterMark: 0 },
+		);
+		const fetchWithBody: typeof fetch = async () => new Response(body, { headers: { 'Content-Type': 'text/event-stream' } });
+		expect((await chatCompletion(request, { baseUrl: 'http://127.0.0.1:9/v1', fetch: fetchWithBody })).text).toBe('hi');
+		expect(await outcome).toBe('read to its end');
+	});
+
 	it('streamChat yields the parts of streamChatBatches, one by one, in order', async () => {
 		const fake = await serve(() => toolCallReply([{ name: 'weather', arguments: { city: 'Rome' } }], { text: 'Let me check.' }));
 		const parts: StreamPart[] = [];

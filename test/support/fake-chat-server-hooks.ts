@@ -32,6 +32,7 @@ export function fakeChatServerForFile(options: FakeChatServerOptions): FakeChatS
 			return running().requests;
 		},
 		close: () => running().close(),
+		closeIdleConnections: () => running().closeIdleConnections(),
 	};
 }
 

@@ -71,6 +71,8 @@ export interface FakeChatServer {
 	requests: FakeRequest[];
 	/** Stops listening and drops open connections (stalled streams included). */
 	close(): Promise<void>;
+	/** Closes the keep-alive connections that wait for a next request (a soak bench measures without the pool). */
+	closeIdleConnections(): void;
 }
 
 /**
@@ -130,6 +132,7 @@ export async function startFakeChatServer(options: FakeChatServerOptions): Promi
 				for (const socket of sockets) socket.destroy();
 				server.close(() => resolve());
 			}),
+		closeIdleConnections: () => server.closeIdleConnections(),
 	};
 }
 

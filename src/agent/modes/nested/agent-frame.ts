@@ -22,6 +22,9 @@ interface AgentFrameRecord {
 	addUsage(usage: Usage): void;
 }
 
+/** What a frame's record does once its run is over: nothing, holding nothing. */
+const ignore = (): void => {};
+
 /** Options of {@link enterAgentFrame}. */
 export interface EnterAgentFrameOptions {
 	/** The agent's display name (the n8n node name). */
@@ -113,7 +116,19 @@ export function enterAgentFrame(options: EnterAgentFrameOptions): AgentFrame {
 		path,
 		label,
 		signal,
-		run: (work) => storage.run(record, work),
+		run: async (work) => {
+			try {
+				return await storage.run(record, work);
+			} finally {
+				// Node keeps the store of every async resource made inside `run` (a pooled
+				// keep-alive socket, a timer) for that resource's whole life. Once the run is
+				// over the record lets go of its sink and its parent, so such a resource keeps a
+				// few strings alive instead of the caller's session, tools and host. Lines and
+				// usage of work that outlives the run have nowhere to go anyway.
+				record.debug = ignore;
+				record.addUsage = ignore;
+			}
+		},
 		forwardDebug: (listener) => (event) => {
 			listener(event);
 			if (event.type === 'debug' && typeof event.line === 'string') parent?.debug(prefix(event.line));
