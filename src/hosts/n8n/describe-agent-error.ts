@@ -62,7 +62,7 @@ const hints: Record<string, string> = {
  */
 export function describeAgentError(error: unknown): string | undefined {
 	if (!ToolbridgeError.isInstance(error)) return undefined;
-	if (error.code === 'AGENT_ABORTED') {
+	if (error.code === 'AGENT_ABORTED' || error.code === 'VALIDATOR_ABORTED') {
 		// The whole-run limit aborts the run too; its message says so (see RunTimeLimitReason).
 		return /exceeded its time limit/.test(error.message)
 			? 'The whole run took longer than "Run Timeout (Seconds)". Raise it, lower "Max Iterations", or choose a faster model.'

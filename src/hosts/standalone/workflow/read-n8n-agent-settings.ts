@@ -55,8 +55,8 @@ export async function readN8nAgentSettings(node: INode, workflow: WorkflowExport
 
 	const connection: ChatConnection = { baseUrl: fields.url, headers: {}, appName: 'n8n-nodes-toolbridge' };
 	if (fields.apiKey !== '') connection.apiKey = fields.apiKey;
-	// n8n's LangChain chat models take their timeout in milliseconds.
-	if (typeof modelOptions.timeout === 'number' && modelOptions.timeout > 0) connection.timeoutMs = modelOptions.timeout;
+	// n8n's LangChain chat models take their timeout in milliseconds, for the whole request.
+	if (typeof modelOptions.timeout === 'number' && modelOptions.timeout > 0) connection.timeoutMs = connection.totalTimeoutMs = modelOptions.timeout;
 	return {
 		kind: 'n8n-agent',
 		mode: 'full',
