@@ -1,4 +1,5 @@
 import { collectTurnFromBatches } from '../chat/collect-turn';
+import { resolveChatTimeLimits } from '../chat/chat-time-limits';
 import { isOpenRouterUrl } from '../chat/is-openrouter-url';
 import { isRetryableError } from '../chat/is-retryable-error';
 import { withoutOpenRouterFields } from '../chat/openrouter-fields';
@@ -32,6 +33,8 @@ export type ChatConnection = Omit<ChatClientOptions, 'signal'> & {
  *   such model), the next one is asked; the turn's `model` then names it.
  * - A stream that stalls mid-way is requested again (`stallRetries`); text already passed
  *   to `onPart` for it is passed again.
+ * - `totalTimeoutMs` (default 300 s; 0 = none) bounds the whole model call: stall retries and
+ *   fallback models share it, so a call never outlasts it (ChatTimeoutError `total`).
  * @throws the error of the last model tried (ApiCallError, ChatTimeoutError …)
  */
 export function createChatModelCaller(connection: ChatConnection): CallModel {
@@ -39,13 +42,15 @@ export function createChatModelCaller(connection: ChatConnection): CallModel {
 	const openRouter = openRouterOverride ?? isOpenRouterUrl(connection.baseUrl);
 	// One writer per caller: each turn serializes only the history that is new since the last.
 	const bodyWriter = new RequestBodyWriter();
+	const { totalTimeoutMs } = resolveChatTimeLimits(client);
 	return async (built, { signal, onPart }) => {
 		const { request, fallbackModels } = openRouter ? { request: built, fallbackModels: [] } : withoutOpenRouterFields(built);
 		const models = [request.model, ...fallbackModels];
+		const budget = new CallBudget(totalTimeoutMs);
 		for (let index = 0; ; index++) {
 			const attempt: ChatRequest = index === 0 ? request : { ...request, model: models[index] };
 			try {
-				const turn = await callWithStallRetry(attempt, { ...client, signal }, stallRetries, onPart, bodyWriter);
+				const turn = await callWithStallRetry(attempt, { ...client, signal }, stallRetries, onPart, bodyWriter, budget);
 				if (fallbackModels.length > 0 && turn.model === undefined) turn.model = attempt.model;
 				return turn;
 			} catch (error) {
@@ -61,13 +66,40 @@ async function callWithStallRetry(
 	stallRetries: number,
 	onPart: ((part: StreamPart) => void) | undefined,
 	bodyWriter: RequestBodyWriter,
+	budget: CallBudget,
 ): Promise<AssistantTurn> {
 	for (let retry = 0; ; retry++) {
 		try {
-			return await collectTurnFromBatches(streamChatBatches(request, options, bodyWriter), onPart);
+			return await collectTurnFromBatches(streamChatBatches(request, { ...options, totalTimeoutMs: budget.remaining() }, bodyWriter), onPart);
 		} catch (error) {
-			if (retry >= stallRetries || options.signal?.aborted || !(error instanceof ChatTimeoutError && error.phase === 'stall')) throw error;
+			const failure = budget.translate(error);
+			if (retry >= stallRetries || options.signal?.aborted || !(failure instanceof ChatTimeoutError && failure.phase === 'stall')) throw failure;
 		}
+	}
+}
+
+/** The time one model call may still take, shared by its stall retries and fallback models. */
+class CallBudget {
+	private readonly deadline: number;
+
+	constructor(private readonly totalTimeoutMs: number) {
+		this.deadline = totalTimeoutMs > 0 ? Date.now() + totalTimeoutMs : Infinity;
+	}
+
+	/**
+	 * What the next request may take (0 = no limit).
+	 * @throws {ChatTimeoutError} `total` when nothing is left.
+	 */
+	remaining(): number {
+		if (this.deadline === Infinity) return 0;
+		const left = this.deadline - Date.now();
+		if (left <= 0) throw new ChatTimeoutError(this.totalTimeoutMs, 'total');
+		return left;
+	}
+
+	/** A request's `total` timeout names the whole call's limit, not what was left of it. */
+	translate(error: unknown): unknown {
+		return error instanceof ChatTimeoutError && error.phase === 'total' ? new ChatTimeoutError(this.totalTimeoutMs, 'total') : error;
 	}
 }
 

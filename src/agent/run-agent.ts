@@ -11,6 +11,7 @@ import { debugLines } from './debug-log';
 import { redactSecrets } from '../chat/redact-secrets';
 import { runToolCall } from './run-tool-call';
 import { runWithConcurrency } from './run-with-concurrency';
+import { resolveRunTimeLimits } from './time-limits/default-time-limits';
 import { runTimeLimitSignal } from './time-limits/run-time-limit';
 import { withToolTimeout } from './time-limits/with-tool-timeout';
 
@@ -33,9 +34,15 @@ export interface RunAgentOptions {
 	debug?: boolean;
 	/** Values (API keys, header values) replaced by `[REDACTED]` in debug lines. */
 	secrets?: string[];
-	/** Time limit per tool call in ms: the call's signal aborts and the model reads a timeout observation. */
+	/**
+	 * Time limit per tool call in ms (default 120000; 0 = none): the call's signal aborts and
+	 * the model reads a timeout observation at once.
+	 */
 	toolTimeoutMs?: number;
-	/** Time limit for the whole run in ms: the run stops as `aborted` ("exceeded its time limit"). */
+	/**
+	 * Time limit for the whole run in ms (default 600000; 0 = none): the run stops as
+	 * `aborted` ("exceeded its time limit") at the deadline, even while a tool still runs.
+	 */
 	runTimeoutMs?: number;
 }
 
@@ -49,6 +56,11 @@ export interface AgentRunOutcome {
  * The in-process driver: steps a state through model calls and tool runs until it is
  * done, running each turn's tools concurrently (results in call order).
  *
+ * When `signal` aborts or the run's time limit runs out, the run ends at once, also while
+ * tools run: their calls get a "stopped" error observation (their signal aborts; a tool that
+ * ignores it is abandoned and its late result dropped), calls not yet started never start,
+ * and the run fails as `aborted`.
+ *
  * @throws {AgentStoppedError} when a limit stops the run with the "error" behaviour, the
  * forced final answer is empty, or `signal` aborts it (reason `aborted`).
  * @throws the model call's own error (e.g. the chat client's ApiCallError) when a model
@@ -59,8 +71,9 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentRunOutcom
 	const check = argumentChecks('runAgent');
 	check.array(check.object(options, 'options').tools, 'options.tools');
 	if (typeof options.callModel !== 'function') check.fail('options.callModel', 'a function (e.g. createChatModelCaller(connection))', options.callModel);
-	const limit = runTimeLimitSignal(options.signal, options.runTimeoutMs);
-	const tools = options.toolTimeoutMs ? options.tools.map((tool) => withToolTimeout(tool, options.toolTimeoutMs as number)) : options.tools;
+	const limits = resolveRunTimeLimits(options);
+	const limit = runTimeLimitSignal(options.signal, limits.runTimeoutMs);
+	const tools = limits.toolTimeoutMs > 0 ? options.tools.map((tool) => withToolTimeout(tool, limits.toolTimeoutMs)) : options.tools;
 	try {
 		return await runAgentLoop({ ...options, tools, signal: limit.signal });
 	} finally {

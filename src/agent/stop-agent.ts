@@ -13,7 +13,11 @@ export function failAgent(state: AgentState, failure: AgentFailure): AgentState 
 
 /** The reason an aborted run reports: the signal's own (e.g. the whole-run time limit), else a generic one. */
 export function abortReason(signal: AbortSignal): string {
-	const reason: unknown = signal.reason;
+	return describeAbortReason(signal.reason);
+}
+
+/** {@link abortReason} for a signal's `reason` itself. */
+export function describeAbortReason(reason: unknown): string {
 	if (reason instanceof Error && reason.name !== 'AbortError') return `aborted (${reason.message})`;
 	return 'the run was aborted';
 }

@@ -3,6 +3,7 @@ import { ApiCallError } from '../errors/api-call-error';
 import { ChatAbortedError } from '../errors/chat-aborted-error';
 import { ChatConnectionError } from '../errors/chat-connection-error';
 import { chatCompletionsUrl } from './chat-completions-url';
+import { defaultChatTimeLimits, resolveChatTimeLimits } from './chat-time-limits';
 import { AttemptControl, type AttemptLimits } from './http/attempt-control';
 import { completionAsSse } from './http/completion-as-sse';
 import { errorFromResponse } from './http/error-from-response';
@@ -44,14 +45,20 @@ export interface ChatClientOptions {
 	/**
 	 * Longest wait from sending the request to the first part (a token, reasoning or a tool
 	 * call), per attempt; keep-alive comments (`: OPENROUTER PROCESSING`) do not count as a
-	 * token. Default: none. Exceeded → ChatTimeoutError `first-token`, retried like a 503.
+	 * token. Default 60000; 0 = none. Exceeded → ChatTimeoutError `first-token`, retried like a 503.
 	 */
 	firstTokenTimeoutMs?: number;
 	/**
-	 * Once the first part arrived: longest time without any bytes (default: `timeoutMs`).
+	 * Once the first part arrived: longest time without any bytes (default 30000; 0 = none).
 	 * Exceeded → ChatTimeoutError `stall` (code `CHAT_STREAM_STALLED`).
 	 */
 	stallTimeoutMs?: number;
+	/**
+	 * Longest time the whole call may take, from sending the first request to the stream's
+	 * end, retries and the waits between them included, however steadily bytes arrive
+	 * (default 300000; 0 = none). Exceeded → ChatTimeoutError `total`, not retried.
+	 */
+	totalTimeoutMs?: number;
 	/** How requests that fail before any part are retried (default {@link defaultRetryOptions}). */
 	retry?: Partial<RetryOptions>;
 	/** Called before each retry. */
@@ -63,7 +70,7 @@ export interface ChatClientOptions {
 }
 
 /** Default of {@link ChatClientOptions.timeoutMs}. */
-export const defaultChatTimeoutMs = 300_000;
+export const defaultChatTimeoutMs = defaultChatTimeLimits.timeoutMs;
 
 /**
  * Sends a streaming Chat Completions request and yields its parts as they arrive.
@@ -78,7 +85,8 @@ export const defaultChatTimeoutMs = 300_000;
  * `finish_reason`) arrive as `error` parts; request-level failures are thrown.
  * @throws ApiCallError subclass for an HTTP error status (RateLimitError, AuthenticationError, …)
  * @throws ChatTimeoutError when nothing arrives within `timeoutMs`, no token within
- * `firstTokenTimeoutMs`, or the started stream stalls for `stallTimeoutMs`
+ * `firstTokenTimeoutMs`, the started stream stalls for `stallTimeoutMs`, or the whole call
+ * outlasts `totalTimeoutMs`
  * @throws ChatAbortedError when `signal` aborts
  * @throws ChatConnectionError when the connection fails or breaks
  * @throws ToolbridgeError `CHAT_BASE_URL_INVALID` for a base URL that is not http(s)
@@ -105,11 +113,8 @@ export async function* streamChatBatches(
 	const url = chatCompletionsUrl(options.baseUrl);
 	const fetchFunction = options.fetch ?? globalThis.fetch;
 	const retry: RetryOptions = { ...defaultRetryOptions, ...options.retry };
-	const limits: AttemptLimits = {
-		timeoutMs: options.timeoutMs ?? defaultChatTimeoutMs,
-		firstTokenTimeoutMs: options.firstTokenTimeoutMs ?? 0,
-		stallTimeoutMs: options.stallTimeoutMs ?? 0,
-	};
+	const resolved = resolveChatTimeLimits(options);
+	const limits: AttemptLimits = { ...resolved, deadline: resolved.totalTimeoutMs > 0 ? Date.now() + resolved.totalTimeoutMs : Infinity };
 	const body = bodyWriter ? bodyWriter.write(request) : chatRequestBody(request);
 	const headers = requestHeaders(options);
 	let yielded = false;
@@ -165,6 +170,8 @@ export async function* streamChatBatches(
 		} catch (error) {
 			if (yielded || attempt >= retry.maxRetries || !isRetryableError(error)) throw error;
 			const delayMs = retryDelayMs(attempt, retry, error instanceof ApiCallError ? error.retryAfterMs : undefined);
+			// A retry that could only start after the call's deadline is not worth the wait.
+			if (Date.now() + delayMs >= limits.deadline) throw error;
 			options.onRetry?.({ attempt: attempt + 1, delayMs, error: error as Error });
 			control.dispose(true);
 			await sleep(delayMs, options.signal);

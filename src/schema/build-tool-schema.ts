@@ -39,14 +39,10 @@ export function buildToolSchema(markers: readonly SchemaMarker[], options: Merge
 	check.optionalObject(options, 'options');
 	const { parameters, errors } = mergeFromAIMarkers(markers, options);
 	if (errors.length > 0) throw errors[0];
-	const shape: Record<string, z.ZodTypeAny> = {};
-	const properties: Record<string, Record<string, unknown>> = {};
-	const required: string[] = [];
-	for (const parameter of parameters) {
-		shape[parameter.key] = zodFor(parameter);
-		properties[parameter.key] = jsonSchemaFor(parameter);
-		if (parameter.defaultValue === undefined) required.push(parameter.key);
-	}
+	// Object.fromEntries defines own keys: no key (not even `__proto__`) reaches a prototype.
+	const shape: Record<string, z.ZodTypeAny> = Object.fromEntries(parameters.map((parameter) => [parameter.key, zodFor(parameter)]));
+	const properties: Record<string, Record<string, unknown>> = Object.fromEntries(parameters.map((parameter) => [parameter.key, jsonSchemaFor(parameter)]));
+	const required = parameters.filter((parameter) => parameter.defaultValue === undefined).map((parameter) => parameter.key);
 	const jsonSchema: ToolJsonSchema = {
 		$schema: 'http://json-schema.org/draft-07/schema#',
 		type: 'object',

@@ -103,12 +103,9 @@ function toSchema(shape: Shape): JsonSchema {
 function schemaForKind(kind: Kind, shape: Shape): JsonSchema {
 	if (kind === 'array') return { type: 'array', items: shape.items ? toSchema(shape.items) : {} };
 	if (kind !== 'object') return { type: kind };
-	const properties: Record<string, JsonSchema> = {};
-	const required: string[] = [];
-	for (const [key, entry] of shape.properties) {
-		properties[key] = toSchema(entry.shape);
-		if (entry.count === shape.objectCount) required.push(key);
-	}
+	// Own keys only, whatever the example's keys (a key named `__proto__` stays a property).
+	const properties: Record<string, JsonSchema> = Object.fromEntries([...shape.properties].map(([key, entry]) => [key, toSchema(entry.shape)]));
+	const required = [...shape.properties].filter(([, entry]) => entry.count === shape.objectCount).map(([key]) => key);
 	const schema: JsonSchema = { type: 'object', properties };
 	if (required.length > 0) schema.required = required;
 	schema.additionalProperties = false;

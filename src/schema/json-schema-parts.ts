@@ -81,17 +81,18 @@ export function mapSubschemas(
 	for (const keyword of SUBSCHEMA_MAP_KEYWORDS) {
 		const map = schema[keyword];
 		if (!isSchemaObject(map)) continue;
-		const mapped: Record<string, JsonSchema | boolean> = {};
+		const mapped: Array<[string, JsonSchema | boolean]> = [];
 		for (const [name, subschema] of Object.entries(map)) {
 			// `dependencies` may also hold a list of property names: not a schema.
 			if (typeof subschema !== 'boolean' && !isSchemaObject(subschema)) {
-				mapped[name] = subschema as never;
+				mapped.push([name, subschema as never]);
 				continue;
 			}
 			const value = transform(subschema, childPointer(childPointer(pointer, keyword), name));
-			if (value !== undefined) mapped[name] = value;
+			if (value !== undefined) mapped.push([name, value]);
 		}
-		(result as Record<string, unknown>)[keyword] = mapped;
+		// Own keys only, whatever the names (a property named `__proto__` stays a property).
+		(result as Record<string, unknown>)[keyword] = Object.fromEntries(mapped);
 	}
 	for (const keyword of SUBSCHEMA_LIST_KEYWORDS) {
 		const list = schema[keyword];

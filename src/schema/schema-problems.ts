@@ -210,7 +210,7 @@ function locate(pointer: string, value: unknown): { field: string; key: number[]
 		} else {
 			field += field === '' ? segment : `.${segment}`;
 			key.push(isRecord(node) ? Object.keys(node).indexOf(segment) : -1);
-			node = isRecord(node) ? node[segment] : undefined;
+			node = isRecord(node) && Object.hasOwn(node, segment) ? node[segment] : undefined;
 		}
 	}
 	return { field, key };
@@ -231,7 +231,7 @@ function resolved(schema: unknown, root: JsonSchema | boolean, depth = 0): JsonS
 	let node: unknown = root;
 	for (const raw of reference.slice(1).split('/').slice(1)) {
 		const segment = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
-		node = isRecord(node) ? node[segment] : undefined;
+		node = isRecord(node) && Object.hasOwn(node, segment) ? node[segment] : undefined;
 	}
 	return isRecord(node) ? resolved(node, root, depth + 1) : (schema as JsonSchema);
 }

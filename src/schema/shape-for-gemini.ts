@@ -140,10 +140,9 @@ function convert(input: JsonSchema | boolean, context: GeminiContext, isRoot = f
 		node.type = 'object';
 		const properties = isSchemaObject(node.properties) ? (node.properties as Record<string, JsonSchema | boolean>) : {};
 		if (Object.keys(properties).length === 0 && !isRoot) return finish(jsonText(node, 'an object'), nullable);
-		const converted: Record<string, JsonSchema> = {};
-		for (const [name, property] of Object.entries(properties)) converted[name] = convert(property, context);
+		const converted: Record<string, JsonSchema> = Object.fromEntries(Object.entries(properties).map(([name, property]) => [name, convert(property, context)]));
 		node.properties = converted;
-		const required = Array.isArray(node.required) ? node.required.filter((name) => typeof name === 'string' && name in converted) : [];
+		const required = Array.isArray(node.required) ? node.required.filter((name) => typeof name === 'string' && Object.hasOwn(converted, name)) : [];
 		if (required.length > 0) node.required = required;
 		else delete node.required;
 	} else if (type === 'array') {

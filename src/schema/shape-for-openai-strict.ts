@@ -113,11 +113,9 @@ function shapeNode(input: JsonSchema | boolean, pointer: string, context: Strict
 	}
 	for (const keyword of ['definitions', '$defs'] as const) {
 		if (!isSchemaObject(node[keyword])) continue;
-		const definitions: Record<string, JsonSchema> = {};
-		for (const [name, definition] of Object.entries(node[keyword] as Record<string, JsonSchema>)) {
-			definitions[name] = shapeNode(definition, childPointer(childPointer(pointer, keyword), name), context);
-		}
-		node[keyword] = definitions;
+		node[keyword] = Object.fromEntries(
+			Object.entries(node[keyword] as Record<string, JsonSchema>).map(([name, definition]) => [name, shapeNode(definition, childPointer(childPointer(pointer, keyword), name), context)]),
+		);
 	}
 	if (Array.isArray(node.anyOf)) {
 		node.anyOf = (node.anyOf as JsonSchema[]).map((branch, index) => shapeNode(branch, childPointer(childPointer(pointer, 'anyOf'), index), context));
@@ -144,12 +142,13 @@ function shapeObject(node: JsonSchema, pointer: string, context: StrictContext):
 		context.problems.push(`${at}: an object without listed properties (any keys) has no strict form`);
 	}
 	const required = new Set(Array.isArray(node.required) ? node.required : []);
-	const shaped: Record<string, JsonSchema> = {};
-	for (const name of names) {
-		const property = shapeNode(properties[name], childPointer(childPointer(pointer, 'properties'), name), context);
-		shaped[name] = required.has(name) ? property : makeNullable(property, properties[name]);
-	}
-	node.properties = shaped;
+	// Own keys only, whatever the names (a property named `__proto__` stays a property).
+	node.properties = Object.fromEntries(
+		names.map((name) => {
+			const property = shapeNode(properties[name], childPointer(childPointer(pointer, 'properties'), name), context);
+			return [name, required.has(name) ? property : makeNullable(property, properties[name])];
+		}),
+	);
 	node.required = names;
 	node.additionalProperties = false;
 }

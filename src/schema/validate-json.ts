@@ -25,7 +25,8 @@ export type JsonValidationResult = { valid: true } | { valid: false; errors: str
  *   not know is not an error (strict: false) and not checked;
  * - addUsedSchema: false: two schemas with the same `$id` must not collide in the cache.
  */
-const AJV_OPTIONS: Options = { allErrors: true, verbose: true, strict: false, addUsedSchema: false, logger: false };
+// `ownProperties`: a property named `toString` the value lacks is missing, not Object.prototype's member.
+const AJV_OPTIONS: Options = { allErrors: true, verbose: true, strict: false, addUsedSchema: false, logger: false, ownProperties: true };
 
 type Draft = 'draft-07' | '2019-09' | '2020-12';
 const validators: Partial<Record<Draft, Ajv>> = {};

@@ -39,11 +39,16 @@ function coerceOne(value: unknown, type: ToolParameter['type']): unknown {
  * Lenient coercion where the intent is clear: `"5"` → 5 for a number, `"true"` → true for a
  * boolean, 5 → `"5"` for a string, a JSON text → the object for `json`; `null` for a field
  * with a default means "use the default". Anything else is left for validation to reject.
+ *
+ * Returns a copy without a prototype: a key such as `toString` or `valueOf` the model left
+ * out is absent there, not `Object.prototype`'s member — zod reads properties plainly, so it
+ * would otherwise validate the inherited function instead of applying the default. An own
+ * `__proto__` key stays an ordinary key of the copy.
  */
 export function coerceArguments(input: Record<string, unknown>, parameters: readonly ToolParameter[]): Record<string, unknown> {
-	const result: Record<string, unknown> = { ...input };
+	const result: Record<string, unknown> = Object.assign(Object.create(null) as Record<string, unknown>, input);
 	for (const parameter of parameters) {
-		if (!(parameter.key in result)) continue;
+		if (!Object.hasOwn(result, parameter.key)) continue;
 		const value = result[parameter.key];
 		if (value === null && parameter.defaultValue !== undefined && parameter.defaultValue !== null) delete result[parameter.key];
 		else result[parameter.key] = coerceOne(value, parameter.type);
@@ -85,7 +90,7 @@ export function checkArguments(input: unknown, schema: z.ZodTypeAny, parameters:
 		const field = issue.path.length > 0 ? String(issue.path[0]) : '(arguments)';
 		if (seen.has(field)) continue;
 		seen.add(field);
-		const value = (coerced as Record<string, unknown>)[field];
+		const value = Object.hasOwn(coerced, field) ? coerced[field] : undefined;
 		const parameter = byKey.get(field);
 		problems.push({
 			field,

@@ -61,7 +61,9 @@ const observers = new WeakMap<object, (input: unknown, signal?: AbortSignal) => 
  * the marker spans, the real node runs through `runner`, and the model reads the output
  * items' json (binary described, long output cut) or an `Error: …` text naming the field
  * and expected type, or the node's message and details. The same call as an
- * {@link ToolObservation} is available through `toAgentTool`.
+ * {@link ToolObservation} is available through `toAgentTool`. The call's signal (LangChain's
+ * `config.signal`, or the AgentTool's invoke option) goes to `runner.run`, which cancels the
+ * node where the host can; a call whose signal aborted is an error, whatever the node returned.
  *
  * @throws ToolBuildError when a `$fromAI` call is malformed or keys conflict (node name,
  *   parameter path and position in the message), or the description expression fails.
@@ -101,6 +103,8 @@ export function createNodeAsTool(options: CreateNodeAsToolOptions): DynamicStruc
 			result = { items: [], error: toNodeRunError(error) };
 		}
 		if (result.error) return { content: nodeErrorText(node.name, result.error), isError: true, data: { error: result.error } };
+		// A runner may still return the node's output after the cancel (n8n's Wait node resolves on cancellation): never a result.
+		if (signal?.aborted) return { content: `Error: the call of ${name} was cancelled before node "${node.name}" finished.`, isError: true, data: { cancelled: true } };
 		return { content: formatToolOutput(result.items, maxOutputLength), isError: false, data: result.items.map((item) => item.json) };
 	};
 

@@ -1,10 +1,10 @@
 import type { ParameterPathSegment } from '../from-ai/from-ai-marker';
 
-/** The value at `segments` (a marker's parameter path) inside `root`, or undefined. */
+/** The value at `segments` (a marker's parameter path) inside `root`, or undefined; own keys only (never an inherited member). */
 export function getAtPath(root: unknown, segments: readonly ParameterPathSegment[]): unknown {
 	let current = root;
 	for (const segment of segments) {
-		if (typeof current !== 'object' || current === null) return undefined;
+		if (typeof current !== 'object' || current === null || !Object.hasOwn(current, segment)) return undefined;
 		current = (current as Record<ParameterPathSegment, unknown>)[segment];
 	}
 	return current;

@@ -29,6 +29,11 @@ export function groupMarkersByPath(markers: readonly FromAIParameterMarker[]): M
 	return [...byPath.values()];
 }
 
+/** The model's argument for `key`; never an inherited member (`toString`, `valueOf` …) of `args`. */
+function argumentFor(args: Record<string, unknown>, key: string): unknown {
+	return Object.hasOwn(args, key) ? args[key] : undefined;
+}
+
 /**
  * The value a sole `={{ $fromAI(…) }}` parameter takes: the argument itself, keeping its type.
  * A string starting with `=`, or an object holding one, would be evaluated by n8n as an
@@ -52,7 +57,7 @@ function substituteInTemplate(raw: string, markers: readonly FromAIParameterMark
 	for (const marker of markers) {
 		// Markers nested inside a replaced span (a `$fromAI` in another's arguments) are gone.
 		if (marker.end > limit) continue;
-		const argument = args[marker.key];
+		const argument = argumentFor(args, marker.key);
 		if (marker.wholeSegment) {
 			const rendered = typeof argument === 'object' && argument !== null ? JSON.stringify(argument) : argument;
 			result = `${result.slice(0, marker.segment.start)}{{ ${toExpressionLiteral(rendered)} }}${result.slice(marker.segment.end)}`;
@@ -81,7 +86,7 @@ export function substituteArguments(
 		const raw = getAtPath(copy, entry.segments);
 		if (typeof raw !== 'string') continue;
 		const sole = entry.markers.length === 1 && entry.markers[0].wholeValue ? entry.markers[0] : undefined;
-		setAtPath(copy, entry.segments, sole ? wholeValueFor(args[sole.key]) : substituteInTemplate(raw, entry.markers, args));
+		setAtPath(copy, entry.segments, sole ? wholeValueFor(argumentFor(args, sole.key)) : substituteInTemplate(raw, entry.markers, args));
 	}
 	return copy;
 }

@@ -52,6 +52,11 @@ export interface FakeReply {
 	resetBeforeResponse?: boolean;
 	/** Send `: OPENROUTER PROCESSING` comment lines before the first chunk (default 0). */
 	processingComments?: number;
+	/**
+	 * After the chunks, send a `: keep-alive` comment every this many ms and never finish, until
+	 * the client goes away or the server closes: a stream that never ends but never goes quiet.
+	 */
+	trickleEveryMs?: number;
 	/** Do not send the final `data: [DONE]`. */
 	omitDone?: boolean;
 	/** Sent after `data: [DONE]`, before the body ends (a server that goes on after it). */
@@ -166,6 +171,13 @@ async function sendReply(reply: FakeReply, response: ServerResponse): Promise<vo
 		if (reply.chunkDelayMs) await delay(reply.chunkDelayMs);
 		if (response.destroyed) return;
 		await write(response, `data: ${JSON.stringify(chunks[position])}\n\n`);
+	}
+	if (reply.trickleEveryMs !== undefined) {
+		while (!response.destroyed) {
+			await delay(reply.trickleEveryMs);
+			await write(response, ': keep-alive\n\n');
+		}
+		return;
 	}
 	if (reply.rawSse !== undefined) await write(response, reply.rawSse);
 	if (reply.chunks && !reply.omitDone) await write(response, 'data: [DONE]\n\n');

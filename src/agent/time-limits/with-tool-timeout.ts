@@ -1,4 +1,6 @@
 import type { AgentTool, ToolObservation } from '../../tools/agent-tool';
+import { describeAbortReason } from '../stop-agent';
+import { settleOnAbort } from './settle-on-abort';
 
 /** The observation the model reads when a tool ran out of time. */
 export function toolTimeoutObservation(name: string, timeoutMs: number): ToolObservation {
@@ -8,11 +10,25 @@ export function toolTimeoutObservation(name: string, timeoutMs: number): ToolObs
 	};
 }
 
+/** The observation of a call the run stopped (`reason`: the run signal's), or never started because the run had already stopped. */
+export function toolStoppedObservation(name: string, reason: unknown): ToolObservation {
+	return { content: `Tool '${name}' was stopped before it finished: ${describeAbortReason(reason)}.`, isError: true };
+}
+
+/** The reason a tool call's signal carries when its time limit ran out. */
+class ToolTimeLimitReason extends Error {
+	constructor(readonly timeoutMs: number) {
+		super(`the tool call exceeded its time limit of ${timeoutMs / 1000} s`);
+		this.name = 'ToolTimeLimit';
+	}
+}
+
 /**
  * The tool with a time limit per call: after `timeoutMs` the call's signal is aborted (so
  * the tool's own work stops where it honours the signal, e.g. an HTTP request) and the
- * model gets a timeout observation instead of waiting. `timeoutMs` ≤ 0 returns the tool
- * unchanged. The caller's signal still aborts the call too.
+ * model gets a timeout observation at once; a tool that ignores the signal is abandoned, its
+ * late result dropped. The caller's signal aborts the call the same way (a "stopped"
+ * observation). `timeoutMs` ≤ 0 returns the tool unchanged.
  */
 export function withToolTimeout(tool: AgentTool, timeoutMs: number): AgentTool {
 	if (!(timeoutMs > 0)) return tool;
@@ -23,16 +39,12 @@ export function withToolTimeout(tool: AgentTool, timeoutMs: number): AgentTool {
 			const onOuterAbort = () => controller.abort(options.signal?.reason);
 			if (options.signal?.aborted) onOuterAbort();
 			else options.signal?.addEventListener('abort', onOuterAbort, { once: true });
-			let timer: ReturnType<typeof setTimeout> | undefined;
-			const timedOut = new Promise<ToolObservation>((resolve) => {
-				timer = setTimeout(() => {
-					// Settle first: a tool that rejects on abort must not win the race.
-					resolve(toolTimeoutObservation(tool.name, timeoutMs));
-					controller.abort(new Error(`tool timeout (${timeoutMs} ms)`));
-				}, timeoutMs);
-			});
+			const timer = setTimeout(() => controller.abort(new ToolTimeLimitReason(timeoutMs)), timeoutMs);
 			try {
-				return await Promise.race([tool.invoke(args, { ...options, signal: controller.signal }), timedOut]);
+				if (controller.signal.aborted) return toolStoppedObservation(tool.name, controller.signal.reason);
+				return await settleOnAbort(tool.invoke(args, { ...options, signal: controller.signal }), controller.signal, (reason) =>
+					reason instanceof ToolTimeLimitReason ? toolTimeoutObservation(tool.name, timeoutMs) : toolStoppedObservation(tool.name, reason),
+				);
 			} finally {
 				clearTimeout(timer);
 				options.signal?.removeEventListener('abort', onOuterAbort);

@@ -1,18 +1,15 @@
 import { ChatAbortedError } from '../../errors/chat-aborted-error';
 import { ChatTimeoutError, type ChatTimeoutPhase } from '../../errors/chat-timeout-error';
 import { ToolbridgeError } from '../../errors/toolbridge-error';
+import type { ChatTimeLimits } from '../chat-time-limits';
 import { returnAbortController, takeAbortController } from './abort-controller-pool';
 import { connectionErrorFrom } from './connection-error-from';
 import { chatWatchdog, type Watched } from './watchdog';
 
-/** The time limits of one attempt, in ms; 0 = none. */
-export interface AttemptLimits {
-	/** Longest wait for the response headers, then between two reads. */
-	timeoutMs: number;
-	/** Longest wait from the request to the first part. */
-	firstTokenTimeoutMs: number;
-	/** Once the first part arrived: longest wait between two reads. */
-	stallTimeoutMs: number;
+/** The time limits of one attempt, in ms (0 = none), and the whole call's deadline (epoch ms; `Infinity` = none). */
+export interface AttemptLimits extends ChatTimeLimits {
+	/** When the call's `totalTimeoutMs` runs out, shared by all its attempts. */
+	deadline: number;
 }
 
 /** Which limit ran out, and its value. */
@@ -87,7 +84,9 @@ export class AttemptControl implements Watched {
 
 	/** The limit that has run out at `now`, if any. */
 	private expired(now: number): Expired | undefined {
-		const { firstTokenTimeoutMs } = this.limits;
+		const { firstTokenTimeoutMs, deadline, totalTimeoutMs } = this.limits;
+		// Counted even while the consumer holds a part: it bounds the call, not the stream's pace.
+		if (now >= deadline) return { phase: 'total', timeoutMs: totalTimeoutMs };
 		if (firstTokenTimeoutMs > 0 && !this.firstPart && now - this.startedAt >= firstTokenTimeoutMs) return { phase: 'first-token', timeoutMs: firstTokenTimeoutMs };
 		const inactivity = this.inactivityLimit();
 		if (!this.paused && inactivity.timeoutMs > 0 && now - this.lastActivity >= inactivity.timeoutMs) return inactivity;
@@ -103,9 +102,9 @@ export class AttemptControl implements Watched {
 
 	/** The earliest moment a limit could run out (epoch ms; `undefined` when no limit applies). */
 	private nextCheck(now: number): number | undefined {
-		let at = Infinity;
+		let at = this.limits.deadline;
 		const { firstTokenTimeoutMs, timeoutMs, stallTimeoutMs } = this.limits;
-		if (firstTokenTimeoutMs > 0 && !this.firstPart) at = this.startedAt + firstTokenTimeoutMs;
+		if (firstTokenTimeoutMs > 0 && !this.firstPart) at = Math.min(at, this.startedAt + firstTokenTimeoutMs);
 		// The stall limit may differ from the response/stream one: take the shortest that may apply.
 		const inactivity = timeoutMs > 0 && stallTimeoutMs > 0 ? Math.min(timeoutMs, stallTimeoutMs) : timeoutMs > 0 ? timeoutMs : stallTimeoutMs;
 		if (inactivity > 0) at = Math.min(at, (this.paused ? now : this.lastActivity) + inactivity);

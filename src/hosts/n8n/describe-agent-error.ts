@@ -62,13 +62,13 @@ const hints: Record<string, string> = {
  */
 export function describeAgentError(error: unknown): string | undefined {
 	if (!ToolbridgeError.isInstance(error)) return undefined;
-	if (error.code === 'AGENT_ABORTED') {
+	if (error.code === 'AGENT_ABORTED' || error.code === 'VALIDATOR_ABORTED') {
 		// The whole-run limit aborts the run too; its message says so (see RunTimeLimitReason).
 		return /exceeded its time limit/.test(error.message)
 			? 'The whole run took longer than "Run Timeout (Seconds)". Raise it, lower "Max Iterations", or choose a faster model.'
 			: 'The execution was cancelled.';
 	}
-	const hint = hints[error.code];
+	const hint = Object.hasOwn(hints, error.code) ? hints[error.code] : undefined;
 	if (hint !== undefined) return hint;
 	if (error.code.startsWith('FROM_AI_')) return 'A connected tool\'s $fromAI(...) expression is malformed; the message says where and what is allowed.';
 	return error.code.startsWith('CHAT_') ? 'The model call failed. Check the credential, the base URL and the model name.' : undefined;

@@ -36,9 +36,9 @@ export interface AgentNodeSettings {
 	secrets: string[];
 	/** The node's "Output Format" (text, json, full); absent: text. */
 	outputFormat?: AgentOutputFormat;
-	/** Per tool call, in ms (in-process tools only: n8n's engine runs engine tools itself). */
+	/** Per tool call, in ms (in-process tools only: n8n's engine runs engine tools itself); absent: the loop's default; 0: none. */
 	toolTimeoutMs?: number;
-	/** For the whole run, in ms. */
+	/** For the whole run, in ms; absent: the loop's default; 0: none. */
 	runTimeoutMs?: number;
 }
 
@@ -70,7 +70,8 @@ export async function readAgentNodeSettings(context: IExecuteFunctions, itemInde
 	Object.assign(headers, model.headers);
 	const connection: ChatConnection = { baseUrl, headers, appName: 'n8n-nodes-toolbridge' };
 	if (apiKey !== '') connection.apiKey = apiKey;
-	if (options.timeout !== undefined) connection.timeoutMs = options.timeout * 1000;
+	// "Timeout" bounds the whole model call (and, so that a longer one can wait that long, the wait for a response).
+	if (typeof options.timeout === 'number' && !Number.isNaN(options.timeout)) connection.timeoutMs = connection.totalTimeoutMs = Math.max(0, options.timeout) * 1000;
 	if (model.firstTokenTimeoutMs !== undefined) connection.firstTokenTimeoutMs = model.firstTokenTimeoutMs;
 	if (model.stallTimeoutMs !== undefined) connection.stallTimeoutMs = model.stallTimeoutMs;
 

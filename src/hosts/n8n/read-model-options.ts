@@ -39,7 +39,10 @@ export interface ModelNodeOptions {
 	runTimeout?: number;
 }
 
-/** What {@link readModelOptions} gives: config fields, extra headers, output format and time limits (ms). */
+/**
+ * What {@link readModelOptions} gives: config fields, extra headers, output format and time
+ * limits (ms; absent: the loop's and chat client's defaults apply; 0: no limit).
+ */
 export interface ModelOptionSettings {
 	config: Partial<AgentConfig>;
 	headers: Record<string, string>;
@@ -159,6 +162,8 @@ function splitList(text: string | undefined): string[] {
 		.filter((entry) => entry !== '');
 }
 
+/** Seconds → ms; absent stays absent (the default applies), 0 stays 0 (no limit). */
 function seconds(value: number | undefined): number | undefined {
-	return value !== undefined && value > 0 ? value * 1000 : undefined;
+	if (typeof value !== 'number' || Number.isNaN(value)) return undefined;
+	return Math.max(0, value) * 1000;
 }

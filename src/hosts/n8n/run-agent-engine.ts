@@ -9,6 +9,7 @@ import { debugLines } from '../../agent/debug-log';
 import { nextAction } from '../../agent/next-action';
 import { redactSecrets } from '../../chat/redact-secrets';
 import { abortAgent, abortReason } from '../../agent/stop-agent';
+import { resolveRunTimeLimits } from '../../agent/time-limits/default-time-limits';
 import { runTimeLimitSignal } from '../../agent/time-limits/run-time-limit';
 import type { CallModel } from '../../agent/call-model-step';
 import { advanceAgent } from '../../agent/advance-agent';
@@ -137,7 +138,7 @@ class ItemRun {
 		this.sink = new NodeEventSink(this.context, this.itemIndex, item.debugLog);
 		this.sink.begin();
 		for (const line of debugLines.start(state)) this.debug(() => line);
-		if (this.settings.toolTimeoutMs !== undefined) {
+		if (this.settings.toolTimeoutMs) {
 			this.debug(() => '[DEBUG] "Tool Timeout" does not apply: n8n\'s engine runs the tool nodes (set a timeout on the tool node itself, or "Tool Execution" to "In-Process")');
 		}
 		return item;
@@ -158,8 +159,9 @@ class ItemRun {
 	 * @throws AgentStoppedError or the model error when the run fails.
 	 */
 	async advance(item: EngineItem, takenIds: Set<string>): Promise<EngineAction[]> {
-		// The whole-run limit counts from the item's first entry, across re-entries.
-		const limit = runTimeLimitSignal(this.context.getExecutionCancelSignal?.(), this.settings.runTimeoutMs, item.startedAt);
+		// The whole-run limit (default 600 s) counts from the item's first entry, across re-entries.
+		const { runTimeoutMs } = resolveRunTimeLimits({ runTimeoutMs: this.settings.runTimeoutMs });
+		const limit = runTimeLimitSignal(this.context.getExecutionCancelSignal?.(), runTimeoutMs, item.startedAt);
 		try {
 			return await this.step(item, takenIds, limit.signal);
 		} finally {

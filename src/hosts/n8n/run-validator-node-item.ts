@@ -59,6 +59,8 @@ export async function runValidatorNodeItem(
 		onEvent: sink.onEvent,
 		debug: settings.debugLog,
 		secrets: settings.secrets,
+		toolTimeoutMs: settings.toolTimeoutMs,
+		runTimeoutMs: settings.runTimeoutMs,
 	}).finally(() => sink.end());
 
 	const json: IDataObject = { tool: result.tool, arguments: result.arguments as IDataObject };

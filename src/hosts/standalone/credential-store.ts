@@ -44,7 +44,8 @@ export function loadCredentialRecords(
 	options: { file?: string; records?: CredentialRecords; env?: NodeJS.ProcessEnv } = {},
 ): CredentialRecords {
 	const env = options.env ?? process.env;
-	const merged: CredentialRecords = {};
+	// No prototype: a record named `__proto__` (JSON.parse keeps it as a key) stays an ordinary key.
+	const merged = Object.create(null) as CredentialRecords;
 	const envFile = env[CREDENTIALS_FILE_ENV];
 	if (envFile) Object.assign(merged, parseRecords(readFile(envFile), `${CREDENTIALS_FILE_ENV} (${envFile})`));
 	const envJson = env[CREDENTIALS_ENV];

@@ -92,7 +92,7 @@ export class StandaloneNodeTypes implements INodeTypes {
 	 */
 	getCredentialType(credentialType: string): ICredentialType {
 		for (const loader of this.loaders.values()) {
-			if (credentialType in loader.known.credentials || credentialType in loader.credentialTypes) {
+			if (Object.hasOwn(loader.known.credentials, credentialType) || Object.hasOwn(loader.credentialTypes, credentialType)) {
 				return loader.getCredential(credentialType).type;
 			}
 		}
@@ -110,6 +110,7 @@ export class StandaloneNodeTypes implements INodeTypes {
 	}
 
 	private isKnown(loader: DirectoryLoader, name: string): boolean {
-		return name in loader.known.nodes || name in loader.nodeTypes;
+		// Own keys: a type named `n8n-nodes-base.toString` is unknown, not Object.prototype's member.
+		return Object.hasOwn(loader.known.nodes, name) || Object.hasOwn(loader.nodeTypes, name);
 	}
 }

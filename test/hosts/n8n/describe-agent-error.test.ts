@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { describeAgentError } from '../../../src/hosts/n8n/describe-agent-error';
 import { RunTimeLimitReason } from '../../../src/agent/time-limits/run-time-limit';
 import { AgentStoppedError } from '../../../src/agent/agent-stopped-error';
+import { ValidatorError } from '../../../src/agent/modes/validator/validator-error';
 import { ChatTimeoutError } from '../../../src/errors/chat-timeout-error';
 import { ToolbridgeError } from '../../../src/errors/toolbridge-error';
 
@@ -53,6 +54,10 @@ describe('describeAgentError', () => {
 		const timedOut = new AgentStoppedError('aborted', `The agent stopped: aborted (${new RunTimeLimitReason(5000).message}).`, details);
 		expect(describeAgentError(timedOut)).toContain('"Run Timeout (Seconds)"');
 		expect(describeAgentError(new AgentStoppedError('aborted', 'The agent stopped: the run was aborted.', details))).toBe('The execution was cancelled.');
+		// Validator mode has the same limit.
+		const validatorTimedOut = new ValidatorError('aborted', `The validator stopped: aborted (${new RunTimeLimitReason(5000).message}).`, { attempts: [], usage: details.usage });
+		expect(describeAgentError(validatorTimedOut)).toContain('"Run Timeout (Seconds)"');
+		expect(describeAgentError(new ValidatorError('aborted', 'The validator stopped: the run was aborted.', { attempts: [], usage: details.usage }))).toBe('The execution was cancelled.');
 	});
 
 	it('says nothing about errors that are not this package\'s', () => {

@@ -7,6 +7,10 @@ import { callModelStep } from '../../call-model-step';
 import { runToolCall } from '../../run-tool-call';
 import { redactSecrets } from '../../../chat/redact-secrets';
 import type { CallModel } from '../../call-model-step';
+import { abortReason } from '../../stop-agent';
+import { resolveRunTimeLimits } from '../../time-limits/default-time-limits';
+import { runTimeLimitSignal } from '../../time-limits/run-time-limit';
+import { withToolTimeout } from '../../time-limits/with-tool-timeout';
 import { applyValidatorToolResult, applyValidatorTurn, failValidator } from './apply-validator-turn';
 import { createValidatorState, type ValidatorInput } from './create-validator-state';
 import { nextValidatorAction } from './next-validator-action';
@@ -26,6 +30,10 @@ export interface RunValidatorOptions {
 	onState?: (state: ValidatorState) => void;
 	debug?: boolean;
 	secrets?: string[];
+	/** Time limit of the tool's one run in ms (default 120000; 0 = none): it fails the validator as `tool-error`. */
+	toolTimeoutMs?: number;
+	/** Time limit for the whole run in ms (default 600000; 0 = none): the validator stops as `aborted`, even while the tool runs. */
+	runTimeoutMs?: number;
 }
 
 /**
@@ -34,7 +42,8 @@ export interface RunValidatorOptions {
  * tool runs exactly once (not at all with "validate only").
  *
  * @throws {ValidatorError} when the attempts are exhausted (every attempt's errors in the
- * message and in `attempts`), the tool fails, or `signal` aborts the run.
+ * message and in `attempts`), the tool fails or runs out of time, or `signal` or the run's
+ * time limit aborts the run (at once, also while the tool runs; its late result is dropped).
  * @throws the model call's own error (e.g. ApiCallError) when a model call fails.
  * @throws {AgentConfigurationError} for a bad input (no tools, unknown tool name, …).
  */
@@ -42,6 +51,17 @@ export async function runValidator(options: RunValidatorOptions): Promise<{ stat
 	const check = argumentChecks('runValidator');
 	check.array(check.object(options, 'options').tools, 'options.tools');
 	if (typeof options.callModel !== 'function') check.fail('options.callModel', 'a function (e.g. createChatModelCaller(connection))', options.callModel);
+	const limits = resolveRunTimeLimits(options);
+	const limit = runTimeLimitSignal(options.signal, limits.runTimeoutMs);
+	const tools = limits.toolTimeoutMs > 0 ? options.tools.map((tool) => withToolTimeout(tool, limits.toolTimeoutMs)) : options.tools;
+	try {
+		return await runValidatorLoop({ ...options, tools, signal: limit.signal });
+	} finally {
+		limit.dispose();
+	}
+}
+
+async function runValidatorLoop(options: RunValidatorOptions): Promise<{ state: ValidatorState; result: ValidatorResult }> {
 	const { signal } = options;
 	const emit = (event: AgentEvent): void => options.onEvent?.(event);
 	const debug = (line: string): void => {
@@ -57,7 +77,7 @@ export async function runValidator(options: RunValidatorOptions): Promise<{ stat
 	debug(`[DEBUG] Starting validator. Tool: ${state.config.toolName ?? `any of ${state.tools.map((tool) => tool.name).join(', ')}`}, max attempts: ${state.config.maxAttempts}${state.config.validateOnly ? ', validate only' : ''}`);
 
 	for (;;) {
-		if (signal?.aborted) update(failValidator(state, 'aborted', 'The validator stopped: the run was aborted.'));
+		if (signal?.aborted) update(failValidator(state, 'aborted', `The validator stopped: ${abortReason(signal)}.`));
 		const action = nextValidatorAction(state);
 		switch (action.type) {
 			case 'done':
@@ -87,7 +107,8 @@ export async function runValidator(options: RunValidatorOptions): Promise<{ stat
 				emit({ type: 'step-start', iteration: state.attempts.length, call });
 				debug(`[DEBUG] Executing tool: ${call.name} with args: ${JSON.stringify(call.arguments)}`);
 				const result = await runToolCall(byName.get(call.name), call, signal);
-				update(applyValidatorToolResult(state, [result]));
+				// A run stopped while the tool ran ends as aborted (next turn of the loop), not as a tool error.
+				if (!signal?.aborted) update(applyValidatorToolResult(state, [result]));
 				const { observation, durationMs } = result;
 				emit({
 					type: 'step-end',

@@ -23,10 +23,11 @@ export function collectActionResponses(item: EngineItem, response: EngineRespons
 	const lines: string[] = [];
 	for (const call of action.calls) {
 		if (item.results.some((result) => result.toolCallId === call.toolCallId)) continue;
-		const actionId = item.actionIds[call.toolCallId];
+		// Own keys only: a call id or tool name such as `toString` is not Object.prototype's member.
+		const actionId = Object.hasOwn(item.actionIds, call.toolCallId) ? item.actionIds[call.toolCallId] : undefined;
 		if (actionId === undefined) continue;
 		const entry = byId.get(actionId);
-		const route = item.routes[call.name] ?? {};
+		const route = (Object.hasOwn(item.routes, call.name) ? item.routes[call.name] : undefined) ?? {};
 		const approved = item.approved.includes(call.toolCallId);
 		const nodeName = entry?.action.nodeName ?? (approved ? route.gatedToolNodeName : route.nodeName) ?? call.name;
 		const durationMs = entry?.data.executionTime ?? 0;

@@ -70,7 +70,7 @@ function withoutInjectedFields(item: INodeExecutionData, injected: InjectedInput
 	if (!item.json) return item;
 	const json: IDataObject = {};
 	for (const [key, value] of Object.entries(item.json)) {
-		const echoed = !(key in injected.arguments) && key in injected.fields && JSON.stringify(injected.fields[key]) === JSON.stringify(value);
+		const echoed = !Object.hasOwn(injected.arguments, key) && Object.hasOwn(injected.fields, key) && JSON.stringify(injected.fields[key]) === JSON.stringify(value);
 		if (!echoed) json[key] = value;
 	}
 	return { ...item, json };

@@ -23,7 +23,7 @@ export interface PlannedActions {
 export function planEngineActions(item: EngineItem, calls: ToolCallRequest[], takenIds: Set<string>): PlannedActions {
 	const planned: PlannedActions = { actions: [], results: [], actionIds: {} };
 	for (const call of calls) {
-		const route = item.routes[call.name] ?? {};
+		const route = (Object.hasOwn(item.routes, call.name) ? item.routes[call.name] : undefined) ?? {};
 		const approved = item.approved.includes(call.toolCallId);
 		const nodeName = approved ? route.gatedToolNodeName : route.nodeName;
 		if (nodeName === undefined) {

@@ -46,7 +46,7 @@ export function createNodeParameterReader(
 	return {
 		node: copy,
 		get(name, fallback) {
-			const value = copy.parameters[name];
+			const value = Object.hasOwn(copy.parameters, name) ? copy.parameters[name] : undefined;
 			if (value === undefined) return fallback;
 			return workflow.expression.getParameterValue(value as NodeParameterValueType, null, 0, 0, copy.name, input, 'manual', {});
 		},

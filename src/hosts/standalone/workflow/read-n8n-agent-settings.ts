@@ -39,7 +39,7 @@ export async function readN8nAgentSettings(node: INode, workflow: WorkflowExport
 	const prompt = promptType === 'define' || (promptType === undefined && node.parameters.text !== undefined) ? agent.get('text', '') : options.chatInput;
 
 	const modelNode = findChatModelNode(workflow, node.name);
-	const known = modelNode ? chatModelNodes[modelNode.type] : undefined;
+	const known = modelNode && Object.hasOwn(chatModelNodes, modelNode.type) ? chatModelNodes[modelNode.type] : undefined;
 	const modelReader = modelNode && known ? createNodeParameterReader(modelNode, { item, timezone: options.timezone }) : undefined;
 	const modelOptions = (modelReader?.get('options', {}) ?? {}) as { temperature?: number; maxTokens?: number; timeout?: number; baseURL?: string };
 	const model = options.model ?? (modelReader ? modelId(modelReader.get('model'), known!.defaultModel) : undefined);
@@ -55,8 +55,8 @@ export async function readN8nAgentSettings(node: INode, workflow: WorkflowExport
 
 	const connection: ChatConnection = { baseUrl: fields.url, headers: {}, appName: 'n8n-nodes-toolbridge' };
 	if (fields.apiKey !== '') connection.apiKey = fields.apiKey;
-	// n8n's LangChain chat models take their timeout in milliseconds.
-	if (typeof modelOptions.timeout === 'number' && modelOptions.timeout > 0) connection.timeoutMs = modelOptions.timeout;
+	// n8n's LangChain chat models take their timeout in milliseconds, for the whole request.
+	if (typeof modelOptions.timeout === 'number' && modelOptions.timeout > 0) connection.timeoutMs = connection.totalTimeoutMs = modelOptions.timeout;
 	return {
 		kind: 'n8n-agent',
 		mode: 'full',

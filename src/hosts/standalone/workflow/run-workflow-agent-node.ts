@@ -106,6 +106,8 @@ export async function runWorkflowAgentNode(session: WorkflowSession, node: INode
 				onEvent,
 				debug,
 				secrets: settings.secrets,
+				toolTimeoutMs: settings.toolTimeoutMs,
+				runTimeoutMs: settings.runTimeoutMs,
 				onState: frame.track,
 			}),
 		).catch(finishOnFailure);

@@ -46,12 +46,17 @@ export interface WorkflowAgentSettings extends AgentNodeSettings {
 
 /** The record a node references for `type`, if the node references one and it was supplied. */
 export function credentialRecordOf(node: INode, type: string, lookup: CredentialLookup): ICredentialDataDecryptedObject | undefined {
-	const details = node.credentials?.[type] ?? { id: null, name: '' };
-	return lookup(details, type);
+	return lookup(credentialDetailsOf(node, type) ?? { id: null, name: '' }, type);
 }
 
 /** How to tell the user which credential record would serve `node`. */
 export function credentialHint(node: INode, type: string): string {
-	const name = node.credentials?.[type]?.name;
+	const name = credentialDetailsOf(node, type)?.name;
 	return name ? `the credential "${name}" (type ${type}) of node "${node.name}"` : `a "${type}" credential`;
+}
+
+/** The node's own reference to a credential of `type` (a type such as `toString` is not `Object.prototype`'s member). */
+function credentialDetailsOf(node: INode, type: string): INodeCredentialsDetails | undefined {
+	const credentials = node.credentials;
+	return credentials && Object.hasOwn(credentials, type) ? credentials[type] : undefined;
 }
