@@ -18,12 +18,36 @@ Exit codes: 0 ok, 1 runtime error, 2 usage or $fromAI problems.
 `;
 }
 
+/**
+ * Problems with what the user gave (flags, the workflow file, its nodes and settings) exit 2;
+ * what goes wrong while running (a model call, a tool) exits 1.
+ */
+const configurationCodes = new Set([
+	'WORKFLOW_FILE_INVALID',
+	'NODE_TYPE_NOT_FOUND',
+	'NODE_UNSUPPORTED',
+	'CREDENTIAL_MISSING',
+	'AGENT_CONFIGURATION',
+	'AGENT_NOT_FOUND',
+	'AGENT_NESTING_CYCLE',
+	'INVALID_ARGUMENT',
+	'CREDENTIALS_INVALID',
+	'TOOL_BUILD_FAILED',
+]);
+
 function exitCodeFor(error: unknown): number {
 	if (error instanceof UsageError || error instanceof ToolBuildError || error instanceof AgentNotFoundError || error instanceof ServerConfigurationError) return EXIT.usage;
+	const code = (error as { code?: unknown } | null)?.code;
+	if (ToolbridgeError.isInstance(error) && configurationCodes.has(error.code)) return EXIT.usage;
 	// parseArgs reports unknown or malformed flags with these codes.
-	const code = (error as { code?: unknown }).code;
 	if (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS')) return EXIT.usage;
 	return EXIT.runtimeError;
+}
+
+/** parseArgs' own errors (unknown or malformed flags) are usage errors, not TypeErrors to the user. */
+function isParseArgsError(error: unknown): boolean {
+	const code = (error as { code?: unknown } | null)?.code;
+	return typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS');
 }
 
 /**
@@ -57,10 +81,10 @@ export async function runCli(argv: readonly string[], commands: readonly CliComm
 		return await command.run({ positionals, values: values as Record<string, string | boolean | string[] | undefined>, io });
 	} catch (error) {
 		const message = error instanceof Error ? error.message : String(error);
-		const label = error instanceof UsageError || !(error instanceof Error) ? '' : ToolbridgeError.isInstance(error) ? '' : `${error.name}: `;
+		const label = error instanceof UsageError || !(error instanceof Error) || isParseArgsError(error) || ToolbridgeError.isInstance(error) ? '' : `${error.name}: `;
 		io.stderr(`toolbridge ${name}: ${label}${message}\n`);
 		if (debug && error instanceof Error && error.stack) io.stderr(`${error.stack}\n`);
-		else if (exitCodeFor(error) === EXIT.usage && error instanceof UsageError) io.stderr(`Run "toolbridge ${name} --help" for usage.\n`);
+		else if (error instanceof UsageError || isParseArgsError(error)) io.stderr(`Run "toolbridge ${name} --help" for usage.\n`);
 		return exitCodeFor(error);
 	}
 }

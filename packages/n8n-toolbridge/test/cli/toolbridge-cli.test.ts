@@ -109,9 +109,9 @@ describe('toolbridge (in process)', () => {
 		expect(stderr).not.toMatch(/\n\s+at /);
 	});
 
-	it('a missing file is a runtime error; --debug adds the stack', async () => {
+	it('a missing file is a configuration error (exit 2, as README says); --debug adds the stack', async () => {
 		const plain = await runInProcess(['tools', 'fixtures/workflows/nope.json']);
-		expect(plain.code).toBe(1);
+		expect(plain.code).toBe(2);
 		expect(plain.stderr).toBe('toolbridge tools: Cannot read workflow file fixtures/workflows/nope.json: ENOENT.\n');
 		const debug = await runInProcess(['tools', 'fixtures/workflows/nope.json', '--debug']);
 		expect(debug.stderr).toMatch(/\n\s+at /);
@@ -123,5 +123,33 @@ describe('toolbridge (in process)', () => {
 		expect(main.stdout).toContain('tools  list the tools an agent of a workflow would see');
 		const call = await runInProcess(['call', '--help']);
 		expect(call.stdout).toMatch(/^Usage: toolbridge call <workflow\.json> <tool> --args '<json>'/);
+	});
+});
+
+describe('exit codes: 2 for what the user gave, never an error class name in the message', () => {
+	const dir = mkdtempSync(join(tmpdir(), 'toolbridge-exit-'));
+	const unknownType = join(dir, 'unknown-type.json');
+	writeFileSync(
+		unknownType,
+		JSON.stringify({
+			nodes: [
+				{ name: 'A', type: 'n8n-nodes-base.noSuchNode', parameters: {} },
+				{ name: 'Agent', type: 'n8n-nodes-toolbridge.agentOrchestrator', parameters: {} },
+			],
+			connections: { A: { ai_tool: [[{ node: 'Agent', type: 'ai_tool', index: 0 }]] } },
+		}),
+	);
+	const notJson = join(dir, 'not-json.json');
+	writeFileSync(notJson, '{ nope');
+	it.each([
+		['a missing workflow file', ['tools', join(dir, 'missing.json')], /Cannot read workflow file/],
+		['a workflow file that is not JSON', ['tools', notJson], /is not valid JSON/],
+		['an unknown node type', ['tools', unknownType], /Node type "n8n-nodes-base\.noSuchNode"/],
+		['an unknown flag', ['tools', unknownType, '--bogus'], /Unknown option '--bogus'/],
+	])('%s exits 2', async (_what, args, message) => {
+		const { code, stderr } = await runInProcess(args);
+		expect(code).toBe(2);
+		expect(stderr).toMatch(message);
+		expect(stderr).not.toMatch(/\b(TypeError|Error|ToolbridgeError|WorkflowFileError|NodeTypeNotFoundError):/);
 	});
 });
