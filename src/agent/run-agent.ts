@@ -1,4 +1,3 @@
-import { argumentChecks } from '../errors/invalid-argument-error';
 import { AgentConfigurationError } from '../errors/agent-configuration-error';
 import type { AgentResult, AgentState } from './agent-state';
 import type { AgentEvent, AgentEventListener } from './agent-event';
@@ -11,9 +10,7 @@ import { debugLines } from './debug-log';
 import { redactSecrets } from '../chat/redact-secrets';
 import { runToolCall } from './run-tool-call';
 import { runWithConcurrency } from './run-with-concurrency';
-import { resolveRunTimeLimits } from './time-limits/default-time-limits';
-import { runTimeLimitSignal } from './time-limits/run-time-limit';
-import { withToolTimeout } from './time-limits/with-tool-timeout';
+import { withRunTimeLimits } from './time-limits/default-time-limits';
 
 /** Options of the in-process driver. */
 export interface RunAgentOptions {
@@ -68,17 +65,7 @@ export interface AgentRunOutcome {
  * @throws {AgentConfigurationError} from `createAgentState` for a bad `input`, or when neither state nor input is given.
  */
 export async function runAgent(options: RunAgentOptions): Promise<AgentRunOutcome> {
-	const check = argumentChecks('runAgent');
-	check.array(check.object(options, 'options').tools, 'options.tools');
-	if (typeof options.callModel !== 'function') check.fail('options.callModel', 'a function (e.g. createChatModelCaller(connection))', options.callModel);
-	const limits = resolveRunTimeLimits(options);
-	const limit = runTimeLimitSignal(options.signal, limits.runTimeoutMs);
-	const tools = limits.toolTimeoutMs > 0 ? options.tools.map((tool) => withToolTimeout(tool, limits.toolTimeoutMs)) : options.tools;
-	try {
-		return await runAgentLoop({ ...options, tools, signal: limit.signal });
-	} finally {
-		limit.dispose();
-	}
+	return withRunTimeLimits('runAgent', options, runAgentLoop);
 }
 
 async function runAgentLoop(options: RunAgentOptions): Promise<AgentRunOutcome> {

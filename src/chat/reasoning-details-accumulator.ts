@@ -21,7 +21,9 @@ export class ReasoningDetailsAccumulator {
 	add(details: readonly ReasoningDetail[]): void {
 		for (const delta of details) {
 			if (typeof delta !== 'object' || delta === null) continue;
-			const key = typeof delta.index === 'number' ? `${delta.index}\u0000${delta.type}` : undefined;
+			// A provider's `type` is a string; anything else keys as its JSON-free kind, never via toString().
+			const type = typeof delta.type === 'string' ? delta.type : typeof delta.type;
+			const key = typeof delta.index === 'number' ? `${delta.index}\u0000${type}` : undefined;
 			let entry = key === undefined ? undefined : this.byKey.get(key);
 			if (!entry) {
 				entry = { detail: {} as ReasoningDetail, textPieces: [], summaryPieces: [], dataPieces: [] };
@@ -33,7 +35,7 @@ export class ReasoningDetailsAccumulator {
 				else if (field === 'summary' && typeof value === 'string') entry.summaryPieces.push(value);
 				else if (field === 'data' && typeof value === 'string') entry.dataPieces.push(value);
 				else if (value !== null && value !== undefined && value !== '') entry.detail[field] = value;
-				else if (!(field in entry.detail)) entry.detail[field] = value;
+				else if (!Object.hasOwn(entry.detail, field)) entry.detail[field] = value;
 			}
 		}
 	}

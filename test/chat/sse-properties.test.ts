@@ -8,7 +8,7 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { chatFixtureNames, frameChunksAsSse, loadChatFixtureChunks } from '../../fixtures/chat/load-chat-fixture';
-import { collectTurn } from '../../src/chat/collect-turn';
+import { collectTurn, TurnAssembler } from '../../src/chat/collect-turn';
 import { ChatStreamParser, parseChatStream } from '../../src/chat/parse-chat-stream';
 import { SseParser, type SseEvent } from '../../src/chat/parse-sse';
 import type { StreamPart } from '../../src/chat/types';
@@ -258,5 +258,12 @@ describe('regressions found by these properties', () => {
 		const parts = parseReads([encoder.encode(body)]);
 		expect(parts).toHaveLength(1);
 		expect(parts[0]).toMatchObject({ type: 'error', error: { code } });
+	});
+});
+
+describe('regressions found by the properties above', () => {
+	test('a reasoning_details entry whose type is not a string: a turn, not a TypeError', () => {
+		const turn = new TurnAssembler();
+		expect(() => turn.add({ type: 'reasoning-details', details: [{ type: [{ toString: 0 }], text: null, index: 0 } as never] })).not.toThrow();
 	});
 });

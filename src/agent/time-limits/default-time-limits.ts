@@ -1,3 +1,7 @@
+import { argumentChecks } from '../../errors/invalid-argument-error';
+import type { AgentTool } from '../../tools/agent-tool';
+import { runTimeLimitSignal } from './run-time-limit';
+import { withToolTimeout } from './with-tool-timeout';
 /** The time limits of one agent run, in ms; 0 = no such limit. */
 export interface RunTimeLimits {
 	/** Per tool call (in-process): the call is stopped and the model reads a timeout observation. */
@@ -22,4 +26,36 @@ export function resolveRunTimeLimits(options: Partial<RunTimeLimits>): RunTimeLi
 		toolTimeoutMs: pick(options.toolTimeoutMs, defaultRunTimeLimits.toolTimeoutMs),
 		runTimeoutMs: pick(options.runTimeoutMs, defaultRunTimeLimits.runTimeoutMs),
 	};
+}
+
+/** What {@link withRunTimeLimits} reads from a driver's options. */
+export interface TimeLimitedRunOptions extends Partial<RunTimeLimits> {
+	tools: AgentTool[];
+	callModel: unknown;
+	signal?: AbortSignal;
+}
+
+/**
+ * Runs a driver's loop (`runAgent`, `runValidator`) under its time limits: checks the
+ * options, wraps each tool in the tool time limit and hands the loop a signal that also
+ * aborts at the run's deadline.
+ *
+ * @throws {InvalidArgumentError} (INVALID_ARGUMENT) when `options` has no `tools` array or no `callModel` function.
+ */
+export async function withRunTimeLimits<Options extends TimeLimitedRunOptions, Result>(
+	functionName: string,
+	options: Options,
+	loop: (options: Options) => Promise<Result>,
+): Promise<Result> {
+	const check = argumentChecks(functionName);
+	check.array(check.object(options, 'options').tools, 'options.tools');
+	if (typeof options.callModel !== 'function') check.fail('options.callModel', 'a function (e.g. createChatModelCaller(connection))', options.callModel);
+	const limits = resolveRunTimeLimits(options);
+	const limit = runTimeLimitSignal(options.signal, limits.runTimeoutMs);
+	const tools = limits.toolTimeoutMs > 0 ? options.tools.map((tool) => withToolTimeout(tool, limits.toolTimeoutMs)) : options.tools;
+	try {
+		return await loop({ ...options, tools, signal: limit.signal });
+	} finally {
+		limit.dispose();
+	}
 }

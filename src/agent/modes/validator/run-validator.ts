@@ -1,4 +1,3 @@
-import { argumentChecks } from '../../../errors/invalid-argument-error';
 import type { AssistantTurn } from '../../../chat/types';
 import { AgentConfigurationError } from '../../../errors/agent-configuration-error';
 import type { AgentEvent } from '../../agent-event';
@@ -8,9 +7,7 @@ import { runToolCall } from '../../run-tool-call';
 import { redactSecrets } from '../../../chat/redact-secrets';
 import type { CallModel } from '../../call-model-step';
 import { abortReason } from '../../stop-agent';
-import { resolveRunTimeLimits } from '../../time-limits/default-time-limits';
-import { runTimeLimitSignal } from '../../time-limits/run-time-limit';
-import { withToolTimeout } from '../../time-limits/with-tool-timeout';
+import { withRunTimeLimits } from '../../time-limits/default-time-limits';
 import { applyValidatorToolResult, applyValidatorTurn, failValidator } from './apply-validator-turn';
 import { createValidatorState, type ValidatorInput } from './create-validator-state';
 import { nextValidatorAction } from './next-validator-action';
@@ -48,17 +45,7 @@ export interface RunValidatorOptions {
  * @throws {AgentConfigurationError} for a bad input (no tools, unknown tool name, …).
  */
 export async function runValidator(options: RunValidatorOptions): Promise<{ state: ValidatorState; result: ValidatorResult }> {
-	const check = argumentChecks('runValidator');
-	check.array(check.object(options, 'options').tools, 'options.tools');
-	if (typeof options.callModel !== 'function') check.fail('options.callModel', 'a function (e.g. createChatModelCaller(connection))', options.callModel);
-	const limits = resolveRunTimeLimits(options);
-	const limit = runTimeLimitSignal(options.signal, limits.runTimeoutMs);
-	const tools = limits.toolTimeoutMs > 0 ? options.tools.map((tool) => withToolTimeout(tool, limits.toolTimeoutMs)) : options.tools;
-	try {
-		return await runValidatorLoop({ ...options, tools, signal: limit.signal });
-	} finally {
-		limit.dispose();
-	}
+	return withRunTimeLimits('runValidator', options, runValidatorLoop);
 }
 
 async function runValidatorLoop(options: RunValidatorOptions): Promise<{ state: ValidatorState; result: ValidatorResult }> {
