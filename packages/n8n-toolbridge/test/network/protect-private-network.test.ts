@@ -78,16 +78,16 @@ describe('protectPrivateNetwork on HTTP Request tools', () => {
 });
 
 describe('isUrlParameterPath', () => {
-	it.each([
-		['url', true],
-		['baseUrl', true],
-		['options.webhookURL', true],
-		['endpoint', true],
-		['connection.host', true],
-		['queryParameters.parameters[0].value', false],
-		['text', false],
-		['options.fields[2].value', false],
-	])('%s → %s', (path, expected) => {
-		expect(isUrlParameterPath(path)).toBe(expected);
+	it.each<[Array<string | number>, boolean]>([
+		[['url'], true],
+		[['baseUrl'], true],
+		[['options', 'webhookURL'], true],
+		[['endpoint'], true],
+		[['connection', 'host'], true],
+		[['queryParameters', 'parameters', 0, 'value'], false],
+		[['text'], false],
+		[['options', 'fields', 2, 'value'], false],
+	])('%j → %s', (segments, expected) => {
+		expect(isUrlParameterPath(segments)).toBe(expected);
 	});
 });
