@@ -3,12 +3,9 @@ import { collectFromAIMarkers, type WorkflowExport } from 'n8n-nodes-toolbridge'
 /** A parameter name that holds where a node connects to: url, baseUrl, webhookUrl, endpoint, host, uri … */
 const URL_PARAMETER = /(url|uri|endpoint|host|hostname)$/i;
 
-/** True when a `$fromAI` marker at `path` (`options.fields[0].value`) fills a URL-like parameter. */
-export function isUrlParameterPath(path: string): boolean {
-	return path
-		.split(/[.[\]]/)
-		.filter((segment) => segment !== '' && !/^\d+$/.test(segment))
-		.some((segment) => URL_PARAMETER.test(segment));
+/** True when a `$fromAI` marker at this parameter path (`['options', 'fields', 0, 'value']`) fills a URL-like parameter. */
+export function isUrlParameterPath(segments: readonly (string | number)[]): boolean {
+	return segments.some((segment) => typeof segment === 'string' && URL_PARAMETER.test(segment));
 }
 
 /**
@@ -20,7 +17,7 @@ export function nodesWithModelChosenUrls(workflow: WorkflowExport): Set<string> 
 	const names = new Set<string>();
 	for (const node of workflow.nodes) {
 		const { markers } = collectFromAIMarkers(node.parameters, { nodeName: node.name });
-		if (markers.some((marker) => isUrlParameterPath(marker.path))) names.add(node.name);
+		if (markers.some((marker) => isUrlParameterPath(marker.segments))) names.add(node.name);
 	}
 	return names;
 }

@@ -60,6 +60,17 @@ describe('protectPrivateNetwork on HTTP Request tools', () => {
 		expect(api.received.slice(before).map((request) => request.path)).toEqual([`/redirect?to=${encodeURIComponent(target)}`]);
 	});
 
+	it('the host passed in is not changed: only the returned view guards', async () => {
+		const host = await StandaloneHost.create({ credentials, env: {} });
+		const guarded = protectPrivateNetwork(host, { lookup });
+		expect(guarded).not.toBe(host);
+		expect(guarded).toBeInstanceOf(StandaloneHost);
+		expect(Object.hasOwn(host, 'runNode')).toBe(false);
+		const { tools } = await loadWorkflowTools(`${repoRoot}/fixtures/workflows/http-tools.json`, { host });
+		const observation = await tools[0].invoke({ url: `http://${api.host}/items/7` }, { toolCallId: 'unguarded' });
+		expect(observation.isError).toBe(false);
+	});
+
 	it('with allowPrivateNetwork the same call goes through', async () => {
 		const tools = await guardedTools({ allowPrivateNetwork: true });
 		const observation = await tools.Fetch_item.invoke({ url: `http://${api.host}/items/7` }, { toolCallId: 'allowed' });
@@ -78,16 +89,16 @@ describe('protectPrivateNetwork on HTTP Request tools', () => {
 });
 
 describe('isUrlParameterPath', () => {
-	it.each([
-		['url', true],
-		['baseUrl', true],
-		['options.webhookURL', true],
-		['endpoint', true],
-		['connection.host', true],
-		['queryParameters.parameters[0].value', false],
-		['text', false],
-		['options.fields[2].value', false],
-	])('%s → %s', (path, expected) => {
-		expect(isUrlParameterPath(path)).toBe(expected);
+	it.each<[Array<string | number>, boolean]>([
+		[['url'], true],
+		[['baseUrl'], true],
+		[['options', 'webhookURL'], true],
+		[['endpoint'], true],
+		[['connection', 'host'], true],
+		[['queryParameters', 'parameters', 0, 'value'], false],
+		[['text'], false],
+		[['options', 'fields', 2, 'value'], false],
+	])('%j → %s', (segments, expected) => {
+		expect(isUrlParameterPath(segments)).toBe(expected);
 	});
 });
