@@ -57,6 +57,7 @@ export { chatCompletion } from './chat/chat-completion';
 export { parseToolArguments } from './chat/parse-tool-arguments';
 export type { RetryOptions } from './chat/retry-policy';
 export type { ProviderPreferences } from './chat/openrouter-fields';
+export { Redactor } from './chat/redactor';
 
 // 5. Agent loop: a resumable plain-JSON state machine, its in-process driver, validator mode
 export { runAgent } from './agent/run-agent';
@@ -86,6 +87,8 @@ export type {
 	PendingToolCall,
 } from './agent/agent-state';
 export type { AgentEvent, AgentEventListener } from './agent/agent-event';
+export { OutputBoundary } from './agent/output-boundary';
+export type { OutputBoundaryOptions } from './agent/output-boundary';
 export type { StructuredOutputConfig, StructuredOutputStrategy, OutputAttempt } from './agent/output-format/structured-output-config';
 export { runValidator } from './agent/modes/validator/run-validator';
 export type { RunValidatorOptions } from './agent/modes/validator/run-validator';
@@ -99,6 +102,7 @@ export type { LoadWorkflowToolsOptions, WorkflowTools, WorkflowNestedAgentRunner
 export { runWorkflowAgent, orchestratorNodeType } from './hosts/standalone/run-workflow-agent';
 export type { RunWorkflowAgentOptions, WorkflowAgentRun, FullWorkflowAgentRun, ValidatorWorkflowAgentRun } from './hosts/standalone/run-workflow-agent';
 export { workflowNestedAgentRunner } from './hosts/standalone/workflow/run-workflow-agent-node';
+export { createSessionRedactor } from './hosts/standalone/workflow/workflow-session';
 export type { WorkflowSession } from './hosts/standalone/workflow/workflow-session';
 export { StandaloneHost } from './hosts/standalone/standalone-host';
 export type { StandaloneHostOptions } from './hosts/standalone/standalone-host';

@@ -4,6 +4,7 @@ import { applyModelTurn } from './apply-model-turn';
 import { callModelStep } from './call-model-step';
 import { debugLines } from './debug-log';
 import { nextAction, type AgentAction } from './next-action';
+import type { OutputBoundary } from './output-boundary';
 import type { CallModel } from './call-model-step';
 import { abortAgent, abortReason, failAgent } from './stop-agent';
 
@@ -19,6 +20,8 @@ export interface AdvanceAgentOptions {
 	debug?: (line: () => string) => void;
 	/** Called with every new state. */
 	onState?: (state: AgentState) => void;
+	/** The run's output boundary: a failed model call's error is redacted before it is recorded and thrown. */
+	boundary?: OutputBoundary;
 }
 
 /** Where {@link advanceAgent} stopped: the state and the action it now asks for. */
@@ -33,8 +36,8 @@ export interface AdvancedAgent {
  * computes it again. Checks the signal before each call; an aborted call ends the run as
  * `aborted`.
  *
- * @throws the model call's own error (e.g. ApiCallError) when a model call fails; the
- * state is failed with `model-error` (and passed to `onState`) first.
+ * @throws the model call's own error (e.g. ApiCallError), redacted by `boundary`, when a
+ * model call fails; the state is failed with `model-error` (and passed to `onState`) first.
  */
 export async function advanceAgent(start: AgentState, options: AdvanceAgentOptions): Promise<AdvancedAgent> {
 	const { signal } = options;
@@ -61,9 +64,10 @@ export async function advanceAgent(start: AgentState, options: AdvanceAgentOptio
 				update(abortAgent(state, abortReason(signal)));
 				continue;
 			}
-			update(failAgent(state, { code: 'model-error', message: (error as Error)?.message ?? String(error) }));
+			const failure = options.boundary ? options.boundary.error(error) : error;
+			update(failAgent(state, { code: 'model-error', message: (failure as Error)?.message ?? String(failure) }));
 			debug(() => debugLines.end(state));
-			throw error;
+			throw failure;
 		}
 		debug(() => debugLines.response(turn));
 		const stepsBefore = state.steps.length;

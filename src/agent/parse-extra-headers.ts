@@ -1,3 +1,4 @@
+import { jsonSyntaxProblem } from '../chat/json-syntax-problem';
 import { AgentConfigurationError } from '../errors/agent-configuration-error';
 
 /**
@@ -14,11 +15,8 @@ export function parseExtraHeaders(value: unknown): Record<string, string> {
 		try {
 			parsed = JSON.parse(value);
 		} catch (error) {
-			throw new AgentConfigurationError(
-				'extraHeaders',
-				`Extra headers must be a JSON object such as {"X-Title": "my app"}; found text that is not JSON: ${(error as Error).message}`,
-				{ cause: error },
-			);
+			// Not the parser's error as the cause: its message quotes the text, which holds header values.
+			throw new AgentConfigurationError('extraHeaders', `Extra headers must be a JSON object such as {"X-Title": "my app"}; found text that is not JSON: ${jsonSyntaxProblem(error)}`);
 		}
 	}
 	if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {

@@ -7,13 +7,17 @@ import type { CallModel } from './call-model-step';
 import { applyToolResults } from './apply-tool-results';
 import { createAgentState, type AgentInput } from './create-agent-state';
 import { debugLines } from './debug-log';
-import { redactSecrets } from '../chat/redact-secrets';
+import { OutputBoundary, type OutputBoundaryOptions } from './output-boundary';
 import { runToolCall } from './run-tool-call';
 import { runWithConcurrency } from './run-with-concurrency';
 import { withRunTimeLimits } from './time-limits/default-time-limits';
 
-/** Options of the in-process driver. */
-export interface RunAgentOptions {
+/**
+ * Options of the in-process driver. `secrets` (or a host's `redactor`) and
+ * `maxOutputLength` set the run's {@link OutputBoundary}: what the model, the state, the
+ * events and the debug log get from tools and failures.
+ */
+export interface RunAgentOptions extends OutputBoundaryOptions {
 	/** A state to resume (e.g. one persisted between steps); or give `input`. */
 	state?: AgentState;
 	/** What a new run starts from; its tools are those of `tools`. */
@@ -29,8 +33,6 @@ export interface RunAgentOptions {
 	concurrency?: number;
 	/** Emit `debug` events with `[DEBUG]` lines. */
 	debug?: boolean;
-	/** Values (API keys, header values) replaced by `[REDACTED]` in debug lines. */
-	secrets?: string[];
 	/**
 	 * Time limit per tool call in ms (default 120000; 0 = none): the call's signal aborts and
 	 * the model reads a timeout observation at once.
@@ -60,8 +62,8 @@ export interface AgentRunOutcome {
  *
  * @throws {AgentStoppedError} when a limit stops the run with the "error" behaviour, the
  * forced final answer is empty, or `signal` aborts it (reason `aborted`).
- * @throws the model call's own error (e.g. the chat client's ApiCallError) when a model
- * call fails; the state passed to `onState` is then failed with `model-error`.
+ * @throws the model call's own error (e.g. the chat client's ApiCallError), its secrets
+ * redacted, when a model call fails; the state passed to `onState` is then failed with `model-error`.
  * @throws {AgentConfigurationError} from `createAgentState` for a bad `input`, or when neither state nor input is given.
  */
 export async function runAgent(options: RunAgentOptions): Promise<AgentRunOutcome> {
@@ -71,9 +73,10 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentRunOutcom
 async function runAgentLoop(options: RunAgentOptions): Promise<AgentRunOutcome> {
 	const { tools, signal } = options;
 	const emit = (event: AgentEvent): void => options.onEvent?.(event);
+	const boundary = new OutputBoundary(options);
 	// Lines are built only when asked for: with debug off a step costs no string building.
 	const debug = (line: () => string): void => {
-		if (options.debug) emit({ type: 'debug', line: redactSecrets(line(), options.secrets) });
+		if (options.debug) emit({ type: 'debug', line: boundary.line(line()) });
 	};
 	const byName = new Map(tools.map((tool) => [tool.name, tool]));
 	const concurrency = options.concurrency ?? 4;
@@ -86,7 +89,7 @@ async function runAgentLoop(options: RunAgentOptions): Promise<AgentRunOutcome> 
 	if (options.debug) for (const line of debugLines.start(state)) debug(() => line);
 
 	for (;;) {
-		const { action } = await advanceAgent(state, { callModel: options.callModel, signal, emit, debug, onState: update });
+		const { action } = await advanceAgent(state, { callModel: options.callModel, signal, emit, debug, onState: update, boundary });
 		if (action.type === 'done') return { state, result: action.result };
 		if (action.type === 'failed') throw action.error;
 		const iteration = state.iterations;
@@ -94,7 +97,7 @@ async function runAgentLoop(options: RunAgentOptions): Promise<AgentRunOutcome> 
 		const results = await runWithConcurrency(action.calls, concurrency, async (call) => {
 			debug(() => debugLines.toolStart(call));
 			emit({ type: 'step-start', iteration, call });
-			return runToolCall(byName.get(call.name), call, signal);
+			return runToolCall(byName.get(call.name), call, { signal, boundary });
 		});
 		update(applyToolResults(state, results));
 		for (const step of state.steps.slice(stepsBefore)) {

@@ -1,5 +1,6 @@
 import { parseChatChunk } from './parse-chat-chunks';
 import { SseParser } from './parse-sse';
+import type { Redactor } from './redactor';
 import { StreamPartConverter } from './stream-part-converter';
 import type { StreamPart } from './types';
 
@@ -13,9 +14,14 @@ import type { StreamPart } from './types';
 export class ChatStreamParser {
 	private readonly decoder = new TextDecoder('utf-8');
 	private readonly events = new SseParser();
-	private readonly converter = new StreamPartConverter();
+	private readonly converter: StreamPartConverter;
 	private sawDone = false;
 	private ended = false;
+
+	/** @param redactor replaces secrets in the errors of bad chunks and mid-stream provider errors */
+	constructor(private readonly redactor?: Redactor) {
+		this.converter = new StreamPartConverter(redactor);
+	}
 
 	/** Whether `[DONE]` arrived: nothing after it is parsed, and the caller may stop reading. */
 	get done(): boolean {
@@ -45,7 +51,7 @@ export class ChatStreamParser {
 
 	private convert(events: ReadonlyArray<{ data: string }>, parts: StreamPart[]): StreamPart[] {
 		for (const event of events) {
-			const result = parseChatChunk(event.data);
+			const result = parseChatChunk(event.data, this.redactor);
 			if (result === 'done') {
 				this.sawDone = true;
 				break;

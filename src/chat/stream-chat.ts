@@ -11,6 +11,7 @@ import { requestHeaders } from './http/request-headers';
 import { ResponseBodyReader } from './http/response-body-reader';
 import { isRetryableError } from './is-retryable-error';
 import { ChatStreamParser } from './parse-chat-stream';
+import { Redactor } from './redactor';
 import { chatRequestBody, type RequestBodyWriter } from './request-body';
 import { defaultRetryOptions, retryDelayMs, type RetryOptions } from './retry-policy';
 import type { ChatRequest, StreamPart } from './types';
@@ -29,7 +30,7 @@ export interface RetryEvent {
 export interface ChatClientOptions {
 	/** e.g. `https://openrouter.ai/api/v1` (a trailing slash or `/chat/completions` is fine). */
 	baseUrl: string;
-	/** Sent as `Authorization: Bearer …`; never appears in error messages. */
+	/** Sent as `Authorization: Bearer …`; never appears in errors (nor do the values of `headers`). */
 	apiKey?: string;
 	/** The fetch to use (default: the global one). Tests inject theirs. */
 	fetch?: typeof globalThis.fetch;
@@ -117,6 +118,9 @@ export async function* streamChatBatches(
 	const limits: AttemptLimits = { ...resolved, deadline: resolved.totalTimeoutMs > 0 ? Date.now() + resolved.totalTimeoutMs : Infinity };
 	const body = bodyWriter ? bodyWriter.write(request) : chatRequestBody(request);
 	const headers = requestHeaders(options);
+	// The errors this client makes from what the server sent (an HTTP error body, a mid-stream
+	// error, a broken chunk) may echo the key or a header value.
+	const redactor = new Redactor([options.apiKey, ...Object.values(options.headers ?? {})]);
 	let yielded = false;
 
 	for (let attempt = 0; ; attempt++) {
@@ -127,14 +131,14 @@ export async function* streamChatBatches(
 			let response: Response;
 			try {
 				response = await fetchFunction(url, { method: 'POST', headers, body, signal: control.signal });
-				if (!response.ok) throw await errorFromResponse(response, url, options.apiKey);
+				if (!response.ok) throw await errorFromResponse(response, url, redactor);
 			} catch (error) {
 				throw control.translate(error, url);
 			}
 			control.headersReceived();
 			if (!response.body) throw new ChatConnectionError(url, 'NO_RESPONSE_BODY');
 			const reader = new ResponseBodyReader(response.body, control);
-			const parser = new ChatStreamParser();
+			const parser = new ChatStreamParser(redactor);
 			let parsed = false;
 			try {
 				// A server that ignored `stream: true` sends JSON: its whole body is parsed as one event.

@@ -5,6 +5,7 @@ import { mapFinishReason } from './map-finish-reason';
 import { mapUsage } from './map-usage';
 import type { ChunkResult } from './parse-chat-chunks';
 import { reasoningTextOf } from './reasoning-details-accumulator';
+import type { Redactor } from './redactor';
 import { ToolCallAccumulator } from './tool-call-accumulator';
 import type { StreamPart, Usage } from './types';
 
@@ -30,6 +31,9 @@ export class StreamPartConverter {
 	private failed = false;
 	private chunkCount = 0;
 	private textLength = 0;
+
+	/** @param redactor replaces secrets in a provider's mid-stream error message (it may echo the key) */
+	constructor(private readonly redactor?: Redactor) {}
 
 	/** Converts one chunk result into the parts it yields (often one, sometimes none). */
 	push(result: ChunkResult): StreamPart[] {
@@ -68,7 +72,9 @@ export class StreamPartConverter {
 			const { message, code } = chunk.error;
 			// Only a string or number is a code: an object one (`{"toString":0}`) cannot go into a message.
 			const providerCode = typeof code === 'string' || typeof code === 'number' ? code : undefined;
-			return [{ type: 'error', error: new MidStreamError(typeof message === 'string' ? message : describeErrorObject(chunk.error), providerCode) }];
+			const text = typeof message === 'string' ? message : describeErrorObject(chunk.error);
+			const redactedCode = typeof providerCode === 'string' && this.redactor ? this.redactor.text(providerCode) : providerCode;
+			return [{ type: 'error', error: new MidStreamError(this.redactor ? this.redactor.text(text) : text, redactedCode) }];
 		}
 
 		const parts: StreamPart[] = [];

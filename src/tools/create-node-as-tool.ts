@@ -13,6 +13,7 @@ import { DEFAULT_MAX_OUTPUT_LENGTH, formatToolOutput } from './format-tool-outpu
 import type { NodeRunner, NodeRunResult } from './node-runner';
 import { groupMarkersByPath, substituteArguments } from './substitute-arguments';
 import { toNodeRunError } from './to-node-run-error';
+import { truncateText } from './truncate-text';
 import { argumentProblemsText, nodeErrorText } from './tool-observation-text';
 
 /** Options of {@link createNodeAsTool}. */
@@ -27,7 +28,7 @@ export interface CreateNodeAsToolOptions {
 	takenNames?: Set<string>;
 	/** Resolves a manual `toolDescription` written as an expression. */
 	resolveExpression?: (expression: string) => unknown;
-	/** Cap on the text handed to the model. Default {@link DEFAULT_MAX_OUTPUT_LENGTH}. */
+	/** Cap on the text handed to the model, output and errors alike. Default {@link DEFAULT_MAX_OUTPUT_LENGTH}. */
 	maxOutputLength?: number;
 }
 
@@ -59,9 +60,9 @@ const observers = new WeakMap<object, (input: unknown, signal?: AbortSignal) => 
  * Its `func` never throws for bad model input or a failing node: arguments are coerced where
  * the intent is clear and validated (defaults applied), substituted into the parameters at
  * the marker spans, the real node runs through `runner`, and the model reads the output
- * items' json (binary described, long output cut) or an `Error: …` text naming the field
- * and expected type, or the node's message and details. The same call as an
- * {@link ToolObservation} is available through `toAgentTool`. The call's signal (LangChain's
+ * items' json (binary described) or an `Error: …` text naming the field and expected type,
+ * or the node's message and details — any of them cut at `maxOutputLength`. The same call as
+ * an {@link ToolObservation} is available through `toAgentTool`. The call's signal (LangChain's
  * `config.signal`, or the AgentTool's invoke option) goes to `runner.run`, which cancels the
  * node where the host can; a call whose signal aborted is an error, whatever the node returned.
  *
@@ -93,7 +94,7 @@ export function createNodeAsTool(options: CreateNodeAsToolOptions): DynamicStruc
 	const observe = async (input: unknown, signal?: AbortSignal): Promise<ToolObservation> => {
 		const raw = input instanceof UnparsedToolArguments ? input.input : input;
 		const check = checkArguments(raw, schema.zod, schema.parameters);
-		if (!check.ok) return { content: argumentProblemsText(name, check.problems), isError: true, data: { problems: check.problems } };
+		if (!check.ok) return { content: truncateText(argumentProblemsText(name, check.problems), maxOutputLength), isError: true, data: { problems: check.problems } };
 		// A call cancelled before it starts never runs the node.
 		if (signal?.aborted) return { content: `Error: the call of ${name} was cancelled before the node ran.`, isError: true, data: { cancelled: true } };
 		let result: NodeRunResult;
@@ -102,7 +103,7 @@ export function createNodeAsTool(options: CreateNodeAsToolOptions): DynamicStruc
 		} catch (error) {
 			result = { items: [], error: toNodeRunError(error) };
 		}
-		if (result.error) return { content: nodeErrorText(node.name, result.error), isError: true, data: { error: result.error } };
+		if (result.error) return { content: truncateText(nodeErrorText(node.name, result.error), maxOutputLength), isError: true, data: { error: result.error } };
 		// A runner may still return the node's output after the cancel (n8n's Wait node resolves on cancellation): never a result.
 		if (signal?.aborted) return { content: `Error: the call of ${name} was cancelled before node "${node.name}" finished.`, isError: true, data: { cancelled: true } };
 		return { content: formatToolOutput(result.items, maxOutputLength), isError: false, data: result.items.map((item) => item.json) };

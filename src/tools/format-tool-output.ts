@@ -1,4 +1,5 @@
 import type { IBinaryData, INodeExecutionData } from 'n8n-workflow';
+import { truncateText } from './truncate-text';
 
 /** Default cap on the text a tool hands the model (characters). */
 export const DEFAULT_MAX_OUTPUT_LENGTH = 20_000;
@@ -28,6 +29,5 @@ export function formatToolOutput(items: readonly INodeExecutionData[], maxLength
 		text = JSON.stringify(jsonItems);
 		if (binaries.length > 0) text += `\n(Binary data not shown: ${binaries.join('; ')}.)`;
 	}
-	if (text.length <= maxLength) return text;
-	return `${text.slice(0, maxLength)}\n[Output truncated: showing the first ${maxLength} of ${text.length} characters.]`;
+	return truncateText(text, maxLength);
 }

@@ -1,20 +1,20 @@
 import { createApiCallError, type ApiCallError } from '../../errors/api-call-error';
-import { redactSecrets } from '../redact-secrets';
+import type { Redactor } from '../redactor';
 import { parseRetryAfter } from '../retry-policy';
 
 /** The body kept on the error is cut to this many characters. */
 const maxResponseBodyLength = 4096;
 
 /**
- * The error for a response with an HTTP error status: reads the body (API key redacted),
+ * The error for a response with an HTTP error status: reads the body (`redactor`'s secrets replaced),
  * takes the provider's message and code from it (OpenAI `{ error: { message, code } }`,
  * OpenRouter's `metadata.provider_name`, a plain `{ message }`, or the text itself) and the
  * `Retry-After` header, and lets {@link createApiCallError} pick the class for the status.
  */
-export async function errorFromResponse(response: Response, url: string, apiKey: string | undefined): Promise<ApiCallError> {
+export async function errorFromResponse(response: Response, url: string, redactor: Redactor): Promise<ApiCallError> {
 	let text = '';
 	try {
-		text = redactSecrets(await response.text(), apiKey ? [apiKey] : []);
+		text = redactor.text(await response.text());
 	} catch {
 		// The body is only for the message; the status alone still makes a useful error.
 	}

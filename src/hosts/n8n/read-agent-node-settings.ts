@@ -32,7 +32,7 @@ export interface AgentNodeSettings {
 	concurrency: number;
 	returnIntermediateSteps: boolean;
 	debugLog: boolean;
-	/** Values to redact from debug lines and outputs (API key, extra header values). */
+	/** What the run redacts from everything it reports: the credential's API key and the extra header values. */
 	secrets: string[];
 	/** The node's "Output Format" (text, json, full); absent: text. */
 	outputFormat?: AgentOutputFormat;
@@ -97,7 +97,7 @@ export async function readAgentNodeSettings(context: IExecuteFunctions, itemInde
 		concurrency: options.toolConcurrency ?? 4,
 		returnIntermediateSteps: options.returnIntermediateSteps ?? false,
 		debugLog: options.debugLog ?? false,
-		secrets: [apiKey, ...Object.values(headers)].filter((secret) => secret.length >= 4),
+		secrets: [apiKey, ...Object.values(headers)].filter((secret) => secret !== ''),
 		outputFormat: model.outputFormat,
 		toolTimeoutMs: model.toolTimeoutMs,
 		runTimeoutMs: model.runTimeoutMs,

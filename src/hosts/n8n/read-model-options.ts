@@ -1,4 +1,5 @@
 import type { ProviderPreferences } from '../../chat/openrouter-fields';
+import { jsonSyntaxProblem } from '../../chat/json-syntax-problem';
 import { AgentConfigurationError } from '../../errors/agent-configuration-error';
 import type { AgentConfig, AgentToolChoice } from '../../agent/agent-state';
 import type { AgentOutputFormat } from '../../agent/output-format/agent-output-item';
@@ -148,7 +149,8 @@ function readJsonObject(value: string | object | undefined, setting: string, exa
 		try {
 			parsed = JSON.parse(value);
 		} catch (error) {
-			throw new AgentConfigurationError(setting, `${setting} must be a JSON object such as ${example}; found text that is not JSON: ${(error as Error).message}`, { cause: error });
+			// Not the parser's error as the cause: its message quotes the text (header values, say).
+			throw new AgentConfigurationError(setting, `${setting} must be a JSON object such as ${example}; found text that is not JSON: ${jsonSyntaxProblem(error)}`);
 		}
 	}
 	if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new AgentConfigurationError(setting, `${setting} must be a JSON object such as ${example}.`);

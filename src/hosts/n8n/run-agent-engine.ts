@@ -7,7 +7,7 @@ import { createAgentState } from '../../agent/create-agent-state';
 import { createChatModelCaller } from '../../agent/create-chat-model-caller';
 import { debugLines } from '../../agent/debug-log';
 import { nextAction } from '../../agent/next-action';
-import { redactSecrets } from '../../chat/redact-secrets';
+import { OutputBoundary } from '../../agent/output-boundary';
 import { abortAgent, abortReason } from '../../agent/stop-agent';
 import { resolveRunTimeLimits } from '../../agent/time-limits/default-time-limits';
 import { runTimeLimitSignal } from '../../agent/time-limits/run-time-limit';
@@ -90,7 +90,7 @@ export async function runAgentEngine(context: IExecuteFunctions, response: Engin
 			// Nothing has run yet: the caller can still choose the in-process driver for this execution.
 			if (error instanceof UntraceableToolsError && !resumed && itemIndex === 0) throw error;
 			if (item?.state) options.onFinished?.(itemIndex, item.state);
-			const failed = options.failItem(error, itemIndex);
+			const failed = options.failItem(run.boundary.error(error), itemIndex);
 			if (item) item.output = failed.json;
 			else items.push(failedItem(itemIndex, failed));
 		}
@@ -110,6 +110,8 @@ export async function runAgentEngine(context: IExecuteFunctions, response: Engin
 /** One item's part of one execution of the node. */
 class ItemRun {
 	private settings!: AgentNodeSettings;
+	/** Where this item's data leaves the core: built from the settings' secrets (none until they are read). */
+	boundary = new OutputBoundary();
 	private sink: NodeEventSink;
 
 	constructor(
@@ -122,6 +124,7 @@ class ItemRun {
 
 	async readSettings(): Promise<void> {
 		this.settings = await readAgentNodeSettings(this.context, this.itemIndex);
+		this.boundary = new OutputBoundary({ secrets: this.settings.secrets });
 	}
 
 	/** First entry: tools, routes, memory, the initial state. */
@@ -150,7 +153,7 @@ class ItemRun {
 		const mine = response.actionResponses.filter((entry) => Object.values(item.actionIds).includes(entry.action.id));
 		this.debug(() => `[DEBUG] Engine re-entry ${reEntries}: ${mine.length} action result(s) for this item (${response.actionResponses.length} in the response)`);
 		const inputJson = this.context.getInputData()[this.itemIndex]?.json ?? {};
-		for (const line of collectActionResponses(item, response, inputJson)) this.debug(() => line);
+		for (const line of collectActionResponses(item, response, inputJson, this.boundary)) this.debug(() => line);
 	}
 
 	/**
@@ -178,6 +181,7 @@ class ItemRun {
 					signal,
 					emit: this.sink.onEvent,
 					debug: (line) => this.debug(line),
+					boundary: this.boundary,
 				}));
 			} else if (action.type === 'run-tools') {
 				const waiting = action.calls.filter((call) => !item.results.some((result) => result.toolCallId === call.toolCallId));
@@ -207,7 +211,7 @@ class ItemRun {
 			} else if (action.type === 'done') {
 				const memory = await this.memory();
 				if (memory) await saveToMemory(memory, item.state.messages.slice(item.state.turnStart));
-				item.output = agentOutputJson(action.result, this.settings, item.debugLog);
+				item.output = this.boundary.redactor.value(agentOutputJson(action.result, this.settings, item.debugLog));
 				return [];
 			} else {
 				throw action.error;
@@ -225,7 +229,7 @@ class ItemRun {
 
 	/** A `[DEBUG]` line, built and redacted only when the debug log is on. */
 	private debug(line: () => string): void {
-		if (this.settings?.debugLog) this.sink.debug(redactSecrets(line(), this.settings.secrets));
+		if (this.settings?.debugLog) this.sink.debug(this.boundary.line(line()));
 	}
 }
 

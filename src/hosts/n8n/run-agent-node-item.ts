@@ -4,6 +4,7 @@ import { inProcessAgentTool } from './engine/in-process-agent-tool';
 import { loadMemoryHistory, saveToMemory, type ChatMemoryLike } from './chat-memory';
 import { createChatModelCaller } from '../../agent/create-chat-model-caller';
 import { runAgent } from '../../agent/run-agent';
+import { Redactor } from '../../chat/redactor';
 import type { CallModel } from '../../agent/call-model-step';
 import { loadConnectedTools } from './load-connected-tools';
 import { enterNodeAgentFrame } from './enter-node-agent-frame';
@@ -24,7 +25,9 @@ export interface RunAgentNodeItemOptions {
  * Runs the agent for one input item of the AgentOrchestrator node with the in-process
  * driver: settings and credential, connected tools (`ai_tool`) and memory (`ai_memory`),
  * streaming through `sendChunk` when the execution streams, the `[DEBUG]` log, and memory
- * saved after a successful run. Returns the item's output.
+ * saved after a successful run. Returns the item's output. The credential's key and header
+ * values are redacted from everything the run reports: the output item, the debug log, the
+ * error thrown.
  *
  * @throws {AgentStoppedError} when a limit or an abort stops the run.
  * @throws {AgentConfigurationError} for bad settings.
@@ -36,6 +39,7 @@ export async function runAgentNodeItem(
 	options: RunAgentNodeItemOptions = {},
 ): Promise<INodeExecutionData> {
 	const settings = await readAgentNodeSettings(context, itemIndex);
+	const redactor = new Redactor(settings.secrets);
 	const tools = (await loadConnectedTools(context, itemIndex)).map(inProcessAgentTool);
 	const memory = (await context.getInputConnectionData('ai_memory', itemIndex)) as ChatMemoryLike | undefined;
 	const history = memory ? await loadMemoryHistory(memory) : [];
@@ -56,14 +60,14 @@ export async function runAgentNodeItem(
 			onEvent: frame.forwardDebug(sink.onEvent),
 			concurrency: settings.concurrency,
 			debug: settings.debugLog,
-			secrets: settings.secrets,
+			redactor,
 			toolTimeoutMs: settings.toolTimeoutMs,
 			runTimeoutMs: settings.runTimeoutMs,
 			onState: frame.track,
 		})).catch((error: unknown) => {
 			// A run that fails still spent tokens: they go to the parent agent (if any) as well.
 			frame.finish();
-			throw error;
+			throw redactor.error(error);
 		});
 		result = { ...outcome.result, usage: frame.finish(outcome.result.usage) };
 		if (memory) await saveToMemory(memory, outcome.state.messages.slice(outcome.state.turnStart));
@@ -72,6 +76,6 @@ export async function runAgentNodeItem(
 	}
 
 	options.onResult?.(result);
-	const json = agentOutputJson(result, settings, sink.debugLog);
+	const json = redactor.value(agentOutputJson(result, settings, sink.debugLog));
 	return { json, pairedItem: { item: itemIndex } };
 }

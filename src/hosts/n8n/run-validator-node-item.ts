@@ -4,6 +4,7 @@ import { createChatModelCaller } from '../../agent/create-chat-model-caller';
 import { inProcessAgentTool } from './engine/in-process-agent-tool';
 import { resolveValidatorToolName } from '../../agent/modes/validator/resolve-validator-tool-name';
 import { runValidator } from '../../agent/modes/validator/run-validator';
+import { Redactor } from '../../chat/redactor';
 import type { CallModel } from '../../agent/call-model-step';
 import { loadConnectedTools } from './load-connected-tools';
 import { readAgentNodeSettings } from './read-agent-node-settings';
@@ -32,6 +33,7 @@ export async function runValidatorNodeItem(
 	options: RunValidatorNodeItemOptions = {},
 ): Promise<INodeExecutionData> {
 	const settings = await readAgentNodeSettings(context, itemIndex);
+	const redactor = new Redactor(settings.secrets);
 	const tools = (await loadConnectedTools(context, itemIndex)).map(inProcessAgentTool);
 	const validator = readValidatorSettings((name, fallback) => context.getNodeParameter(name, itemIndex, fallback));
 	const toolName = resolveValidatorToolName(validator.tool, tools);
@@ -58,10 +60,14 @@ export async function runValidatorNodeItem(
 		signal: context.getExecutionCancelSignal?.(),
 		onEvent: sink.onEvent,
 		debug: settings.debugLog,
-		secrets: settings.secrets,
+		redactor,
 		toolTimeoutMs: settings.toolTimeoutMs,
 		runTimeoutMs: settings.runTimeoutMs,
-	}).finally(() => sink.end());
+	})
+		.catch((error: unknown) => {
+			throw redactor.error(error);
+		})
+		.finally(() => sink.end());
 
 	const json: IDataObject = { tool: result.tool, arguments: result.arguments as IDataObject };
 	if (result.result !== undefined) json.result = result.result as IDataObject;
@@ -71,7 +77,7 @@ export async function runValidatorNodeItem(
 		json.attemptLog = result.attemptLog as unknown as IDataObject[];
 	}
 	if (settings.debugLog) json.debugLog = sink.debugLog;
-	return { json, pairedItem: { item: itemIndex } };
+	return { json: redactor.value(json), pairedItem: { item: itemIndex } };
 }
 
 /**

@@ -12,7 +12,7 @@ import { isNestedAgentNode, nestedAgentToolSpec } from '../../tools/nested-agent
 import type { ConnectionOverrides } from './workflow/resolve-connection-fields';
 import { runWorkflowAgentNode } from './workflow/run-workflow-agent-node';
 import type { WorkflowAgentSettings } from './workflow/workflow-agent-settings';
-import type { WorkflowSession } from './workflow/workflow-session';
+import { createSessionRedactor, type WorkflowSession } from './workflow/workflow-session';
 
 export { orchestratorNodeType } from './workflow/run-workflow-agent-node';
 
@@ -31,7 +31,7 @@ export interface RunWorkflowAgentOptions extends Omit<LoadWorkflowToolsOptions, 
 	signal?: AbortSignal;
 	/** Streaming text, model calls, tool steps and, with `debug`, `[DEBUG]` lines (nested agents' prefixed with their path). */
 	onEvent?: AgentEventListener;
-	/** Emit `[DEBUG]` lines (API keys redacted), for every agent. Default: each node's "Debug Log" option. */
+	/** Emit `[DEBUG]` lines (secrets redacted), for every agent. Default: each node's "Debug Log" option. */
 	debug?: boolean;
 	/** Called when any agent run ends (nested ones first), with its whole usage. */
 	onAgentEnd?: WorkflowSession['onAgentEnd'];
@@ -79,6 +79,11 @@ export type WorkflowAgentRun = FullWorkflowAgentRun | ValidatorWorkflowAgentRun;
  * `credentialsFile`), then `OPENROUTER_API_KEY` / `OPENAI_BASE_URL` / `OPENROUTER_BASE_URL`,
  * then OpenRouter.
  *
+ * Every secret the run knows — the API keys, the secret fields of the credential records the
+ * workflow's nodes use, credential-like header values — is replaced by `[REDACTED]` in the
+ * result, the events, the debug lines and the errors thrown; the text the model reads from a
+ * tool is cut at `maxOutputLength` (default 20000 characters), errors and nested answers too.
+ *
  * @throws {InvalidArgumentError} (INVALID_ARGUMENT) for a workflow that is neither a path nor an
  * object, or options without a string `prompt`.
  * @throws {AgentConfigurationError} for an agent node of another type, a nested agent chosen
@@ -101,10 +106,12 @@ export async function runWorkflowAgent(workflowInput: string | object, options: 
 		);
 	}
 	const host = options.host ?? (await StandaloneHost.create(options));
+	const connection = { baseUrl: options.baseUrl, apiKey: options.apiKey, env: options.env };
 	const session: WorkflowSession = {
 		workflow,
 		host,
-		connection: { baseUrl: options.baseUrl, apiKey: options.apiKey, env: options.env },
+		connection,
+		redactor: createSessionRedactor(workflow, host, connection),
 		model: options.model,
 		debug: options.debug,
 		onEvent: options.onEvent,
@@ -112,7 +119,10 @@ export async function runWorkflowAgent(workflowInput: string | object, options: 
 		signal: options.signal,
 		maxOutputLength: options.maxOutputLength,
 	};
-	const outcome = await runWorkflowAgentNode(session, agentNode, { chatInput: options.prompt, history: options.history });
+	const outcome = await runWorkflowAgentNode(session, agentNode, { chatInput: options.prompt, history: options.history }).catch((error: unknown) => {
+		throw session.redactor.error(error);
+	});
+	const redactor = session.redactor.with(outcome.settings.secrets);
 	const base: WorkflowAgentRunBase = {
 		agentNode,
 		kind: outcome.settings.kind,
@@ -122,7 +132,7 @@ export async function runWorkflowAgent(workflowInput: string | object, options: 
 		tools: outcome.tools.map((tool) => tool.name),
 	};
 	if (outcome.mode === 'validator') {
-		return { ...base, mode: 'validator', validator: outcome.result, returnIntermediateSteps: outcome.settings.returnIntermediateSteps };
+		return { ...base, mode: 'validator', validator: redactor.value(outcome.result), returnIntermediateSteps: outcome.settings.returnIntermediateSteps };
 	}
-	return { ...base, mode: 'full', model: outcome.state.config.model, result: outcome.result, state: outcome.state };
+	return { ...base, mode: 'full', model: outcome.state.config.model, result: redactor.value(outcome.result), state: redactor.value(outcome.state) };
 }

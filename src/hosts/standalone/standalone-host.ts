@@ -1,10 +1,11 @@
 import type { WorkflowExecute } from 'n8n-core';
-import { Workflow, type IDataObject, type INode, type INodeType, type INodeTypeDescription, type IVersionedNodeType, type IWorkflowBase } from 'n8n-workflow';
+import { Workflow, type IDataObject, type INode, type INodeProperties, type INodeType, type INodeTypeDescription, type IVersionedNodeType, type IWorkflowBase } from 'n8n-workflow';
 import { MissingCredentialError } from '../../errors/missing-credential-error';
 import { UnsupportedNodeError } from '../../errors/unsupported-node-error';
 import type { NodeRunner, NodeRunOptions, NodeRunResult } from '../../tools/node-runner';
 import { createAdditionalData } from './additional-data';
 import { loadCredentialRecords, type CredentialRecords } from './credential-store';
+import { credentialHeaderValues, credentialSecretValues } from './credential-secrets';
 import { n8nCoreRuntime } from './n8n-core-runtime';
 import { loadNodePackages, type PackageLoaderOptions } from './package-loaders';
 import { describeMissingCredential, StandaloneCredentialsHelper } from './standalone-credentials-helper';
@@ -96,6 +97,33 @@ export class StandaloneHost {
 			});
 		}
 		return undefined;
+	}
+
+	/**
+	 * The secrets this host would hand the nodes of `workflow`, for a run's redactor: the
+	 * secret fields of every credential record a node references (see
+	 * `credentialSecretValues`: passwords, keys, tokens; not URLs or user names) and header
+	 * values named like credentials written in a node's parameters.
+	 */
+	secretsFor(workflow: WorkflowExport): string[] {
+		const secrets: string[] = [];
+		for (const node of workflow.nodes) {
+			for (const [type, details] of Object.entries(node.credentials ?? {})) {
+				const record = this.credentialsHelper.find(details, type);
+				if (record) secrets.push(...credentialSecretValues(record, this.credentialProperties(type)));
+			}
+			secrets.push(...credentialHeaderValues(node.parameters));
+		}
+		return secrets;
+	}
+
+	/** The properties of a credential type; undefined when no installed package defines it. */
+	private credentialProperties(type: string): INodeProperties[] | undefined {
+		try {
+			return this.credentialsHelper.getCredentialsProperties(type);
+		} catch {
+			return undefined;
+		}
 	}
 
 	/** A {@link NodeRunner} that runs nodes of `workflow` (its settings, timezone, static data). */

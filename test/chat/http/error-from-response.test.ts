@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { errorFromResponse } from '../../../src/chat/http/error-from-response';
+import { Redactor } from '../../../src/chat/redactor';
 
 const url = 'https://example.test/v1/chat/completions';
 
@@ -11,7 +12,7 @@ describe('errorFromResponse: status and body → one typed error', () => {
 		['a plain message', { message: 'slow down' }, 'slow down', undefined],
 		['JSON without a message', { detail: 'x' }, undefined, undefined],
 	])('%s', async (_case, body, providerMessage, providerCode) => {
-		const error = await errorFromResponse(new Response(JSON.stringify(body), { status: 400 }), url, undefined);
+		const error = await errorFromResponse(new Response(JSON.stringify(body), { status: 400 }), url, new Redactor());
 		expect(error).toMatchObject({ name: 'BadRequestError', code: 'CHAT_BAD_REQUEST', status: 400, providerCode, url, responseBody: JSON.stringify(body) });
 		expect(error.message).toBe(`Chat API returned HTTP 400 (the request had invalid parameters)${providerMessage ? `: ${providerMessage}` : ''}`);
 	});
@@ -19,7 +20,7 @@ describe('errorFromResponse: status and body → one typed error', () => {
 	it('takes Retry-After, cuts a long body and a long non-JSON message, and redacts the key', async () => {
 		const apiKey = 'sk-test-key-123456';
 		const text = `${apiKey} ${'x'.repeat(5000)}`;
-		const error = await errorFromResponse(new Response(text, { status: 429, headers: { 'retry-after': '2' } }), url, apiKey);
+		const error = await errorFromResponse(new Response(text, { status: 429, headers: { 'retry-after': '2' } }), url, new Redactor([apiKey]));
 		expect(error).toMatchObject({ name: 'RateLimitError', code: 'CHAT_RATE_LIMITED', retryAfterMs: 2000 });
 		expect(error.responseBody).toHaveLength(4097);
 		expect(error.responseBody?.startsWith('[REDACTED] xxx')).toBe(true);
@@ -27,7 +28,7 @@ describe('errorFromResponse: status and body → one typed error', () => {
 	});
 
 	it('an empty body: the status alone', async () => {
-		const error = await errorFromResponse(new Response(null, { status: 504 }), url, undefined);
+		const error = await errorFromResponse(new Response(null, { status: 504 }), url, new Redactor());
 		expect(error).toMatchObject({ name: 'ServerError', code: 'CHAT_SERVER_ERROR', responseBody: '' });
 		expect(error.message).toBe('Chat API returned HTTP 504 (server error)');
 	});

@@ -1,4 +1,4 @@
-import type { AgentTool, JsonSchema, ToolObservation } from 'n8n-nodes-toolbridge';
+import { OutputBoundary, type AgentTool, type JsonSchema, type ToolObservation } from 'n8n-nodes-toolbridge';
 
 /** What a tool call may report while it runs. */
 export interface McpToolCallContext {
@@ -17,12 +17,16 @@ export interface McpTool {
 	call(args: Record<string, unknown>, context: McpToolCallContext): Promise<ToolObservation>;
 }
 
-/** A workflow tool (a node, or a nested agent) as an MCP tool: the compiler's schema, the real node run. */
-export function mcpToolFromAgentTool(tool: AgentTool): McpTool {
+/**
+ * A workflow tool (a node, or a nested agent) as an MCP tool: the compiler's schema, the real
+ * node run; its result leaves through `boundary` (the session's secrets redacted, text capped;
+ * default: no known secrets, the default cap).
+ */
+export function mcpToolFromAgentTool(tool: AgentTool, boundary = new OutputBoundary()): McpTool {
 	return {
 		name: tool.name,
 		description: tool.description,
 		inputSchema: tool.parameters,
-		call: (args, { signal }) => tool.invoke(args, { toolCallId: `mcp-${tool.name}`, signal }),
+		call: async (args, { signal }) => boundary.observation(await tool.invoke(args, { toolCallId: `mcp-${tool.name}`, signal })),
 	};
 }

@@ -4,7 +4,7 @@ import type { AgentEvent } from '../../agent-event';
 import type { AgentTool } from '../../../tools/agent-tool';
 import { callModelStep } from '../../call-model-step';
 import { runToolCall } from '../../run-tool-call';
-import { redactSecrets } from '../../../chat/redact-secrets';
+import { OutputBoundary, type OutputBoundaryOptions } from '../../output-boundary';
 import type { CallModel } from '../../call-model-step';
 import { abortReason } from '../../stop-agent';
 import { withRunTimeLimits } from '../../time-limits/default-time-limits';
@@ -13,8 +13,8 @@ import { createValidatorState, type ValidatorInput } from './create-validator-st
 import { nextValidatorAction } from './next-validator-action';
 import type { ValidatorResult, ValidatorState } from './validator-state';
 
-/** Options of the in-process validator driver. */
-export interface RunValidatorOptions {
+/** Options of the in-process validator driver; `secrets` / `redactor` and `maxOutputLength` set its {@link OutputBoundary}. */
+export interface RunValidatorOptions extends OutputBoundaryOptions {
 	/** A state to resume; or give `input`. */
 	state?: ValidatorState;
 	input?: Omit<ValidatorInput, 'tools'>;
@@ -26,7 +26,6 @@ export interface RunValidatorOptions {
 	onEvent?: (event: AgentEvent) => void;
 	onState?: (state: ValidatorState) => void;
 	debug?: boolean;
-	secrets?: string[];
 	/** Time limit of the tool's one run in ms (default 120000; 0 = none): it fails the validator as `tool-error`. */
 	toolTimeoutMs?: number;
 	/** Time limit for the whole run in ms (default 600000; 0 = none): the validator stops as `aborted`, even while the tool runs. */
@@ -41,7 +40,7 @@ export interface RunValidatorOptions {
  * @throws {ValidatorError} when the attempts are exhausted (every attempt's errors in the
  * message and in `attempts`), the tool fails or runs out of time, or `signal` or the run's
  * time limit aborts the run (at once, also while the tool runs; its late result is dropped).
- * @throws the model call's own error (e.g. ApiCallError) when a model call fails.
+ * @throws the model call's own error (e.g. ApiCallError), its secrets redacted, when a model call fails.
  * @throws {AgentConfigurationError} for a bad input (no tools, unknown tool name, …).
  */
 export async function runValidator(options: RunValidatorOptions): Promise<{ state: ValidatorState; result: ValidatorResult }> {
@@ -51,8 +50,9 @@ export async function runValidator(options: RunValidatorOptions): Promise<{ stat
 async function runValidatorLoop(options: RunValidatorOptions): Promise<{ state: ValidatorState; result: ValidatorResult }> {
 	const { signal } = options;
 	const emit = (event: AgentEvent): void => options.onEvent?.(event);
+	const boundary = new OutputBoundary(options);
 	const debug = (line: string): void => {
-		if (options.debug) emit({ type: 'debug', line: redactSecrets(line, options.secrets) });
+		if (options.debug) emit({ type: 'debug', line: boundary.line(line) });
 	};
 	const byName = new Map(options.tools.map((tool) => [tool.name, tool]));
 	if (!options.state && !options.input) throw new AgentConfigurationError('input', 'runValidator needs a state to resume or an input to start from.');
@@ -80,8 +80,9 @@ async function runValidatorLoop(options: RunValidatorOptions): Promise<{ state: 
 					turn = await callModelStep(action.request, { iteration: action.attempt, final: false }, { callModel: options.callModel, signal, emit });
 				} catch (error) {
 					if (signal?.aborted) continue;
-					update(failValidator(state, 'model-error', (error as Error).message ?? String(error)));
-					throw error;
+					const failure = boundary.error(error);
+					update(failValidator(state, 'model-error', (failure as Error)?.message ?? String(failure)));
+					throw failure;
 				}
 				update(applyValidatorTurn(state, turn));
 				const errors = state.attempts.at(-1)?.errors ?? [];
@@ -93,7 +94,7 @@ async function runValidatorLoop(options: RunValidatorOptions): Promise<{ state: 
 				const [call] = action.calls;
 				emit({ type: 'step-start', iteration: state.attempts.length, call });
 				debug(`[DEBUG] Executing tool: ${call.name} with args: ${JSON.stringify(call.arguments)}`);
-				const result = await runToolCall(byName.get(call.name), call, signal);
+				const result = await runToolCall(byName.get(call.name), call, { signal, boundary });
 				// A run stopped while the tool ran ends as aborted (next turn of the loop), not as a tool error.
 				if (!signal?.aborted) update(applyValidatorToolResult(state, [result]));
 				const { observation, durationMs } = result;

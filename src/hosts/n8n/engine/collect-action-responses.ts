@@ -1,6 +1,7 @@
 import type { EngineResponse, IDataObject } from 'n8n-workflow';
 import { addUsage } from '../../../agent/add-usage';
 import { nextAction } from '../../../agent/next-action';
+import { OutputBoundary } from '../../../agent/output-boundary';
 import type { EngineItem } from './engine-item';
 import { nestedAgentObservation } from './nested-agent-observation';
 import { observationFromTaskData } from './observation-from-task-data';
@@ -13,10 +14,11 @@ import { declinedObservation, reviewDecision } from './review-decision';
  * gated tool's run, its decline becomes an observation. A nested Agent Orchestrator's answer
  * is its plain `output` text, and its usage (from its run's task metadata, see
  * `nestedAgentUsageKey`) is added to this item's usage. `inputJson` is the item's input
- * json (n8n-core merges it into every action's node input). Returns the debug lines, one
- * per action answered.
+ * json (n8n-core merges it into every action's node input). Every observation goes through
+ * the run's `boundary` (secrets redacted, text capped) before it is kept in the item, which
+ * n8n persists. Returns the debug lines, one per action answered.
  */
-export function collectActionResponses(item: EngineItem, response: EngineResponse, inputJson: IDataObject = {}): string[] {
+export function collectActionResponses(item: EngineItem, response: EngineResponse, inputJson: IDataObject = {}, boundary = new OutputBoundary()): string[] {
 	const action = nextAction(item.state);
 	if (action.type !== 'run-tools') return [];
 	const byId = new Map(response.actionResponses.map((entry) => [entry.action.id, entry]));
@@ -38,7 +40,7 @@ export function collectActionResponses(item: EngineItem, response: EngineRespons
 				item.approved.push(call.toolCallId);
 				continue;
 			}
-			item.results.push({ toolCallId: call.toolCallId, observation: { content: declinedObservation(call.name, nodeName, decision.reason), isError: true }, durationMs });
+			item.results.push(boundary.result({ toolCallId: call.toolCallId, observation: { content: declinedObservation(call.name, nodeName, decision.reason), isError: true }, durationMs }));
 			continue;
 		}
 		const nested = route.nestedAgent ? nestedAgentObservation(entry?.data) : undefined;
@@ -50,7 +52,7 @@ export function collectActionResponses(item: EngineItem, response: EngineRespons
 				arguments: (entry?.action.input ?? call.arguments) as IDataObject,
 			});
 		lines.push(`[DEBUG] Engine action ${actionId}: node "${nodeName}" ${entry ? (observation.isError ? 'failed' : 'succeeded') : 'did not answer'} (${Math.round(durationMs)} ms)`);
-		item.results.push({ toolCallId: call.toolCallId, observation, durationMs });
+		item.results.push(boundary.result({ toolCallId: call.toolCallId, observation, durationMs }));
 	}
 	return lines;
 }

@@ -72,7 +72,7 @@ export async function readN8nAgentSettings(node: INode, workflow: WorkflowExport
 		concurrency: 4,
 		returnIntermediateSteps: agentOptions.returnIntermediateSteps ?? false,
 		debugLog: false,
-		secrets: fields.apiKey.length >= 4 ? [fields.apiKey] : [],
+		secrets: fields.apiKey === '' ? [] : [fields.apiKey],
 	};
 }
 

@@ -44,12 +44,14 @@ export type WorkflowAgentNodeOutcome = { settings: WorkflowAgentSettings; tools:
  * caller): its settings read as the node reads them, its `ai_tool` nodes built as tools —
  * nested AgentOrchestrators among them as tools that run this same function — then the full
  * loop (`runAgent`; modes full and nested) or the validator (`runValidator`). The result's
- * usage includes the nested agents' usage.
+ * usage includes the nested agents' usage. The run redacts the session's secrets and its
+ * own key and headers from all it reports, and caps what the model reads from tools at the
+ * session's `maxOutputLength`.
  *
  * @throws {AgentNestingError} when the depth limit is exceeded or the agent is already running further up the chain.
  * @throws {AgentConfigurationError} for bad settings (no API key, no model, empty prompt …).
  * @throws {ToolBuildError} / NodeTypeNotFoundError when the node's tools cannot be built.
- * @throws what `runAgent` / `runValidator` throw (AgentStoppedError, ValidatorError, ApiCallError …).
+ * @throws what `runAgent` / `runValidator` throw (AgentStoppedError, ValidatorError, ApiCallError …), redacted.
  */
 export async function runWorkflowAgentNode(session: WorkflowSession, node: INode, input: WorkflowAgentNodeInput): Promise<WorkflowAgentNodeOutcome> {
 	const settings = await readAgentSettings(session, node, input);
@@ -70,6 +72,7 @@ export async function runWorkflowAgentNode(session: WorkflowSession, node: INode
 	}
 	const { tools } = buildAgentTools(session.workflow, node, session.host, { maxOutputLength: session.maxOutputLength, runNestedAgent: workflowNestedAgentRunner(session) });
 	const callModel = createChatModelCaller(settings.connection);
+	const redactor = session.redactor.with(settings.secrets);
 	const debug = session.debug ?? settings.debugLog;
 	const onEvent = frame.forwardDebug(emit);
 	const finish = (usage?: Usage): Usage => {
@@ -80,7 +83,7 @@ export async function runWorkflowAgentNode(session: WorkflowSession, node: INode
 	// A run that fails still spent tokens (tracked through onState): they go to the parent agent as well.
 	const finishOnFailure = (error: unknown): never => {
 		finish();
-		throw error;
+		throw redactor.error(error);
 	};
 
 	if (settings.mode === 'validator') {
@@ -105,7 +108,8 @@ export async function runWorkflowAgentNode(session: WorkflowSession, node: INode
 				signal: frame.signal,
 				onEvent,
 				debug,
-				secrets: settings.secrets,
+				redactor,
+				maxOutputLength: session.maxOutputLength,
 				toolTimeoutMs: settings.toolTimeoutMs,
 				runTimeoutMs: settings.runTimeoutMs,
 				onState: frame.track,
@@ -123,7 +127,8 @@ export async function runWorkflowAgentNode(session: WorkflowSession, node: INode
 			onEvent,
 			concurrency: settings.concurrency,
 			debug,
-			secrets: settings.secrets,
+			redactor,
+			maxOutputLength: session.maxOutputLength,
 			toolTimeoutMs: settings.toolTimeoutMs,
 			runTimeoutMs: settings.runTimeoutMs,
 			onState: frame.track,

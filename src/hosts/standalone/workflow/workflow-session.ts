@@ -1,3 +1,4 @@
+import { Redactor } from '../../../chat/redactor';
 import type { Usage } from '../../../chat/types';
 import type { StandaloneHost } from '../standalone-host';
 import type { WorkflowExport } from '../workflow-file';
@@ -14,6 +15,11 @@ export interface WorkflowSession {
 	host: StandaloneHost;
 	/** `--base-url`, `--api-key` and the environment: they apply to every agent of the run. */
 	connection: ConnectionOverrides;
+	/**
+	 * Every secret the session knows (see {@link createSessionRedactor}); each agent run adds
+	 * its own key and headers, and whatever leaves the session goes through it.
+	 */
+	redactor: Redactor;
 	/** Replaces the model of the outermost agent run only (nested agents keep their own). */
 	model?: string;
 	/** Forces the `[DEBUG]` log on or off for every agent; default: each node's "Debug Log" option. */
@@ -28,4 +34,13 @@ export interface WorkflowSession {
 	signal?: AbortSignal;
 	/** Cap on the text each node tool hands the model. */
 	maxOutputLength?: number;
+}
+
+/**
+ * The redactor of a workflow session: the secrets the host hands the workflow's nodes
+ * (credential records, credential-like header parameters), the `--api-key` override and
+ * `OPENROUTER_API_KEY`.
+ */
+export function createSessionRedactor(workflow: WorkflowExport, host: StandaloneHost, connection: ConnectionOverrides): Redactor {
+	return new Redactor([...host.secretsFor(workflow), connection.apiKey, (connection.env ?? process.env).OPENROUTER_API_KEY]);
 }

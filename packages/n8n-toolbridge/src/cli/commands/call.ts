@@ -1,4 +1,14 @@
-import { workflowNestedAgentRunner, loadWorkflowTools, readWorkflowInput, StandaloneHost, type AgentEvent, type WorkflowSession, type Usage } from 'n8n-nodes-toolbridge';
+import {
+	createSessionRedactor,
+	loadWorkflowTools,
+	OutputBoundary,
+	readWorkflowInput,
+	StandaloneHost,
+	workflowNestedAgentRunner,
+	type AgentEvent,
+	type Usage,
+	type WorkflowSession,
+} from 'n8n-nodes-toolbridge';
 import { EXIT, type CliCommand } from '../cli-command';
 import { connectionFrom, connectionOptions, connectionOptionsHelp, hostOptionsFrom, workflowOptions, workflowOptionsHelp } from '../host-options';
 import { stepProgressLine } from '../step-progress-line';
@@ -24,8 +34,9 @@ export const callCommand: CliCommand = {
 
 Executes one tool exactly as the agent would: the arguments are validated (with lenient
 coercion) against the tool's schema, put into the node's $fromAI parameters, and the real
-n8n node runs through n8n-core. Prints what the model would read. <tool> is the tool
-name (see "toolbridge tools") or the node name. Exit code 1 when the call returns an error.
+n8n node runs through n8n-core. Prints what the model would read (credentials redacted,
+long text cut). <tool> is the tool name (see "toolbridge tools") or the node name. Exit
+code 1 when the call returns an error.
 
 A nested Agent Orchestrator is called the same way (--args '{"task":"…"}'): it runs its
 own agent loop with its own tools against a model, so the model options apply (a line per
@@ -50,6 +61,7 @@ ${workflowOptionsHelp.replace('show stack traces', 'show stack traces and a nest
 			workflow,
 			host,
 			connection,
+			redactor: createSessionRedactor(workflow, host, connection),
 			model,
 			debug: values.debug === true || undefined,
 			onEvent: (event: AgentEvent) => {
@@ -65,7 +77,8 @@ ${workflowOptionsHelp.replace('show stack traces', 'show stack traces and a nest
 		if (!tool) {
 			throw new UsageError(`No tool "${toolName}". Available tools: ${tools.map((candidate) => candidate.name).join(', ') || 'none'}.`);
 		}
-		const observation = await tool.invoke(args, { toolCallId: 'toolbridge-cli' });
+		// What the model would read: through the boundary every agent run applies.
+		const observation = new OutputBoundary({ redactor: session.redactor }).observation(await tool.invoke(args, { toolCallId: 'toolbridge-cli' }));
 		if (values.json) {
 			const printed = { tool: tool.name, isError: observation.isError, content: observation.content, data: observation.data, usage };
 			io.stdout(`${JSON.stringify(printed, null, 2)}\n`);

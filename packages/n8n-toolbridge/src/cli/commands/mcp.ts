@@ -1,4 +1,4 @@
-import { loadWorkflowTools, readWorkflowInput, StandaloneHost, workflowNestedAgentRunner, type WorkflowSession } from 'n8n-nodes-toolbridge';
+import { createSessionRedactor, loadWorkflowTools, OutputBoundary, readWorkflowInput, StandaloneHost, workflowNestedAgentRunner, type WorkflowSession } from 'n8n-nodes-toolbridge';
 import { assertSafeBinding, parseListenAddress } from '../../http/listen-address';
 import { mcpToolFromAgentTool, type McpTool } from '../../mcp/mcp-tool';
 import { workflowAgentMcpTool } from '../../mcp/workflow-agent-tool';
@@ -46,9 +46,11 @@ ${workflowOptionsHelp.replace(/\n {2}--json[^\n]*/, '')}`,
 		const workflow = readWorkflowInput(positionals[0]);
 		const host = protectPrivateNetwork(await StandaloneHost.create(hostOptions), { allowPrivateNetwork: values['allow-private-network'] === true });
 		const { model, ...connection } = connectionFrom(values, io.env);
-		const session: WorkflowSession = { workflow, host, connection, model };
+		const session: WorkflowSession = { workflow, host, connection, model, redactor: createSessionRedactor(workflow, host, connection) };
 		const loaded = await loadWorkflowTools(workflow, { ...hostOptions, host, runNestedAgent: workflowNestedAgentRunner(session) });
-		const tools: McpTool[] = loaded.tools.map(mcpToolFromAgentTool);
+		// Clients read what the model would: credentials redacted, long text cut.
+		const boundary = new OutputBoundary({ redactor: session.redactor });
+		const tools: McpTool[] = loaded.tools.map((tool) => mcpToolFromAgentTool(tool, boundary));
 		if (values['expose-agent']) {
 			tools.push(workflowAgentMcpTool(workflow, loaded.agentNode.name, { ...hostOptions, ...connection, model, host, takenNames: new Set(tools.map((tool) => tool.name)) }));
 		}

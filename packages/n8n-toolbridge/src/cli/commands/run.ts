@@ -28,7 +28,7 @@ Agent Orchestrator modes:
 Options:
   --prompt TEXT        the user's message
 ${connectionOptionsHelp}
-${workflowOptionsHelp.replace('--json               machine-readable output', '--json               print { output, steps, usage, iterations }\n                       (validator: { tool, arguments, result, attempts })').replace('show stack traces', 'show stack traces and the [DEBUG] log (API keys redacted)')}
+${workflowOptionsHelp.replace('--json               machine-readable output', '--json               print { output, steps, usage, iterations }\n                       (validator: { tool, arguments, result, attempts })').replace('show stack traces', 'show stack traces and the [DEBUG] log (secrets redacted)')}
 
 Exit codes: 0 answered, 1 the run failed (HTTP error, limit reached, validator attempts
 used up), 2 usage or settings (no API key, no model, $fromAI problems).`,

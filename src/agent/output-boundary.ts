@@ -1,0 +1,58 @@
+import { Redactor } from '../chat/redactor';
+import type { ToolObservation } from '../tools/agent-tool';
+import { DEFAULT_MAX_OUTPUT_LENGTH } from '../tools/format-tool-output';
+import { truncateText } from '../tools/truncate-text';
+import type { ToolCallResult } from './apply-tool-results';
+
+/** What a driver's {@link OutputBoundary} is built from. */
+export interface OutputBoundaryOptions {
+	/** The run's redactor, when the host built one (it then redacts the host's own output too). Default: one from `secrets`. */
+	redactor?: Redactor;
+	/** Values replaced by `[REDACTED]` in everything the run reports: API keys, credential and header values. */
+	secrets?: readonly string[];
+	/**
+	 * Cap on every text the model reads from a tool — its output, its error, a nested
+	 * agent's answer — in characters; longer text is cut with an `[Output truncated …]`
+	 * note. Default {@link DEFAULT_MAX_OUTPUT_LENGTH}.
+	 */
+	maxOutputLength?: number;
+}
+
+/**
+ * Where a run's data leaves the agent core, for every driver: a tool's observation on its
+ * way into the state (so into `steps`, `state.messages`, events, the debug log and the
+ * next request to the model) has the run's secrets redacted, in its text and its `data`,
+ * and its text capped; a failure (a model call's error) is redacted before it is recorded
+ * or thrown; debug lines are redacted before they are emitted.
+ */
+export class OutputBoundary {
+	readonly redactor: Redactor;
+	readonly maxOutputLength: number;
+
+	constructor(options: OutputBoundaryOptions = {}) {
+		this.redactor = options.redactor ?? new Redactor(options.secrets);
+		this.maxOutputLength = options.maxOutputLength ?? DEFAULT_MAX_OUTPUT_LENGTH;
+	}
+
+	/** The observation as the state and the model may have it: secrets redacted, then the text capped. */
+	observation(observation: ToolObservation): ToolObservation {
+		const guarded: ToolObservation = { ...observation, content: truncateText(this.redactor.text(observation.content), this.maxOutputLength) };
+		if (observation.data !== undefined) guarded.data = this.redactor.value(observation.data);
+		return guarded;
+	}
+
+	/** A tool call's result with its observation through {@link observation}. */
+	result(result: ToolCallResult): ToolCallResult {
+		return { ...result, observation: this.observation(result.observation) };
+	}
+
+	/** An error leaving the run, redacted in place (message, stack, fields, causes). */
+	error<T>(error: T): T {
+		return this.redactor.error(error);
+	}
+
+	/** A `[DEBUG]` line. */
+	line(text: string): string {
+		return this.redactor.text(text);
+	}
+}

@@ -1,0 +1,172 @@
+import { truncationNotePattern } from '../tools/truncate-text';
+
+/** What a secret is replaced with. */
+export const redactedText = '[REDACTED]';
+
+/** Values shorter than this are not redacted: they would redact ordinary words and numbers. */
+export const minSecretLength = 6;
+
+/** Shapes of credentials redacted even when nobody said they were secrets. */
+const secretShapes = [/\bBearer\s+[A-Za-z0-9._~+/=-]{8,}/g, /\bsk-[A-Za-z0-9_-]{16,}/g];
+
+/** A cut secret shorter than this is left alone: the note after it says the text was cut, and 1–2 characters say nothing. */
+const minCutPrefix = 3;
+
+/** How deep {@link Redactor.value} and {@link Redactor.error} go into nested objects and causes. */
+const maxDepth = 64;
+
+/**
+ * The one redaction boundary: every secret a run knows (the model's API key, header
+ * values, the credential values of the agent and of its tool nodes), replaced by
+ * `[REDACTED]` in whatever leaves — texts, JSON values and errors. Built once per run
+ * from the known secrets; the chat client builds one from its key and headers.
+ *
+ * - Values shorter than {@link minSecretLength} are skipped; longer secrets are matched
+ *   first, so a secret containing another is replaced whole.
+ * - A secret also matches as it appears inside JSON text (escaped) and inside a URL
+ *   (percent-encoded); bearer tokens and `sk-…` keys match by their shape.
+ * - A secret cut by the output cap (its start just before the `[Output truncated …]`
+ *   note) is replaced too.
+ */
+export class Redactor {
+	/** The secrets as given (long enough, distinct), longest first. */
+	readonly secrets: readonly string[];
+	private readonly forms: string[];
+	private compiled: RegExp | undefined;
+
+	constructor(secrets: Iterable<string | null | undefined> = []) {
+		const distinct = new Set<string>();
+		for (const secret of secrets) if (typeof secret === 'string' && secret.length >= minSecretLength) distinct.add(secret);
+		this.secrets = [...distinct].sort((left, right) => right.length - left.length);
+		const forms = new Set<string>();
+		for (const secret of this.secrets) {
+			forms.add(secret);
+			forms.add(JSON.stringify(secret).slice(1, -1));
+			forms.add(encodeURIComponent(secret));
+		}
+		this.forms = [...forms].sort((left, right) => right.length - left.length);
+	}
+
+	/** This redactor's secrets and `more`: e.g. the session's plus one agent's own key. */
+	with(more: Iterable<string | null | undefined>): Redactor {
+		return new Redactor([...this.secrets, ...more]);
+	}
+
+	/** The text with every secret replaced. */
+	text(text: string): string {
+		let result = text;
+		if (this.forms.length > 0) {
+			// One pass for all secrets; alternatives are longest first, so the longest match wins.
+			this.compiled ??= new RegExp(this.forms.map(escapeRegExp).join('|'), 'g');
+			result = result.replace(this.compiled, redactedText);
+			if (result.includes('\n[Output truncated')) result = this.redactCutSecrets(result);
+		}
+		for (const shape of secretShapes) result = result.replace(shape, redactedText);
+		return result;
+	}
+
+	/**
+	 * A JSON-like value with every string (and object key) redacted. Arrays and plain
+	 * objects are copied only where something changed; other objects pass as they are.
+	 */
+	value<T>(value: T): T {
+		return this.redactValue(value, 0) as T;
+	}
+
+	/**
+	 * Redacts an error in place and returns it: `message`, `stack`, string fields (`description`,
+	 * `responseBody` …), plain-object fields, and its `cause` chain. Class and `instanceof`
+	 * stay; a thrown string comes back redacted.
+	 */
+	error<T>(error: T): T {
+		return this.redactError(error, 0, new Set()) as T;
+	}
+
+	private redactValue(value: unknown, depth: number): unknown {
+		if (typeof value === 'string') return this.text(value);
+		if (typeof value !== 'object' || value === null || depth > maxDepth) return value;
+		if (Array.isArray(value)) {
+			let copy: unknown[] | undefined;
+			value.forEach((entry, index) => {
+				const redacted = this.redactValue(entry, depth + 1);
+				if (redacted !== entry) (copy ??= [...value])[index] = redacted;
+			});
+			return copy ?? value;
+		}
+		if (!isPlainObject(value)) return value;
+		let copy: Record<string, unknown> | undefined;
+		for (const [key, entry] of Object.entries(value)) {
+			const redactedKey = this.text(key);
+			const redacted = this.redactValue(entry, depth + 1);
+			if (redactedKey === key && redacted === entry) continue;
+			copy ??= { ...value };
+			if (redactedKey !== key) delete copy[key];
+			copy[redactedKey] = redacted;
+		}
+		return copy ?? value;
+	}
+
+	private redactError(error: unknown, depth: number, seen: Set<object>): unknown {
+		if (typeof error === 'string') return this.text(error);
+		if (typeof error !== 'object' || error === null || seen.has(error) || depth > maxDepth) return error;
+		if (!(error instanceof Error)) return this.redactValue(error, depth);
+		seen.add(error);
+		const fields = error as unknown as Record<string, unknown>;
+		const keys = new Set(['message', 'stack', ...Object.keys(error)]);
+		if ('cause' in error) keys.add('cause');
+		for (const key of keys) {
+			const field = fields[key];
+			let redacted: unknown = field;
+			if (typeof field === 'string') redacted = this.text(field);
+			else if (field instanceof Error) redacted = this.redactError(field, depth + 1, seen);
+			else if (Array.isArray(field) || isPlainObject(field)) redacted = this.redactValue(field, depth + 1);
+			if (redacted !== field) assign(fields, key, redacted);
+		}
+		return error;
+	}
+
+	/** Replaces a secret's start left just before an `[Output truncated …]` note: the cap cut the secret. */
+	private redactCutSecrets(text: string): string {
+		let result = '';
+		let from = 0;
+		for (const match of text.matchAll(truncationNotePattern)) {
+			const cut = this.cutSecretLength(text.slice(from, match.index));
+			result += `${text.slice(from, match.index - cut)}${cut > 0 ? redactedText : ''}${match[0]}`;
+			from = match.index + match[0].length;
+		}
+		return result + text.slice(from);
+	}
+
+	/** The length of the longest end of `before` that is the start (not the whole) of a secret; 0 for none. */
+	private cutSecretLength(before: string): number {
+		const longest = this.forms[0].length;
+		for (let length = Math.min(before.length, longest - 1); length >= minCutPrefix; length--) {
+			const tail = before.slice(before.length - length);
+			if (this.forms.some((form) => form.length > length && form.startsWith(tail))) return length;
+		}
+		return 0;
+	}
+}
+
+function escapeRegExp(text: string): string {
+	return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+	if (typeof value !== 'object' || value === null) return false;
+	const prototype = Object.getPrototypeOf(value) as unknown;
+	return prototype === Object.prototype || prototype === null;
+}
+
+/** Sets a field of an error whatever its descriptor (our `readonly` fields are plain data; some libraries define getters). */
+function assign(target: Record<string, unknown>, key: string, value: unknown): void {
+	try {
+		target[key] = value;
+	} catch {
+		try {
+			Object.defineProperty(target, key, { value, configurable: true, writable: true });
+		} catch {
+			// A frozen field stays as it is; the message and stack were tried first.
+		}
+	}
+}
