@@ -29,14 +29,19 @@ export const defaultChatTimeLimits: Readonly<ChatTimeLimits> = Object.freeze({
  * not a positive number) switches that limit off.
  */
 export function resolveChatTimeLimits(options: Partial<ChatTimeLimits>): ChatTimeLimits {
-	const pick = (given: number | undefined, fallback: number): number => {
-		const value = given ?? fallback;
-		return value > 0 ? value : 0;
-	};
-	return {
-		timeoutMs: pick(options.timeoutMs, defaultChatTimeLimits.timeoutMs),
-		firstTokenTimeoutMs: pick(options.firstTokenTimeoutMs, defaultChatTimeLimits.firstTokenTimeoutMs),
-		stallTimeoutMs: pick(options.stallTimeoutMs, defaultChatTimeLimits.stallTimeoutMs),
-		totalTimeoutMs: pick(options.totalTimeoutMs, defaultChatTimeLimits.totalTimeoutMs),
-	};
+	return resolveTimeLimits(options, defaultChatTimeLimits);
+}
+
+/**
+ * Each limit of `defaults`, taken from `options` when given there. 0 (or any value that is not
+ * a positive number) switches that limit off. Shared by the chat client's and the loop's limits.
+ */
+export function resolveTimeLimits<Limits extends { [Name in keyof Limits]: number }>(options: Partial<Limits>, defaults: Readonly<Limits>): Limits {
+	const given = options as Partial<Record<string, number>>;
+	const limits: Record<string, number> = {};
+	for (const [name, fallback] of Object.entries(defaults as Record<string, number>)) {
+		const value = (Object.hasOwn(given, name) ? given[name] : undefined) ?? fallback;
+		limits[name] = value > 0 ? value : 0;
+	}
+	return limits as unknown as Limits;
 }

@@ -1,3 +1,4 @@
+import { resolveTimeLimits } from '../../chat/chat-time-limits';
 import { argumentChecks } from '../../errors/invalid-argument-error';
 import type { AgentTool } from '../../tools/agent-tool';
 import { runTimeLimitSignal } from './run-time-limit';
@@ -18,14 +19,7 @@ export const defaultRunTimeLimits: Readonly<RunTimeLimits> = Object.freeze({ too
  * positive number) switches that limit off.
  */
 export function resolveRunTimeLimits(options: Partial<RunTimeLimits>): RunTimeLimits {
-	const pick = (given: number | undefined, fallback: number): number => {
-		const value = given ?? fallback;
-		return value > 0 ? value : 0;
-	};
-	return {
-		toolTimeoutMs: pick(options.toolTimeoutMs, defaultRunTimeLimits.toolTimeoutMs),
-		runTimeoutMs: pick(options.runTimeoutMs, defaultRunTimeLimits.runTimeoutMs),
-	};
+	return resolveTimeLimits({ toolTimeoutMs: options.toolTimeoutMs, runTimeoutMs: options.runTimeoutMs }, defaultRunTimeLimits);
 }
 
 /** What {@link withRunTimeLimits} reads from a driver's options. */

@@ -86,6 +86,18 @@ export async function runWorkflowAgentNode(session: WorkflowSession, node: INode
 		throw redactor.error(error);
 	};
 
+	// What both drivers (full and validator mode) run with.
+	const driverOptions = {
+		tools,
+		callModel,
+		signal: frame.signal,
+		onEvent,
+		debug,
+		redactor,
+		maxOutputLength: session.maxOutputLength,
+		toolTimeoutMs: settings.toolTimeoutMs,
+		runTimeoutMs: settings.runTimeoutMs,
+	};
 	if (settings.mode === 'validator') {
 		const validator = settings.validator;
 		const { result } = await frame.run(() =>
@@ -103,15 +115,7 @@ export async function runWorkflowAgentNode(session: WorkflowSession, node: INode
 					},
 					prompt: settings.prompt,
 				},
-				tools,
-				callModel,
-				signal: frame.signal,
-				onEvent,
-				debug,
-				redactor,
-				maxOutputLength: session.maxOutputLength,
-				toolTimeoutMs: settings.toolTimeoutMs,
-				runTimeoutMs: settings.runTimeoutMs,
+				...driverOptions,
 				onState: frame.track,
 			}),
 		).catch(finishOnFailure);
@@ -121,16 +125,8 @@ export async function runWorkflowAgentNode(session: WorkflowSession, node: INode
 	const outcome = await frame.run(() =>
 		runAgent({
 			input: { config: settings.config, prompt: settings.prompt, history: input.history },
-			tools,
-			callModel,
-			signal: frame.signal,
-			onEvent,
+			...driverOptions,
 			concurrency: settings.concurrency,
-			debug,
-			redactor,
-			maxOutputLength: session.maxOutputLength,
-			toolTimeoutMs: settings.toolTimeoutMs,
-			runTimeoutMs: settings.runTimeoutMs,
 			onState: frame.track,
 		}),
 	).catch(finishOnFailure);
