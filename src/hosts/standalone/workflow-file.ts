@@ -36,7 +36,9 @@ export function parseWorkflow(value: unknown, origin = 'workflow'): WorkflowExpo
 		}
 		return { ...node, parameters: node.parameters ?? {}, typeVersion: node.typeVersion ?? 1 };
 	});
-	return { ...workflow, nodes } as WorkflowExport;
+	const parsed = { ...workflow, nodes } as WorkflowExport;
+	assertNoToolLoop(parsed);
+	return parsed;
 }
 
 /**
@@ -110,4 +112,38 @@ export function selectAgent(workflow: WorkflowExport, agentName?: string): INode
 export function findToolNodes(workflow: WorkflowExport, agentName: string): INode[] {
 	const sources = new Set(aiToolEdges(workflow).filter(([, target]) => target === agentName).map(([source]) => source));
 	return workflow.nodes.filter((node) => sources.has(node.name) && node.disabled !== true);
+}
+
+/**
+ * Refuses `ai_tool` connections that loop: an agent that is its own tool, directly or through
+ * other agents. The message names the loop as a path from an agent through its tools.
+ * @throws WorkflowFileError naming the loop, e.g. `Agent › Hash › Agent`.
+ */
+export function assertNoToolLoop(workflow: WorkflowExport): void {
+	const toolsOf = new Map<string, string[]>();
+	for (const [tool, agent] of aiToolEdges(workflow)) toolsOf.set(agent, [...(toolsOf.get(agent) ?? []), tool]);
+	const state = new Map<string, 'open' | 'done'>();
+	const path: string[] = [];
+	const visit = (name: string): string[] | undefined => {
+		state.set(name, 'open');
+		path.push(name);
+		for (const tool of toolsOf.get(name) ?? []) {
+			if (state.get(tool) === 'open') return [...path.slice(path.indexOf(tool)), tool];
+			if (!state.has(tool)) {
+				const loop = visit(tool);
+				if (loop) return loop;
+			}
+		}
+		path.pop();
+		state.set(name, 'done');
+		return undefined;
+	};
+	for (const agent of toolsOf.keys()) {
+		const loop = state.has(agent) ? undefined : visit(agent);
+		if (loop) {
+			throw new WorkflowFileError(
+				`The workflow's ai_tool connections form a loop: ${loop.join(' › ')}. An agent cannot be a tool of itself, directly or through other agents: remove one of these connections.`,
+			);
+		}
+	}
 }
