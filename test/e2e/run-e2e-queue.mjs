@@ -16,7 +16,7 @@
  * Options: --only=<regex> (scenario ids), --no-build, --keep (keep folders and logs; also
  * TOOLBRIDGE_E2E_KEEP=1).
  */
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -24,7 +24,7 @@ import { fileURLToPath } from 'node:url';
 import { RunContext } from './lib/context.mjs';
 import { provision } from './lib/provision.mjs';
 import { QueueTopology } from './lib/queue-topology.mjs';
-import { runChecked } from './lib/run-command.mjs';
+import { buildAndPack } from './lib/pack-package.mjs';
 import { ensureServerPrograms } from './lib/system-packages.mjs';
 import { scenarios } from './queue/index.mjs';
 import { QueueScope } from './queue/scope.mjs';
@@ -90,17 +90,9 @@ async function main() {
 		log(`Postgres programs ${programs.postgresBinDir}, ${programs.redisServer}${programs.installed.length ? ` (installed ${programs.installed.join(', ')})` : ''} in ${seconds(programsStart)}`);
 
 		const buildStart = Date.now();
-		if (!flag('no-build')) {
-			await runChecked('npm', ['run', 'build'], { cwd: repoDir, logPath: join(setupLog, 'build.log'), timeoutMs: 10 * 60_000 });
-		}
-		mkdirSync(join(setupLog, 'pack'), { recursive: true });
-		const packed = await runChecked('npm', ['pack', '--json', '--ignore-scripts', `--pack-destination=${join(setupLog, 'pack')}`], {
-			cwd: repoDir,
-			logPath: join(setupLog, 'pack.log'),
-		});
-		const [info] = JSON.parse(packed.stdout.slice(packed.stdout.indexOf('[')));
-		tarball = join(setupLog, 'pack', info.filename);
-		log(`${flag('no-build') ? '' : 'built and '}packed ${info.filename} in ${seconds(buildStart)}`);
+		const packed = await buildAndPack({ repoDir, logDir: setupLog, build: !flag('no-build') });
+		tarball = packed.tarball;
+		log(`${flag('no-build') ? '' : 'built and '}packed ${packed.filename} in ${seconds(buildStart)}`);
 
 		context = new RunContext({ install, repoDir, tarball, logDir: setupLog });
 		const selected = scenarios.filter((scenario) => !only || only.test(scenario.id));

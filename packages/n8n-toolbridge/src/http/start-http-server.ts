@@ -12,18 +12,34 @@ export interface RunningHttpServer {
 	close(): Promise<void>;
 }
 
+/** The error body a server answers with, in its own protocol's format. */
+export interface ErrorReply {
+	status: number;
+	body: unknown;
+	headers?: Record<string, string>;
+}
+
 /**
- * Starts a Node HTTP server on `address` with `handle` for every request; a handler that
- * throws gets a bare 500 (handlers answer their own errors in their own format).
+ * Starts a Node HTTP server on `address` with `handle` for every request. A handler that
+ * throws before answering gets `errorReply(error)` as JSON (each server's own error format);
+ * one that throws mid-answer has its response destroyed.
  *
  * @throws the listen error (EADDRINUSE, EACCES …).
  */
-export async function startHttpServer(address: ListenAddress, handle: (request: IncomingMessage, response: ServerResponse) => Promise<void>): Promise<RunningHttpServer> {
+export async function startHttpServer(
+	address: ListenAddress,
+	handle: (request: IncomingMessage, response: ServerResponse) => Promise<void>,
+	errorReply: (error: unknown) => ErrorReply,
+): Promise<RunningHttpServer> {
 	const sockets = new Set<Socket>();
 	const server = createServer((request, response) => {
-		handle(request, response).catch(() => {
-			if (!response.headersSent) response.writeHead(500, { 'Content-Type': 'text/plain' }).end('Internal server error');
-			else response.destroy();
+		handle(request, response).catch((error: unknown) => {
+			if (response.headersSent) {
+				response.destroy();
+				return;
+			}
+			const reply = errorReply(error);
+			sendJson(response, reply.status, reply.body, reply.headers);
 		});
 	});
 	server.on('connection', (socket) => {

@@ -94,17 +94,9 @@ export async function serveMcpHttp(options: McpHttpOptions): Promise<RunningHttp
 		await transport.handleRequest(request, response, body);
 	}
 
-	const running = await startHttpServer(options.address, async (request, response) => {
-		try {
-			await handle(request, response);
-		} catch (error) {
-			if (response.headersSent) {
-				response.destroy();
-				return;
-			}
-			const refused = error instanceof HttpError ? error : new HttpError(500, 'Internal error.', 'internal_error');
-			sendJson(response, refused.status, { jsonrpc: '2.0', error: { code: -32000, message: refused.message }, id: null }, refused.headers);
-		}
+	const running = await startHttpServer(options.address, handle, (error) => {
+		const refused = error instanceof HttpError ? error : new HttpError(500, 'Internal error.', 'internal_error');
+		return { status: refused.status, body: { jsonrpc: '2.0', error: { code: -32000, message: refused.message }, id: null }, headers: refused.headers };
 	});
 	const close = running.close;
 	return {

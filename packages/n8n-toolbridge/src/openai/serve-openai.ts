@@ -106,18 +106,7 @@ export async function serveOpenAI(options: OpenAIServerOptions): Promise<Running
 		stream.finish(finishReason, usage);
 	}
 
-	const running = await startHttpServer(options.address, async (request, response) => {
-		try {
-			await handle(request, response);
-		} catch (error) {
-			if (response.headersSent) {
-				response.destroy();
-				return;
-			}
-			const reply = openAIErrorReply(error);
-			sendJson(response, reply.status, reply.body, reply.headers);
-		}
-	});
+	const running = await startHttpServer(options.address, handle, openAIErrorReply);
 	return running;
 }
 
