@@ -45,16 +45,25 @@ function readPackageJson(directory: string): PackageJson | undefined {
 	}
 }
 
+/** {@link ownPackageDir}'s answer once found (`null`: not looked for yet). */
+let ownPackageDirFound: string | undefined | null = null;
+
 /**
  * This package's own root when it is built (its `n8n` section points at `dist/`), so the
  * host can run the Agent Orchestrator from a checkout too; installed, it is found in
  * `node_modules` like any other `n8n-nodes-*` package.
  */
 function ownPackageDir(): string | undefined {
-	for (let directory = __dirname; directory !== dirname(directory); directory = dirname(directory)) {
-		if (readPackageJson(directory)?.name === 'n8n-nodes-toolbridge') return existsSync(join(directory, 'dist', 'nodes')) ? directory : undefined;
+	// Found once per process: every host creation asks, and the answer cannot change.
+	if (ownPackageDirFound === null) {
+		ownPackageDirFound = undefined;
+		for (let directory = __dirname; directory !== dirname(directory); directory = dirname(directory)) {
+			if (readPackageJson(directory)?.name !== 'n8n-nodes-toolbridge') continue;
+			if (existsSync(join(directory, 'dist', 'nodes'))) ownPackageDirFound = directory;
+			break;
+		}
 	}
-	return undefined;
+	return ownPackageDirFound;
 }
 
 function defaultNodeModulesDirs(): string[] {
