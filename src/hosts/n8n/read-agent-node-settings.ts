@@ -1,9 +1,7 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 import type { AgentConfig, AgentToolChoice } from '../../agent/agent-state';
 import type { ChatConnection } from '../../agent/create-chat-model-caller';
-import { AgentConfigurationError } from '../../errors/agent-configuration-error';
-import { openRouterBaseUrl } from '../../chat/is-openrouter-url';
-import { parseExtraHeaders } from '../../agent/parse-extra-headers';
+import { readCredentialConnection } from './read-credential-connection';
 import type { AgentOutputFormat } from '../../agent/output-format/agent-output-item';
 import { readModelOptions, type ModelNodeOptions } from './read-model-options';
 
@@ -52,17 +50,7 @@ export interface AgentNodeSettings {
  * @throws what n8n's `getCredentials` / `getNodeParameter` throw.
  */
 export async function readAgentNodeSettings(context: IExecuteFunctions, itemIndex: number): Promise<AgentNodeSettings> {
-	const authentication = context.getNodeParameter('authentication', itemIndex, 'openRouterApi') as string;
-	const credentials = await context.getCredentials(authentication, itemIndex);
-	const apiKey = typeof credentials.apiKey === 'string' ? credentials.apiKey : '';
-	const headers = authentication === 'openAiCompatibleApi' ? parseExtraHeaders(credentials.extraHeaders) : {};
-	const baseUrl =
-		typeof credentials.url === 'string' && credentials.url.trim() !== ''
-			? credentials.url.trim()
-			: authentication === 'openRouterApi'
-				? openRouterBaseUrl
-				: '';
-	if (baseUrl === '') throw new AgentConfigurationError('url', 'The credential has no base URL. Set it to the server address, e.g. http://localhost:11434/v1.');
+	const { baseUrl, apiKey, headers } = await readCredentialConnection(context, itemIndex);
 
 	const options = context.getNodeParameter('options', itemIndex, {}) as AgentNodeOptions;
 	const model = readModelOptions(options);
