@@ -23,6 +23,7 @@ import { NodeEventSink } from './node-event-sink';
 import { UntraceableToolsError } from './engine/untraceable-tools-error';
 import { loadConnectedTools } from './load-connected-tools';
 import { readAgentNodeSettings, type AgentNodeSettings } from './read-agent-node-settings';
+import { readBinaryPrompt } from './read-binary-parts';
 
 /** Options of {@link runAgentEngine}. */
 export interface RunAgentEngineOptions {
@@ -136,11 +137,12 @@ class ItemRun {
 		if (untraceable.length > 0) throw new UntraceableToolsError(untraceable);
 		const memory = await this.memory();
 		const history = memory ? await loadMemoryHistory(memory) : [];
-		const state = createAgentState({ config: this.settings.config, prompt: this.settings.prompt, history, tools });
+		const prompt = await readBinaryPrompt(this.context, this.itemIndex, this.settings.prompt);
+		const state = createAgentState({ config: this.settings.config, prompt: prompt.prompt, history, tools });
 		const item: EngineItem = { itemIndex: this.itemIndex, startedAt: Date.now(), state, routes, results: [], actionIds: {}, approved: [], debugLog: [] };
 		this.sink = new NodeEventSink(this.context, this.itemIndex, item.debugLog);
 		this.sink.begin();
-		for (const line of debugLines.start(state)) this.debug(() => line);
+		for (const line of [...prompt.notes, ...debugLines.start(state)]) this.debug(() => line);
 		if (this.settings.toolTimeoutMs) {
 			this.debug(() => '[DEBUG] "Tool Timeout" does not apply: n8n\'s engine runs the tool nodes (set a timeout on the tool node itself, or "Tool Execution" to "In-Process")');
 		}

@@ -11,6 +11,7 @@ import { enterNodeAgentFrame } from './enter-node-agent-frame';
 import { readAgentNodeSettings } from './read-agent-node-settings';
 import { agentOutputJson } from './agent-output-json';
 import { NodeEventSink } from './node-event-sink';
+import { readBinaryPrompt } from './read-binary-parts';
 
 /** Test seam: replaces the chat client (the node itself never passes it). */
 export interface RunAgentNodeItemOptions {
@@ -39,6 +40,7 @@ export async function runAgentNodeItem(
 	options: RunAgentNodeItemOptions = {},
 ): Promise<INodeExecutionData> {
 	const settings = await readAgentNodeSettings(context, itemIndex);
+	const prompt = await readBinaryPrompt(context, itemIndex, settings.prompt);
 	const redactor = new Redactor(settings.secrets);
 	const tools = (await loadConnectedTools(context, itemIndex)).map(inProcessAgentTool);
 	const memory = (await context.getInputConnectionData('ai_memory', itemIndex)) as ChatMemoryLike | undefined;
@@ -49,11 +51,11 @@ export async function runAgentNodeItem(
 	const frame = enterNodeAgentFrame(context, itemIndex, (line) => sink.debug(line));
 
 	sink.begin();
-	if (settings.debugLog) for (const line of options.debugNotes ?? []) sink.debug(line);
+	if (settings.debugLog) for (const line of [...(options.debugNotes ?? []), ...prompt.notes]) sink.debug(line);
 	let result: AgentResult;
 	try {
 		const outcome = await frame.run(() => runAgent({
-			input: { config: settings.config, prompt: settings.prompt, history },
+			input: { config: settings.config, prompt: prompt.prompt, history },
 			tools,
 			callModel: options.callModel ?? createChatModelCaller(settings.connection),
 			signal: frame.signal,

@@ -10,6 +10,8 @@ import { loadConnectedTools } from './load-connected-tools';
 import { readAgentNodeSettings } from './read-agent-node-settings';
 import { NodeEventSink } from './node-event-sink';
 import { readValidatorSettings } from './read-mode-settings';
+import { readBinaryPrompt } from './read-binary-parts';
+import { readItemBatching, runItemBatches } from './run-item-batches';
 
 /** Test seam: replaces the chat client. */
 export interface RunValidatorNodeItemOptions {
@@ -33,6 +35,7 @@ export async function runValidatorNodeItem(
 	options: RunValidatorNodeItemOptions = {},
 ): Promise<INodeExecutionData> {
 	const settings = await readAgentNodeSettings(context, itemIndex);
+	const prompt = await readBinaryPrompt(context, itemIndex, settings.prompt);
 	const redactor = new Redactor(settings.secrets);
 	const tools = (await loadConnectedTools(context, itemIndex)).map(inProcessAgentTool);
 	const validator = readValidatorSettings((name, fallback) => context.getNodeParameter(name, itemIndex, fallback));
@@ -41,6 +44,7 @@ export async function runValidatorNodeItem(
 
 	const sink = new NodeEventSink(context, itemIndex);
 	sink.begin();
+	if (settings.debugLog) for (const line of prompt.notes) sink.debug(line);
 	const { result } = await runValidator({
 		input: {
 			config: {
@@ -53,7 +57,7 @@ export async function runValidatorNodeItem(
 				maxAttempts: validator.maxAttempts,
 				validateOnly: validator.validateOnly,
 			},
-			prompt: settings.prompt,
+			prompt: prompt.prompt,
 		},
 		tools,
 		callModel: options.callModel ?? createChatModelCaller(settings.connection),
@@ -81,7 +85,7 @@ export async function runValidatorNodeItem(
 }
 
 /**
- * Validator mode for every input item. A failed item becomes `{ error, code, attempts,
+ * Validator mode for every input item, in batches ("Batch Processing"). A failed item becomes `{ error, code, attempts,
  * attemptLog }` when the node continues on fail; any other failure goes to `failItem`
  * (which returns the node's error item or throws the node error).
  */
@@ -90,17 +94,14 @@ export async function runValidatorItems(
 	failItem: (error: unknown, itemIndex: number) => INodeExecutionData,
 	options: RunValidatorNodeItemOptions = {},
 ): Promise<INodeExecutionData[]> {
-	const output: INodeExecutionData[] = [];
-	for (let itemIndex = 0; itemIndex < context.getInputData().length; itemIndex++) {
+	return await runItemBatches(context.getInputData().length, async (itemIndex) => {
 		try {
-			output.push(await runValidatorNodeItem(context, itemIndex, options));
+			return await runValidatorNodeItem(context, itemIndex, options);
 		} catch (error) {
-			if (error instanceof ValidatorError && context.continueOnFail()) {
-				output.push({ json: validatorErrorOutput(error), pairedItem: { item: itemIndex } });
-			} else output.push(failItem(error, itemIndex));
+			if (error instanceof ValidatorError && context.continueOnFail()) return { json: validatorErrorOutput(error), pairedItem: { item: itemIndex } };
+			return failItem(error, itemIndex);
 		}
-	}
-	return output;
+	}, { ...readItemBatching(context), signal: context.getExecutionCancelSignal?.() });
 }
 
 /** The continue-on-fail item of a failed validator run: the message, code and every attempt's errors. */
