@@ -30,7 +30,7 @@ export const optionsParameter: INodeProperties = {
 					typeOptions: { minValue: 1 },
 					default: 1,
 					description:
-						'How many items to process in parallel; batches run one after another. With the engine driver, each item\'s model calls of a round run in parallel with its batch. This is useful for rate limiting, but might impact the log output ordering.',
+						'How many items to process in parallel; batches run one after another. With Tool Execution "Engine" it bounds how many items\' model calls run at once in each round. This is useful for rate limiting, but might impact the log output ordering.',
 				},
 				{
 					displayName: 'Delay Between Batches',

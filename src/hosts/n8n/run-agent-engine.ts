@@ -24,6 +24,7 @@ import { UntraceableToolsError } from './engine/untraceable-tools-error';
 import { loadConnectedTools } from './load-connected-tools';
 import { readAgentNodeSettings, type AgentNodeSettings } from './read-agent-node-settings';
 import { readBinaryPrompt } from './read-binary-parts';
+import { readItemBatching, runItemBatches } from './run-item-batches';
 
 /** Options of {@link runAgentEngine}. */
 export interface RunAgentEngineOptions {
@@ -49,6 +50,8 @@ export type AgentEngineOutput = INodeExecutionData[][] | AgentEngineRequest;
  * calls the node again with the EngineResponse; its results become observations, matched
  * by action id, and the loops go on. When no item needs tools any more, the output items
  * are returned in input order (built like the in-process driver's, by `agentOutputItem`).
+ * "Batch Processing" applies per entry: the unfinished items' loops run in batches (see
+ * `runItemBatches`), so batch size bounds how many items' model calls run at once.
  *
  * Time limits: the whole-run timeout counts from the item's first entry (`startedAt` in
  * the metadata), so it spans re-entries and the tool nodes' runs; when it has run out at a
@@ -68,12 +71,10 @@ export async function runAgentEngine(context: IExecuteFunctions, response: Engin
 	const previous = resumed && response ? readEngineMetadata(response) : undefined;
 	const reEntries = previous ? previous.reEntries + 1 : 0;
 	const items: EngineItem[] = previous?.items ?? [];
-	const actions: EngineAction[] = [];
 	const takenIds = new Set<string>();
 
-	for (let itemIndex = 0; itemIndex < inputItems.length; itemIndex++) {
+	const advanceItem = async (itemIndex: number): Promise<EngineAction[]> => {
 		const existing = items.find((item) => item.itemIndex === itemIndex);
-		if (existing?.output) continue;
 		const run = new ItemRun(context, itemIndex, options.callModel);
 		let item = existing;
 		try {
@@ -82,13 +83,12 @@ export async function runAgentEngine(context: IExecuteFunctions, response: Engin
 			if (!existing) items.push(item);
 			else if (previous && response) run.resume(item, response, reEntries);
 			const itemActions = await run.advance(item, takenIds);
-			if (itemActions.length > 0) {
-				actions.push(...itemActions);
-				continue;
-			}
+			if (itemActions.length > 0) return itemActions;
 			options.onFinished?.(itemIndex, item.state);
 		} catch (error) {
 			// Nothing has run yet: the caller can still choose the in-process driver for this execution.
+			// (The tools are the node's, the same for every item: the other items of a batch fail the
+			// same check in `start`, before any model call.)
 			if (error instanceof UntraceableToolsError && !resumed && itemIndex === 0) throw error;
 			if (item?.state) options.onFinished?.(itemIndex, item.state);
 			const failed = options.failItem(run.boundary.error(error), itemIndex);
@@ -96,15 +96,19 @@ export async function runAgentEngine(context: IExecuteFunctions, response: Engin
 			else items.push(failedItem(itemIndex, failed));
 		}
 		if (item) run.endStream();
-	}
+		return [];
+	};
+	// "Batch Processing": how many items' loops (their model calls) run at once in this round.
+	const pending = inputItems.map((_input, itemIndex) => itemIndex).filter((itemIndex) => !items.find((item) => item.itemIndex === itemIndex)?.output);
+	const batching = { ...readItemBatching(context), signal: context.getExecutionCancelSignal?.() };
+	const actions = (await runItemBatches(pending.length, async (position) => await advanceItem(pending[position]), batching)).flat();
+	items.sort((left, right) => left.itemIndex - right.itemIndex);
 
 	if (actions.length > 0) {
 		return { actions, metadata: { toolbridge: { version: 1, reEntries, items } } };
 	}
 	return [
-		items
-			.sort((left, right) => left.itemIndex - right.itemIndex)
-			.map((item): INodeExecutionData => ({ json: item.output ?? {}, pairedItem: { item: item.itemIndex } })),
+		items.map((item): INodeExecutionData => ({ json: item.output ?? {}, pairedItem: { item: item.itemIndex } })),
 	];
 }
 

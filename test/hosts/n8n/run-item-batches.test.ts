@@ -4,6 +4,7 @@ import { AgentOrchestrator } from '../../../nodes/AgentOrchestrator/AgentOrchest
 import type { CallModel } from '../../../src/agent/call-model-step';
 import type { AssistantTurn } from '../../../src/chat/types';
 import { readItemBatching, runItemBatches } from '../../../src/hosts/n8n/run-item-batches';
+import { runAgentEngine } from '../../../src/hosts/n8n/run-agent-engine';
 import { runModeItems } from '../../../src/hosts/n8n/run-mode-items';
 import { errorReply, textReply } from '../../support/fake-chat-server';
 import { fakeChatServerPerTest } from '../../support/fake-chat-server-hooks';
@@ -168,5 +169,25 @@ describe('Batch Processing in the item runners', () => {
 		const [output] = (await new AgentOrchestrator().execute.call(context as IExecuteFunctions)) as INodeExecutionData[][];
 		expect(output.map((item) => item.json.output ?? item.json.code)).toEqual(['answer a', 'CHAT_BAD_REQUEST', 'answer c']);
 		expect(fake.requests).toHaveLength(3);
+	});
+});
+
+describe('Batch Processing in the engine driver', () => {
+	const items = ['a', 'b', 'c', 'd', 'e'].map((chatInput) => ({ json: { chatInput } }));
+
+	it('bounds how many items run their model calls at once; the output keeps input order; a failed item stays at its index', async () => {
+		const { callModel, counts } = countingModel('b');
+		const { context } = stubExecuteContext({ items, options: { batching: { batchSize: 3 } } });
+		const output = (await runAgentEngine(context, undefined, { failItem, callModel })) as INodeExecutionData[][];
+		expect(counts).toEqual({ max: 3, calls: 5 });
+		expect(output[0].map((item) => item.json.output ?? item.json.error)).toEqual(['A', expect.stringContaining('model failed on b'), 'C', 'D', 'E']);
+		expect(output[0].map((item) => item.pairedItem)).toEqual([0, 1, 2, 3, 4].map((item) => ({ item })));
+	});
+
+	it('runs one item at a time without the option, as before', async () => {
+		const { callModel, counts } = countingModel();
+		const { context } = stubExecuteContext({ items });
+		await runAgentEngine(context, undefined, { failItem, callModel });
+		expect(counts).toEqual({ max: 1, calls: 5 });
 	});
 });
