@@ -25,6 +25,7 @@ import { loadConnectedTools } from './load-connected-tools';
 import { readAgentNodeSettings, type AgentNodeSettings } from './read-agent-node-settings';
 import { readBinaryPrompt } from './read-binary-parts';
 import { readItemBatching, runItemBatches } from './run-item-batches';
+import { restorePromptFiles, withoutPromptFiles } from './engine/stored-prompt-files';
 
 /** Options of {@link runAgentEngine}. */
 export interface RunAgentEngineOptions {
@@ -82,6 +83,7 @@ export async function runAgentEngine(context: IExecuteFunctions, response: Engin
 			item = existing ?? (await run.start());
 			if (!existing) items.push(item);
 			else if (previous && response) run.resume(item, response, reEntries);
+			await restorePromptFiles(context, item);
 			const itemActions = await run.advance(item, takenIds);
 			if (itemActions.length > 0) return itemActions;
 			options.onFinished?.(itemIndex, item.state);
@@ -105,7 +107,7 @@ export async function runAgentEngine(context: IExecuteFunctions, response: Engin
 	items.sort((left, right) => left.itemIndex - right.itemIndex);
 
 	if (actions.length > 0) {
-		return { actions, metadata: { toolbridge: { version: 1, reEntries, items } } };
+		return { actions, metadata: { toolbridge: { version: 1, reEntries, items: withoutPromptFiles(items) } } };
 	}
 	return [
 		items.map((item): INodeExecutionData => ({ json: item.output ?? {}, pairedItem: { item: item.itemIndex } })),

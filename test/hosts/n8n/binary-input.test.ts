@@ -1,11 +1,13 @@
 import { InMemoryChatMessageHistory } from '@langchain/core/chat_history';
 import { DynamicStructuredTool } from '@langchain/core/tools';
-import type { INodeExecutionData, IExecuteFunctions } from 'n8n-workflow';
+import type { EngineResponse, INodeExecutionData, IExecuteFunctions } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { AgentOrchestrator } from '../../../nodes/AgentOrchestrator/AgentOrchestrator.node';
 import type { ChatRequest } from '../../../src/chat/types';
 import { Redactor } from '../../../src/chat/redactor';
+import type { AgentEngineRequest } from '../../../src/hosts/n8n/engine/engine-item';
+import type { StoredEngineItem } from '../../../src/hosts/n8n/engine/stored-prompt-files';
 import { runAgentEngine } from '../../../src/hosts/n8n/run-agent-engine';
 import { runValidatorItems } from '../../../src/hosts/n8n/run-validator-node-item';
 import { textReply } from '../../support/fake-chat-server';
@@ -79,6 +81,42 @@ describe('Binary Input, at the wire', () => {
 		expect(output[0][0].json.debugLog).toContain(
 			'[DEBUG] Binary input: skipped "invoice.pdf" in property "invoice" (application/pdf): only PNG, JPEG, GIF and WebP images (PDFs with "Binary Input" set to "Images and Documents") are sent',
 		);
+	});
+
+	it('the engine driver stores the prompt without its files in the request metadata and reads them again at the re-entry', async () => {
+		const requests: ChatRequest[] = [];
+		const tool = new DynamicStructuredTool({ name: 'label', description: 'Labels a photo', schema: z.object({ label: z.string() }), func: async ({ label }) => label, metadata: { sourceNodeName: 'Label' } });
+		const { context } = stubExecuteContext({ items: withFiles, tools: [tool], options: { binaryInput: 'images' } });
+		const callModel = async (request: ChatRequest) => {
+			requests.push(request);
+			return requests.length === 1
+				? { text: '', reasoning: '', reasoningDetails: [], toolCalls: [{ toolCallId: 'c1', name: 'label', argumentsText: '{"label":"dot"}', arguments: { label: 'dot' } }], finishReason: 'tool-calls' as const, rawFinishReason: 'tool_calls' }
+				: { text: 'A dot.', reasoning: '', reasoningDetails: [], toolCalls: [], finishReason: 'stop' as const, rawFinishReason: 'stop' };
+		};
+		const failItem = (error: unknown): never => {
+			throw error;
+		};
+		const request = (await runAgentEngine(context, undefined, { failItem, callModel })) as AgentEngineRequest;
+		expect(request.actions).toHaveLength(1);
+		const stored = request.metadata.toolbridge.items[0] as StoredEngineItem;
+		expect(stored).toMatchObject({ promptFiles: true });
+		expect(stored.state.messages[stored.state.turnStart]).toEqual({ role: 'user', content: 'What is on the photo?' });
+		expect(JSON.stringify(request.metadata)).not.toContain(png.toString('base64'));
+
+		const response: EngineResponse = {
+			actionResponses: [{ action: request.actions[0], data: { startTime: 0, executionTime: 1, executionIndex: 0, source: [], data: { ai_tool: [[{ json: { response: 'dot' } }]] } } }],
+			metadata: JSON.parse(JSON.stringify(request.metadata)) as EngineResponse['metadata'],
+		} as EngineResponse;
+		const output = (await runAgentEngine(context, response, { failItem, callModel })) as INodeExecutionData[][];
+		expect(output[0][0].json.output).toBe('A dot.');
+		expect(requests[1].messages.find((message) => message.role === 'user')).toEqual({
+			role: 'user',
+			content: [
+				{ type: 'text', text: 'What is on the photo?' },
+				{ type: 'text', text: '[image: photo.png]' },
+				{ type: 'image_url', image_url: { url: pngUrl } },
+			],
+		});
 	});
 
 	it('validator mode sends the files with the prompt too', async () => {
