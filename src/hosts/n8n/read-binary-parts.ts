@@ -24,7 +24,7 @@ const pdfType = 'application/pdf';
 
 /** The prompt as the model gets it, and `[DEBUG]` lines saying what was sent or skipped. */
 export interface BinaryPrompt {
-	/** The prompt text alone when no file goes with it; else `[text, …files]`. */
+	/** The prompt text alone when no file goes with it; else `[text, …files]` (no text part for a blank prompt). */
 	prompt: string | ContentPart[];
 	/** Without file contents: kind, name, type and size only. */
 	notes: string[];
@@ -87,7 +87,8 @@ export async function readBinaryPrompt(context: IExecuteFunctions, itemIndex: nu
 		if (Object.keys(binary).length === 0) notes.push('[DEBUG] Binary input: the item has no binary data; the prompt goes alone');
 		return { prompt, notes };
 	}
-	return { prompt: [{ type: 'text', text: prompt }, ...parts], notes };
+	// Providers refuse an empty text part (Anthropic's "text content blocks must be non-empty").
+	return { prompt: prompt.trim() === '' ? parts : [{ type: 'text', text: prompt }, ...parts], notes };
 }
 
 /** The names of "Binary Property Names", or `undefined` when the option is empty (every property). */

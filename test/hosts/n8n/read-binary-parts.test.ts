@@ -107,6 +107,14 @@ describe('readBinaryPrompt', () => {
 		await expect(readBinaryPrompt(unlimited, 0, 'p')).resolves.toMatchObject({ prompt: [{ type: 'text' }, { type: 'text' }, { type: 'image_url' }] });
 	});
 
+	it('sends no empty text part when the prompt is blank (providers refuse one)', async () => {
+		const { context } = stubExecuteContext({ options: { binaryInput: 'images' }, items: item({ data: inlineBinary(png, 'image/png', 'a.png') }) });
+		expect((await readBinaryPrompt(context, 0, '  ')).prompt).toEqual([
+			{ type: 'text', text: '[image: a.png]' },
+			{ type: 'image_url', image_url: { url: `data:image/png;base64,${png.toString('base64')}` } },
+		]);
+	});
+
 	it('sends the prompt alone, with a note, when the item has no binary data', async () => {
 		const { context } = stubExecuteContext({ options: { binaryInput: 'images' } });
 		expect(await readBinaryPrompt(context, 0, 'hello')).toEqual({ prompt: 'hello', notes: ['[DEBUG] Binary input: the item has no binary data; the prompt goes alone'] });

@@ -17,9 +17,12 @@ export function withoutPromptFiles(items: readonly EngineItem[]): StoredEngineIt
 	return items.map((item) => {
 		const prompt = item.state?.messages[item.state.turnStart];
 		if (prompt?.role !== 'user' || typeof prompt.content === 'string' || prompt.content.every((part) => part.type === 'text')) return item;
-		const first = prompt.content[0];
+		// `readBinaryPrompt` writes [prompt text?, (image note, image | file)…]: a first text part
+		// right before an image is that image's note, so the prompt was blank.
+		const [first, second] = prompt.content;
+		const text = first?.type === 'text' && second?.type !== 'image_url' ? first.text : '';
 		const messages = [...item.state.messages];
-		messages[item.state.turnStart] = { ...prompt, content: first?.type === 'text' ? first.text : '' };
+		messages[item.state.turnStart] = { ...prompt, content: text };
 		return { ...item, state: { ...item.state, messages }, promptFiles: true };
 	});
 }
