@@ -9,8 +9,9 @@ import { readItemBatching, runItemBatches } from './run-item-batches';
 /**
  * One execution of the node in full mode: the engine driver where this n8n can take engine
  * requests from this run and every tool can be traced to its node (see
- * `chooseToolExecution`, `UntraceableToolsError`); otherwise the in-process driver, in batches
- * of items ("Batch Processing", see `runItemBatches`), with one `[DEBUG]` line saying why (when the default "Engine" was not possible).
+ * `chooseToolExecution`, `UntraceableToolsError`); otherwise the in-process driver, in
+ * batches of items ("Batch Processing", see `runItemBatches`), with one `[DEBUG]` line
+ * saying why (when the default "Engine" was not possible).
  * A resumption (n8n calling back with tool results) always continues on the engine driver.
  *
  * @throws what `failItem` throws for a failed item (the node's error).

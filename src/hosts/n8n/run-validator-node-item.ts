@@ -85,9 +85,10 @@ export async function runValidatorNodeItem(
 }
 
 /**
- * Validator mode for every input item, in batches ("Batch Processing"). A failed item becomes `{ error, code, attempts,
- * attemptLog }` when the node continues on fail; any other failure goes to `failItem`
- * (which returns the node's error item or throws the node error).
+ * Validator mode for every input item, in batches ("Batch Processing"). A failed item
+ * becomes `{ error, code, attempts, attemptLog }` when the node continues on fail; any
+ * other failure goes to `failItem` (which returns the node's error item or throws the node
+ * error).
  */
 export async function runValidatorItems(
 	context: IExecuteFunctions,
