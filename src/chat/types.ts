@@ -34,7 +34,13 @@ export interface TextPart {
 	cache_control?: { type: 'ephemeral'; ttl?: '5m' | '1h' };
 }
 
-export type ContentPart = TextPart | { type: 'image_url'; image_url: { url: string } };
+/** A file for the model (OpenRouter: PDFs and other documents), its data as a `data:` URL or a URL. */
+export interface FilePart {
+	type: 'file';
+	file: { filename?: string; file_data: string };
+}
+
+export type ContentPart = TextPart | { type: 'image_url'; image_url: { url: string } } | FilePart;
 
 export type ChatMessage =
 	| { role: 'system'; content: string | ContentPart[] }

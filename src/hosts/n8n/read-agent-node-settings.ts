@@ -1,6 +1,8 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 import type { AgentConfig, AgentToolChoice } from '../../agent/agent-state';
 import type { ChatConnection } from '../../agent/create-chat-model-caller';
+import { chatConnectionFor } from './chat-connection-for';
+import { readModelParameter } from './read-model-parameter';
 import { readCredentialConnection } from './read-credential-connection';
 import type { AgentOutputFormat } from '../../agent/output-format/agent-output-item';
 import { readModelOptions, type ModelNodeOptions } from './read-model-options';
@@ -50,21 +52,15 @@ export interface AgentNodeSettings {
  * @throws what n8n's `getCredentials` / `getNodeParameter` throw.
  */
 export async function readAgentNodeSettings(context: IExecuteFunctions, itemIndex: number): Promise<AgentNodeSettings> {
-	const { baseUrl, apiKey, headers } = await readCredentialConnection(context, itemIndex);
+	const credential = await readCredentialConnection(context, itemIndex);
 
 	const options = context.getNodeParameter('options', itemIndex, {}) as AgentNodeOptions;
 	const model = readModelOptions(options);
-	// The node's extra headers win over the credential's.
-	Object.assign(headers, model.headers);
-	const connection: ChatConnection = { baseUrl, headers, appName: 'n8n-nodes-toolbridge' };
-	if (apiKey !== '') connection.apiKey = apiKey;
-	// "Timeout" bounds the whole model call (and, so that a longer one can wait that long, the wait for a response).
-	if (typeof options.timeout === 'number' && !Number.isNaN(options.timeout)) connection.timeoutMs = connection.totalTimeoutMs = Math.max(0, options.timeout) * 1000;
-	if (model.firstTokenTimeoutMs !== undefined) connection.firstTokenTimeoutMs = model.firstTokenTimeoutMs;
-	if (model.stallTimeoutMs !== undefined) connection.stallTimeoutMs = model.stallTimeoutMs;
+	const { connection, secrets } = chatConnectionFor(credential, model, options.timeout);
 
 	const config: AgentNodeSettings['config'] = {
-		model: String(context.getNodeParameter('model', itemIndex, '')).trim(),
+		// A string (version 1) or a resource locator (version 1.1); n8n extracts the locator's value, the standalone reader does not.
+		model: readModelParameter(context.getNodeParameter('model', itemIndex, '', { extractValue: true })),
 		systemMessage: options.systemMessage,
 		maxIterations: options.maxIterations,
 		limitBehavior: options.maxIterationsBehavior === 'finalAnswer' ? 'final-answer' : options.maxIterationsBehavior === 'error' ? 'error' : undefined,
@@ -85,7 +81,7 @@ export async function readAgentNodeSettings(context: IExecuteFunctions, itemInde
 		concurrency: options.toolConcurrency ?? 4,
 		returnIntermediateSteps: options.returnIntermediateSteps ?? false,
 		debugLog: options.debugLog ?? false,
-		secrets: [apiKey, ...Object.values(headers)].filter((secret) => secret !== ''),
+		secrets,
 		outputFormat: model.outputFormat,
 		toolTimeoutMs: model.toolTimeoutMs,
 		runTimeoutMs: model.runTimeoutMs,
