@@ -6,6 +6,8 @@ import type { ChatMessage, ContentPart, ReasoningDetail, WireToolCall } from '..
  * `providerMetadata` (of the result and of the assistant message's first block). n8n's
  * LangChain adapter turns the result's metadata into the message's `response_metadata` and
  * puts that on every tool call it hands back, so the details return with the next request.
+ * A streamed turn has no metadata the adapter keeps: there they come as a `provider` content
+ * block (`{ reasoning_details }`), which LangChain keeps in the message as `non_standard`.
  */
 export const reasoningDetailsKey = 'reasoning_details';
 
@@ -54,10 +56,10 @@ function assistantMessage(blocks: MessageContent[], messageIndex: number): ChatM
 	return message;
 }
 
-/** The first `reasoning_details` array in the blocks' `providerMetadata`. */
+/** The first `reasoning_details` array in the blocks' `providerMetadata`, or in a `provider` block (a streamed turn's). */
 function reasoningDetailsOf(blocks: MessageContent[]): ReasoningDetail[] | undefined {
 	for (const block of blocks) {
-		const details = block.providerMetadata?.[reasoningDetailsKey];
+		const details = block.type === 'provider' ? block.value[reasoningDetailsKey] : block.providerMetadata?.[reasoningDetailsKey];
 		if (Array.isArray(details) && details.length > 0) return details as ReasoningDetail[];
 	}
 	return undefined;

@@ -42,6 +42,18 @@ export function toStreamChunk(part: StreamPart): StreamChunk | undefined {
 	}
 }
 
+/**
+ * The chunks that end a streamed turn: its `reasoning_details` as a `provider` content block
+ * when it calls tools (they must go back with the tool results, and n8n's adapter keeps no
+ * metadata of a stream; a plain answer does not carry them into the conversation), then `finish`.
+ */
+export function toClosingChunks(turn: AssistantTurn): StreamChunk[] {
+	const chunks: StreamChunk[] = [];
+	if (turn.reasoningDetails.length > 0 && turn.toolCalls.length > 0) chunks.push({ type: 'content', content: { type: 'provider', value: { [reasoningDetailsKey]: turn.reasoningDetails } } });
+	chunks.push(toFinishChunk(turn));
+	return chunks;
+}
+
 /** The `finish` chunk of a streamed turn, with its usage and metadata (the `reasoning_details` to send back). */
 export function toFinishChunk(turn: AssistantTurn): StreamChunk {
 	const chunk: StreamChunk = { type: 'finish', finishReason: turn.finishReason, providerMetadata: turnMetadata(turn) };

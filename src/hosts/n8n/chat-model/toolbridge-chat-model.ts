@@ -7,7 +7,7 @@ import type { ToolbridgeNativeModel } from '../toolbridge-native-model';
 import type { AiNodeSdk } from './load-ai-node-sdk';
 import { PartQueue } from './part-queue';
 import { toChatMessages } from './sdk-messages';
-import { toFinishChunk, toGenerateResult, toStreamChunk } from './sdk-result';
+import { toClosingChunks, toGenerateResult, toStreamChunk } from './sdk-result';
 import { toWireTools } from './sdk-tools';
 
 /** The SDK's per-call config, plus LangChain's `signal` (n8n's adapter passes its call options through). */
@@ -68,7 +68,7 @@ function defineModelClass(Base: AiNodeSdk['BaseChatModel']) {
 			});
 			done.then(
 				(turn) => {
-					queue.push(toFinishChunk(turn));
+					for (const chunk of toClosingChunks(turn)) queue.push(chunk);
 					queue.close();
 				},
 				(error: unknown) => queue.fail(call.redactor.error(error)),

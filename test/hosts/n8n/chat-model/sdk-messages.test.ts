@@ -2,7 +2,7 @@ import type { Message } from '@n8n/ai-node-sdk';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { toChatMessages } from '../../../../src/hosts/n8n/chat-model/sdk-messages';
-import { toFinishChunk, toGenerateResult, toStreamChunk } from '../../../../src/hosts/n8n/chat-model/sdk-result';
+import { toClosingChunks, toFinishChunk, toGenerateResult, toStreamChunk } from '../../../../src/hosts/n8n/chat-model/sdk-result';
 import { toWireTools } from '../../../../src/hosts/n8n/chat-model/sdk-tools';
 import type { AssistantTurn } from '../../../../src/chat/types';
 
@@ -165,6 +165,21 @@ describe('assistant turn → SDK result', () => {
 			usage: { promptTokens: 1, completionTokens: 1, totalTokens: 2 },
 			providerMetadata: { finish_reason: 'stop', reasoning_details: [detail] },
 		});
+	});
+});
+
+describe('closing chunks of a streamed turn', () => {
+	it('a tool turn with reasoning_details: a provider block with them, then finish; a plain answer: finish only', () => {
+		const call = { toolCallId: 'c', name: 'a', argumentsText: '{}', arguments: {} };
+		expect(toClosingChunks(turn({ reasoningDetails: [detail], toolCalls: [call], finishReason: 'tool-calls' })).map((chunk) => chunk.type)).toEqual(['content', 'finish']);
+		expect(toClosingChunks(turn({ reasoningDetails: [detail], toolCalls: [call] }))[0]).toEqual({ type: 'content', content: { type: 'provider', value: { reasoning_details: [detail] } } });
+		expect(toClosingChunks(turn({ reasoningDetails: [detail] })).map((chunk) => chunk.type)).toEqual(['finish']);
+	});
+
+	it('a provider block with reasoning_details in an assistant message sends them back', () => {
+		expect(
+			toChatMessages([{ role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'c', toolName: 'a', input: '{}' }, { type: 'provider', value: { reasoning_details: [detail] } }] }]),
+		).toEqual([{ role: 'assistant', content: null, reasoning_details: [detail], tool_calls: [{ id: 'c', type: 'function', function: { name: 'a', arguments: '{}' } }] }]);
 	});
 });
 

@@ -108,6 +108,27 @@ describe('Toolbridge Chat Model through n8n\'s LangChain adapter', () => {
 		expect(server.requests[1].body.messages[1]).toMatchObject({ role: 'assistant', reasoning: 'thinking', reasoning_details: [detail] });
 	});
 
+	it('streamed: reasoning_details of a tool turn survive the adapter (as a non_standard block) and go back with the results', async () => {
+		const detail = { type: 'reasoning.text', text: 'plan', signature: 'sig-stream', format: 'anthropic-claude-v1', index: 0 };
+		const call = toolCallReply([{ id: 'call_s', name: 'upper', arguments: { text: 'y' } }]);
+		const chunks = [...call.chunks!];
+		chunks.splice(1, 0, { id: 'gen-fake-1', model: 'fake/model', object: 'chat.completion.chunk', choices: [{ index: 0, delta: { role: 'assistant', content: '', reasoning: 'plan', reasoning_details: [detail] }, finish_reason: null }] });
+		const server = await start(({ index }) => (index === 0 ? { ...call, chunks } : textReply('done')));
+		const { model } = await supplied(server.baseUrl);
+		const bound = model.bindTools!([tool('upper')]);
+		let merged: AIMessageChunk | undefined;
+		for await (const chunk of await bound.stream([new HumanMessage('go')])) merged = merged ? merged.concat(chunk) : chunk;
+		expect(merged!.tool_calls).toEqual([{ type: 'tool_call', id: 'call_s', name: 'upper', args: { text: 'y' } }]);
+		expect(merged!.text).toBe('');
+		await bound.invoke([new HumanMessage('go'), merged!, new ToolMessage({ tool_call_id: 'call_s', content: 'Y' })]);
+		expect(server.requests[1].body.messages[1]).toEqual({
+			role: 'assistant',
+			content: null,
+			reasoning_details: [detail],
+			tool_calls: [{ id: 'call_s', type: 'function', function: { name: 'upper', arguments: '{"text":"y"}' } }],
+		});
+	});
+
 	it('an API error reaches LangChain without the key', async () => {
 		const server = await start(() => errorReply(401, `Invalid key ${apiKey}`));
 		const { model } = await supplied(server.baseUrl);
