@@ -1,4 +1,5 @@
 import type { INodeProperties } from 'n8n-workflow';
+import { defaultModelId } from '../../../src/hosts/n8n/read-model-parameter';
 
 /** Which credential type the node uses; each value is a credential type name. */
 export const authenticationParameter: INodeProperties = {
@@ -49,7 +50,7 @@ export const modelParameter: INodeProperties = {
 	displayName: 'Model',
 	name: 'model',
 	type: 'string',
-	default: 'anthropic/claude-sonnet-4',
+	default: defaultModelId,
 	required: true,
 	placeholder: 'anthropic/claude-sonnet-4',
 	hint: 'Any model id the server accepts, e.g. openai/gpt-4.1, google/gemini-2.5-pro, llama3.1 (Ollama)',
@@ -65,7 +66,7 @@ export const modelLocatorParameter: INodeProperties = {
 	displayName: 'Model',
 	name: 'model',
 	type: 'resourceLocator',
-	default: { mode: 'list', value: 'anthropic/claude-sonnet-4' },
+	default: { mode: 'list', value: defaultModelId },
 	required: true,
 	modes: [
 		{

@@ -9,3 +9,6 @@ export function readModelParameter(value: unknown): string {
 	if (value === undefined || value === null) return '';
 	return String(value as number).trim();
 }
+
+/** The Model parameter's default (both shapes): what a node that never changed it uses. */
+export const defaultModelId = 'anthropic/claude-sonnet-4';

@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AgentOrchestrator } from '../../../nodes/AgentOrchestrator/AgentOrchestrator.node';
 import { runWorkflowAgent } from '../../../src/hosts/standalone/run-workflow-agent';
-import { startFakeChatServer, textReply, type FakeChatServer } from '../../support/fake-chat-server';
+import { startFakeChatServer, textReply, toolCallReply, type FakeChatServer } from '../../support/fake-chat-server';
 import { orchestratorType } from '../../support/real-tool-nodes';
 
 const ownNodeTypes = { [orchestratorType]: () => new AgentOrchestrator() };
@@ -42,5 +42,48 @@ describe('AgentOrchestrator versions in the standalone host', () => {
 		delete (workflow.nodes.find((node) => node.type === orchestratorType)!.parameters as Record<string, unknown>).model;
 		await runWorkflowAgent(workflow, { prompt: 'hi', baseUrl: server.baseUrl, apiKey: 'sk-or-v1-version-test-key', env: {}, nodeTypes: ownNodeTypes });
 		expect(server.requests[0].body.model).toBe('anthropic/claude-sonnet-4');
+	});
+});
+
+const n8nAgent = JSON.parse(readFileSync(resolve(__dirname, '../../../fixtures/workflows/n8n-ai-agent.json'), 'utf8')) as { nodes: Array<Record<string, unknown>> };
+
+/** n8n's AI Agent fixture with a Toolbridge Chat Model (these parameters) in place of its OpenRouter Chat Model. */
+function agentWithToolbridgeModel(parameters: Record<string, unknown>) {
+	const workflow = structuredClone(n8nAgent);
+	const model = workflow.nodes.find((node) => node.name === 'OpenRouter Chat Model')!;
+	model.type = 'n8n-nodes-toolbridge.toolbridgeChatModel';
+	model.typeVersion = 1;
+	model.parameters = parameters;
+	return workflow;
+}
+
+describe("n8n's AI Agent with a Toolbridge Chat Model, in the standalone host", () => {
+	it('runs with the sub-node\'s model (a resource locator), options and credential', async () => {
+		server = await startFakeChatServer({ respond: ({ index }) => (index === 0 ? toolCallReply([{ id: 'c1', name: 'Hash_text', arguments: { text: 'abc' } }]) : textReply('hashed')) });
+		const workflow = agentWithToolbridgeModel({
+			model: { __rl: true, mode: 'list', value: 'openai/gpt-4.1' },
+			options: { temperature: 0.3, maxTokens: 256, seed: 7, stopSequences: 'END', reasoningEffort: 'low' },
+		});
+		const credentials = { 'OpenRouter account': { apiKey: 'sk-or-v1-agent-model-key', url: server.baseUrl } };
+		const run = await runWorkflowAgent(workflow, { prompt: 'abc', credentials, env: {}, nodeTypes: ownNodeTypes });
+		expect(run.mode === 'full' && run.result.output).toBe('hashed');
+		expect(server.requests[0].headers.authorization).toBe('Bearer sk-or-v1-agent-model-key');
+		expect(server.requests[0].body).toMatchObject({
+			model: 'openai/gpt-4.1',
+			temperature: 0.3,
+			max_tokens: 256,
+			seed: 7,
+			stop: ['END'],
+			reasoning: { effort: 'low' },
+			messages: [{ role: 'system', content: 'You are a precise assistant. Use the tools for every hash.' }, { role: 'user', content: 'Hash this text with SHA-256: abc' }],
+		});
+	});
+
+	it('a Model left at its default (not in the export) is the node\'s default; --model replaces it', async () => {
+		server = await startFakeChatServer({ respond: () => textReply('ok') });
+		const credentials = { 'OpenRouter account': { apiKey: 'sk-or-v1-agent-model-key', url: server.baseUrl } };
+		await runWorkflowAgent(agentWithToolbridgeModel({}), { prompt: 'abc', credentials, env: {}, nodeTypes: ownNodeTypes });
+		await runWorkflowAgent(agentWithToolbridgeModel({}), { prompt: 'abc', credentials, env: {}, nodeTypes: ownNodeTypes, model: 'openai/gpt-4.1-mini' });
+		expect(server.requests.map((request) => request.body.model)).toEqual(['anthropic/claude-sonnet-4', 'openai/gpt-4.1-mini']);
 	});
 });
