@@ -1,4 +1,4 @@
-import type { ChatModel, ChatModelConfig, GenerateResult, Message, StreamChunk } from '@n8n/ai-node-sdk';
+import type { ChatModel, ChatModelConfig, GenerateResult, Message, StreamChunk, Tool } from '@n8n/ai-node-sdk';
 import { createChatModelCaller } from '../../../agent/create-chat-model-caller';
 import { applyModelRouting, applyModelSampling, withPromptCaching, type ModelRequestConfig } from '../../../agent/model-request';
 import { Redactor } from '../../../chat/redactor';
@@ -13,8 +13,9 @@ import { toWireTools } from './sdk-tools';
 /** The SDK's per-call config, plus LangChain's `signal` (n8n's adapter passes its call options through). */
 type CallConfig = ChatModelConfig & { signal?: AbortSignal };
 
-// An enumerable symbol: `withTools` clones with Object.assign (which copies it), JSON.stringify skips it.
-const nativeKey = Symbol.for('n8n-nodes-toolbridge.native-model');
+// Kept beside the instances, not on them: the connection holds the API key, and nothing that
+// prints or serializes a model (util.inspect, JSON, LangChain's lc_kwargs) may show it.
+const natives = new WeakMap<object, ToolbridgeNativeModel>();
 
 /** A Toolbridge chat model: an SDK `ChatModel` that also carries its {@link ToolbridgeNativeModel}. */
 export type ToolbridgeChatModel = ChatModel & { readonly toolbridgeNative: ToolbridgeNativeModel };
@@ -39,15 +40,20 @@ export function createToolbridgeChatModel(sdk: AiNodeSdk, native: ToolbridgeNati
 // The class extends the SDK's BaseChatModel as n8n loaded it, so it is made at run time.
 function defineModelClass(Base: AiNodeSdk['BaseChatModel']) {
 	return class ToolbridgeSdkChatModel extends Base<CallConfig> {
-		[nativeKey]: ToolbridgeNativeModel;
-
 		constructor(native: ToolbridgeNativeModel) {
 			super('toolbridge', native.config.model);
-			this[nativeKey] = native;
+			natives.set(this, native);
 		}
 
 		get toolbridgeNative(): ToolbridgeNativeModel {
-			return this[nativeKey];
+			return natives.get(this)!;
+		}
+
+		/** The SDK's clone with the tools added, carrying the same native model. */
+		override withTools(tools: Tool[]): ChatModel<CallConfig> {
+			const clone = super.withTools(tools);
+			natives.set(clone, this.toolbridgeNative);
+			return clone;
 		}
 
 		async generate(messages: Message[], config?: CallConfig): Promise<GenerateResult> {
@@ -84,7 +90,7 @@ function defineModelClass(Base: AiNodeSdk['BaseChatModel']) {
 		}
 
 		private prepare(messages: Message[], config: CallConfig | undefined) {
-			const native = this[nativeKey];
+			const native = this.toolbridgeNative;
 			const settings = { ...this.defaultConfig, ...config };
 			const headers = { ...native.connection.headers, ...definedHeaders(settings.headers) };
 			const redactor = new Redactor([...native.secrets, ...Object.values(headers)]);
@@ -119,7 +125,7 @@ function modelConfig(base: ToolbridgeNativeModel['config'], settings: CallConfig
 }
 
 /** The request for one call: messages (with caching breakpoints), routing, tools shaped for the model's family, sampling. */
-function chatRequest(config: ModelRequestConfig, messages: Message[], tools: Parameters<typeof toWireTools>[0]): ChatRequest {
+function chatRequest(config: ModelRequestConfig, messages: Message[], tools: Tool[]): ChatRequest {
 	const request: ChatRequest = { model: config.model, messages: withPromptCaching(config, toChatMessages(messages)) };
 	applyModelRouting(request, config);
 	if (tools.length > 0) request.tools = toWireTools(tools, config.model);

@@ -150,8 +150,11 @@ describe('Toolbridge Chat Model through n8n\'s LangChain adapter', () => {
 		expect(toolbridgeNativeModelOf((model as unknown as { chatModel: unknown }).chatModel)).toEqual(native);
 		expect(toolbridgeNativeModelOf({ chatModel: {} })).toBeUndefined();
 		expect(toolbridgeNativeModelOf('model')).toBeUndefined();
-		// The key stays out of what serializes.
-		expect(JSON.stringify((model as unknown as { chatModel: unknown }).chatModel)).not.toContain(apiKey);
+		// The key stays out of what prints or serializes.
+		const { inspect } = await import('node:util');
+		const inner = (model as unknown as { chatModel: unknown }).chatModel;
+		expect(JSON.stringify(inner)).not.toContain(apiKey);
+		expect(inspect(model, { depth: 8, showHidden: true })).not.toContain(apiKey);
 	});
 
 	it('an n8n without @n8n/ai-node-sdk gets a clear error', () => {
