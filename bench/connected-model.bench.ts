@@ -20,37 +20,17 @@
  *   npm run bench:connected [-- --iterations 20 --rounds 15]
  */
 import { performance } from 'node:perf_hooks';
-import { ChatOpenAICompletions } from '@langchain/openai';
 import type { CallModel } from '../src/agent/call-model-step';
 import { createChatModelCaller } from '../src/agent/create-chat-model-caller';
 import { runAgent } from '../src/agent/run-agent';
-import type { AgentTool } from '../src/tools/agent-tool';
 import { createLangChainModelCaller, type LangChainChatModelLike } from '../src/hosts/n8n/langchain-model-caller';
 import { startFakeChatServer, textReply, toolCallReply } from '../test/support/fake-chat-server';
 import { median, ratioSummary } from './support/stats';
 import { subNodeContenders } from './support/sub-node-contenders';
-
-function argument(name: string, fallback: number): number {
-	const index = process.argv.indexOf(`--${name}`);
-	return index >= 0 ? Number(process.argv[index + 1]) : fallback;
-}
+import { argument, incrementTool, OfflineChatOpenAI } from './support/loop-fixtures';
 
 const iterations = argument('iterations', 20);
 const rounds = argument('rounds', 15);
-
-const incrementTool: AgentTool = {
-	name: 'increment',
-	description: 'Adds one to n',
-	parameters: { type: 'object', properties: { n: { type: 'number' } }, required: ['n'] },
-	invoke: async (args) => ({ content: String(Number(args.n) + 1), isError: false }),
-};
-
-/** ChatOpenAI without its offline tiktoken download attempts (see loop.bench.ts); the fake sends usage anyway. */
-class OfflineChatOpenAI extends ChatOpenAICompletions {
-	override async getNumTokens(content: Parameters<ChatOpenAICompletions['getNumTokens']>[0]): Promise<number> {
-		return Math.ceil((typeof content === 'string' ? content : JSON.stringify(content)).length / 4);
-	}
-}
 
 async function main(): Promise<void> {
 	const server = await startFakeChatServer({

@@ -31,11 +31,8 @@ import { readEngineMetadata } from '../src/hosts/n8n/engine/read-engine-metadata
 import { runAgentEngine } from '../src/hosts/n8n/run-agent-engine';
 import { errorOutput } from '../src/hosts/n8n/error-output';
 import { runEngineWorkflow } from '../test/hosts/n8n/engine-workflow';
+import { argument } from './support/loop-fixtures';
 
-function argument(name: string, fallback: number): number {
-	const index = process.argv.indexOf(`--${name}`);
-	return index === -1 ? fallback : Number(process.argv[index + 1]);
-}
 const iterations = argument('iterations', 20);
 const rounds = argument('rounds', 5);
 const median = (values: number[]) => [...values].sort((left, right) => left - right)[Math.floor(values.length / 2)];

@@ -32,56 +32,17 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import { tool } from '@langchain/core/tools';
-import { ChatOpenAICompletions } from '@langchain/openai';
 import { createAgent } from 'langchain';
 import { z } from 'zod';
-import type { AgentTool } from '../src/tools/agent-tool';
 import { createChatModelCaller } from '../src/agent/create-chat-model-caller';
 import { runAgent } from '../src/agent/run-agent';
 import { startFakeChatServer, textReply, toolCallReply } from '../test/support/fake-chat-server';
-
-function argument(name: string, fallback: number): number {
-	const index = process.argv.indexOf(`--${name}`);
-	return index >= 0 ? Number(process.argv[index + 1]) : fallback;
-}
+import { argument, incrementTool, OfflineChatOpenAI } from './support/loop-fixtures';
+import { median, quantile } from './support/stats';
 
 const iterations = argument('iterations', 40);
 const rounds = argument('rounds', 31);
 const runsPerMeasurement = argument('runs', 4);
-
-const incrementTool: AgentTool = {
-	name: 'increment',
-	description: 'Adds one to n',
-	parameters: { type: 'object', properties: { n: { type: 'number' } }, required: ['n'] },
-	invoke: async (args) => ({ content: String(Number(args.n) + 1), isError: false }),
-};
-
-/**
- * ChatOpenAI's Chat Completions model (what `ChatOpenAI` delegates to) estimates token
- * counts after every streamed call with tiktoken, whose encoding it downloads on first use;
- * offline that download fails (with retries) on every call, a network cost that is not
- * LangChain's loop. This counts tokens as LangChain's own fallback does (length / 4),
- * cheaper than a real tiktoken count: the comparison errs in LangChain's favour.
- */
-class OfflineChatOpenAI extends ChatOpenAICompletions {
-	override async getNumTokens(content: Parameters<ChatOpenAICompletions['getNumTokens']>[0]): Promise<number> {
-		return Math.ceil((typeof content === 'string' ? content : JSON.stringify(content)).length / 4);
-	}
-}
-
-/** The value below which `fraction` of the values lie (linear between neighbours). */
-function quantile(values: number[], fraction: number): number {
-	const sorted = [...values].sort((a, b) => a - b);
-	const position = (sorted.length - 1) * fraction;
-	const below = Math.floor(position);
-	return sorted[below] + (sorted[Math.min(below + 1, sorted.length - 1)] - sorted[below]) * (position - below);
-}
-
-function median(values: number[]): number {
-	const sorted = [...values].sort((a, b) => a - b);
-	const middle = Math.floor(sorted.length / 2);
-	return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-}
 
 type Contender = 'loop' | 'bare' | 'raw' | 'langchain';
 type ToChild = { type: 'init'; bodies?: object[] } | { type: 'run' } | { type: 'exit' };

@@ -1,23 +1,13 @@
 import { createHash } from 'node:crypto';
 import { InMemoryChatMessageHistory } from '@langchain/core/chat_history';
-import { DynamicStructuredTool } from '@langchain/core/tools';
 import { NodeOperationError } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import { AgentOrchestrator } from '../../nodes/AgentOrchestrator/AgentOrchestrator.node';
 import { errorReply, textReply, toolCallReply } from '../support/fake-chat-server';
 import { executeOrchestrator as executeNode, orchestratorApiKey as apiKey, orchestratorContext as makeContext } from '../support/orchestrator-context';
+import { hashTool } from '../support/langchain-tools';
 import { fakeChatServerPerTest } from '../support/fake-chat-server-hooks';
 
-
-const hashTool = () =>
-	new DynamicStructuredTool({
-		name: 'hash',
-		description: 'SHA-256 hex of a text',
-		schema: z.object({ text: z.string() }),
-		func: async ({ text }) => createHash('sha256').update(text).digest('hex'),
-		metadata: { sourceNodeName: 'Hash' },
-	});
 
 const start = fakeChatServerPerTest();
 

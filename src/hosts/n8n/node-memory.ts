@@ -1,6 +1,7 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 import type { ChatMessage } from '../../chat/types';
 import type { Redactor } from '../../chat/redactor';
+import type { NodeEventSink } from './node-event-sink';
 import { loadMemoryHistory, saveToMemory, type ChatMemoryLike } from './chat-memory';
 
 /** "On Memory Error": go on without the memory (default), or fail the item. */
@@ -92,4 +93,31 @@ export class NodeMemory {
 		this.warnings.push(warning);
 		this.report(warning);
 	}
+}
+
+/**
+ * An in-process item run's memory: warnings go to n8n's log and, with the debug log on, to the
+ * item's debug lines — the ones before the item's stream opened when `openStream` is called
+ * (a stream chunk may not come before the stream's `begin`), later ones at once.
+ */
+export async function connectItemMemory(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	options: { policy: MemoryErrorPolicy; debugLog: boolean; redactor: Redactor; sink: NodeEventSink },
+): Promise<{ memory: NodeMemory; openStream: () => void }> {
+	let open = false;
+	const memory = await NodeMemory.connect(context, itemIndex, {
+		policy: options.policy,
+		redactor: options.redactor,
+		report: (warning) => {
+			context.logger?.warn?.(warning);
+			if (options.debugLog && open) options.sink.debug(`[WARN] ${warning}`);
+		},
+	});
+	const openStream = (): void => {
+		options.sink.begin();
+		open = true;
+		if (options.debugLog) for (const warning of memory.warnings) options.sink.debug(`[WARN] ${warning}`);
+	};
+	return { memory, openStream };
 }

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import type { AgentResult } from '../../agent/agent-state';
 import { inProcessAgentTool } from './engine/in-process-agent-tool';
-import { NodeMemory } from './node-memory';
+import { connectItemMemory } from './node-memory';
 import { runAgent } from '../../agent/run-agent';
 import { Redactor } from '../../chat/redactor';
 import type { CallModel } from '../../agent/call-model-step';
@@ -43,23 +43,14 @@ export async function runAgentNodeItem(
 	const redactor = new Redactor(settings.secrets);
 	const tools = (await loadConnectedTools(context, itemIndex)).map(inProcessAgentTool);
 	const sink = new NodeEventSink(context, itemIndex);
-	let streamOpen = false;
-	const memory = await NodeMemory.connect(context, itemIndex, {
-		policy: settings.memoryErrorPolicy,
-		redactor,
-		report: (warning) => {
-			context.logger?.warn?.(warning);
-			if (settings.debugLog && streamOpen) sink.debug(`[WARN] ${warning}`);
-		},
-	});
+	const { memory, openStream } = await connectItemMemory(context, itemIndex, { policy: settings.memoryErrorPolicy, debugLog: settings.debugLog, redactor, sink });
 	const history = await memory.load();
 
 	// Nested agents (called as tools in-process) report their debug lines and usage to this run.
 	const frame = enterNodeAgentFrame(context, itemIndex, (line) => sink.debug(line));
 
-	sink.begin();
-	streamOpen = true;
-	if (settings.debugLog) for (const line of [...(options.debugNotes ?? []), ...prompt.notes, ...memory.warnings.map((warning) => `[WARN] ${warning}`)]) sink.debug(line);
+	openStream();
+	if (settings.debugLog) for (const line of [...(options.debugNotes ?? []), ...prompt.notes]) sink.debug(line);
 	let result: AgentResult;
 	try {
 		const outcome = await frame.run(() => runAgent({

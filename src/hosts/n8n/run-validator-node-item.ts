@@ -8,7 +8,7 @@ import type { CallModel } from '../../agent/call-model-step';
 import { loadConnectedTools } from './load-connected-tools';
 import { modelCallerOf, readAgentNodeSettings } from './read-agent-node-settings';
 import { NodeEventSink } from './node-event-sink';
-import { NodeMemory } from './node-memory';
+import { connectItemMemory } from './node-memory';
 import { validatorTranscript } from '../../agent/modes/validator/validator-transcript';
 import { readValidatorSettings } from './read-mode-settings';
 import { readBinaryPrompt } from './read-binary-parts';
@@ -45,19 +45,10 @@ export async function runValidatorNodeItem(
 		settings.config;
 
 	const sink = new NodeEventSink(context, itemIndex);
-	let streamOpen = false;
-	const memory = await NodeMemory.connect(context, itemIndex, {
-		policy: settings.memoryErrorPolicy,
-		redactor,
-		report: (warning) => {
-			context.logger?.warn?.(warning);
-			if (settings.debugLog && streamOpen) sink.debug(`[WARN] ${warning}`);
-		},
-	});
+	const { memory, openStream } = await connectItemMemory(context, itemIndex, { policy: settings.memoryErrorPolicy, debugLog: settings.debugLog, redactor, sink });
 	const history = await memory.load();
-	sink.begin();
-	streamOpen = true;
-	if (settings.debugLog) for (const line of [...prompt.notes, ...memory.warnings.map((warning) => `[WARN] ${warning}`)]) sink.debug(line);
+	openStream();
+	if (settings.debugLog) for (const line of prompt.notes) sink.debug(line);
 	const { state, result } = await runValidator({
 		input: {
 			config: {

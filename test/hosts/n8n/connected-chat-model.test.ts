@@ -1,29 +1,17 @@
-import { createHash } from 'node:crypto';
 import { InMemoryChatMessageHistory } from '@langchain/core/chat_history';
 import { AIMessage, AIMessageChunk } from '@langchain/core/messages';
-import { DynamicStructuredTool } from '@langchain/core/tools';
 import { ChatOpenAI } from '@langchain/openai';
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import { createLangChainModelCaller, langChainToolChoice, turnFrom, type LangChainChatModelLike } from '../../../src/hosts/n8n/langchain-model-caller';
 import { ChatTimeoutError } from '../../../src/errors/chat-timeout-error';
 import { ChatAbortedError } from '../../../src/errors/chat-aborted-error';
 import { AgentConfigurationError } from '../../../src/errors/agent-configuration-error';
 import { textReply, toolCallReply } from '../../support/fake-chat-server';
+import { hashTool, sha256 } from '../../support/langchain-tools';
 import { fakeChatServerPerTest } from '../../support/fake-chat-server-hooks';
 import { executeOrchestrator as executeNode, orchestratorContext, streamedText, type OrchestratorContextOptions } from '../../support/orchestrator-context';
 
 const start = fakeChatServerPerTest();
-const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
-
-const hashTool = () =>
-	new DynamicStructuredTool({
-		name: 'hash',
-		description: 'SHA-256 hex of a text',
-		schema: z.object({ text: z.string() }),
-		func: async ({ text }) => sha256(text),
-		metadata: { sourceNodeName: 'Hash' },
-	});
 
 /** n8n's OpenAI Chat Model sub-node hands its consumer a ChatOpenAI like this one (Chat Completions, streaming usage). */
 const openAiModel = (baseUrl: string) => new ChatOpenAI({ model: 'gpt-4o-mini', apiKey: 'sk-connected-model-key', configuration: { baseURL: baseUrl }, maxRetries: 0 });

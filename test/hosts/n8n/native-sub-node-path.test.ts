@@ -1,27 +1,15 @@
-import { createHash } from 'node:crypto';
-import { DynamicStructuredTool } from '@langchain/core/tools';
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import { ToolbridgeChatModel } from '../../../nodes/ToolbridgeChatModel/ToolbridgeChatModel.node';
 import { createLangChainModelCaller, type LangChainChatModelLike } from '../../../src/hosts/n8n/langchain-model-caller';
 import { runAgent } from '../../../src/agent/run-agent';
 import { inProcessAgentTool } from '../../../src/hosts/n8n/engine/in-process-agent-tool';
 import { textReply, toolCallReply, type FakeRequest } from '../../support/fake-chat-server';
+import { hashTool, sha256 } from '../../support/langchain-tools';
 import { fakeChatServerPerTest } from '../../support/fake-chat-server-hooks';
 import { executeOrchestrator, orchestratorContext } from '../../support/orchestrator-context';
 import { apiKey, chatModelContext } from './chat-model/chat-model-context';
 
 const start = fakeChatServerPerTest();
-const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
-const hashTool = () =>
-	new DynamicStructuredTool({
-		name: 'hash',
-		description: 'SHA-256 hex of a text',
-		schema: z.object({ text: z.string() }),
-		func: async ({ text }) => sha256(text),
-		metadata: { sourceNodeName: 'Hash' },
-	});
-
 const respond = ({ index, body }: FakeRequest) =>
 	index % 2 === 0
 		? toolCallReply([{ id: `call_${index}`, name: 'hash', arguments: { text: 'toolbridge' } }], { usage: { prompt_tokens: 10, completion_tokens: 4, total_tokens: 14 } })
