@@ -11,6 +11,7 @@ import {
 } from 'n8n-workflow';
 import {
 	authenticationParameter,
+	connectedModelNotice,
 	modeParameter,
 	modelParameter,
 	promptParameter,
@@ -57,6 +58,8 @@ export class AgentOrchestrator implements INodeType {
 		// n8n-workflow 1.83, and reading it here (at load time) kept the node from loading.
 		inputs: [
 			{ type: 'main' },
+			// Optional: when a chat model sub-node is connected, it is called instead of the node's own credential and model.
+			{ type: 'ai_languageModel', displayName: 'Chat Model', required: false, maxConnections: 1 },
 			{ type: 'ai_tool', displayName: 'Tools', required: false },
 			{ type: 'ai_memory', displayName: 'Memory', required: false, maxConnections: 1 },
 		],
@@ -68,16 +71,18 @@ export class AgentOrchestrator implements INodeType {
 				// already have it, and the design asks for it by name.
 				// eslint-disable-next-line @n8n/community-nodes/no-credential-reuse, @n8n/community-nodes/valid-credential-references
 				name: 'openRouterApi',
-				required: true,
+				// Not required: a connected Chat Model sub-node needs none (readAgentNodeSettings says when one is missing).
+				required: false,
 				displayOptions: { show: { authentication: ['openRouterApi'] } },
 			},
 			{
 				name: 'openAiCompatibleApi',
-				required: true,
+				required: false,
 				displayOptions: { show: { authentication: ['openAiCompatibleApi'] } },
 			},
 		],
 		properties: [
+			connectedModelNotice,
 			authenticationParameter,
 			modeParameter,
 			toolDescriptionParameter,

@@ -32,6 +32,8 @@ interface ContextOptions {
 	credentials?: IDataObject;
 	tools?: unknown;
 	memory?: unknown;
+	/** A connected chat model sub-node's supplied model. */
+	model?: unknown;
 	streaming?: boolean;
 	continueOnFail?: boolean;
 }
@@ -42,6 +44,7 @@ interface ContextOptions {
  */
 function makeContext(options: ContextOptions) {
 	const chunks: Array<[string, number, unknown]> = [];
+	const credentialReads: string[] = [];
 	const node: INode = { id: 'n', name: 'Agent', type: 'n8n-nodes-toolbridge.agentOrchestrator', typeVersion: 1, position: [0, 0], parameters: {} };
 	const items = (options.items ?? [{ chatInput: 'hello' }]).map((json) => ({ json }));
 	const parameters: IDataObject = { authentication: options.credentialType ?? 'openRouterApi', model: 'test/model', options: options.options ?? {}, ...options.parameters };
@@ -53,17 +56,18 @@ function makeContext(options: ContextOptions) {
 			return parameters[name] ?? fallback;
 		},
 		getCredentials: async (type: string) => {
+			credentialReads.push(type);
 			if (type !== (options.credentialType ?? 'openRouterApi')) throw new Error(`unexpected credential ${type}`);
 			return { apiKey, url: options.baseUrl, ...options.credentials };
 		},
-		getInputConnectionData: async (type: string) => (type === 'ai_tool' ? (options.tools ?? []) : options.memory),
+		getInputConnectionData: async (type: string) => (type === 'ai_tool' ? (options.tools ?? []) : type === 'ai_memory' ? options.memory : type === 'ai_languageModel' ? options.model : undefined),
 		isStreaming: () => options.streaming ?? false,
 		sendChunk: (type: string, itemIndex: number, content?: unknown) => chunks.push([type, itemIndex, content]),
 		continueOnFail: () => options.continueOnFail ?? false,
 		getExecutionCancelSignal: () => undefined,
 		logger: { debug: () => undefined },
 	};
-	return { context: context as unknown as IExecuteFunctions, chunks };
+	return { context: context as unknown as IExecuteFunctions, chunks, credentialReads };
 }
 
 const start = fakeChatServerPerTest();
@@ -74,6 +78,7 @@ describe('AgentOrchestrator node', () => {
 		expect(description.name).toBe('agentOrchestrator');
 		expect(description.inputs).toEqual([
 			{ type: 'main' },
+			{ type: 'ai_languageModel', displayName: 'Chat Model', required: false, maxConnections: 1 },
 			{ type: 'ai_tool', displayName: 'Tools', required: false },
 			{ type: 'ai_memory', displayName: 'Memory', required: false, maxConnections: 1 },
 		]);

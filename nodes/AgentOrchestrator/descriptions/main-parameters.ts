@@ -1,5 +1,14 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+/** Says what a connected Chat Model sub-node changes (n8n cannot hide parameters by connection). */
+export const connectedModelNotice: INodeProperties = {
+	displayName:
+		'A Chat Model connected to this node is used instead of the credential and Model below (its own settings apply; sampling, fallback and routing options here are then not sent)',
+	name: 'connectedModelNotice',
+	type: 'notice',
+	default: '',
+};
+
 /** Which credential type the node uses; each value is a credential type name. */
 export const authenticationParameter: INodeProperties = {
 	displayName: 'Credential Type',

@@ -2,6 +2,10 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 import type { AgentConfig, AgentToolChoice } from '../../agent/agent-state';
 import type { ChatConnection } from '../../agent/create-chat-model-caller';
 import { readCredentialConnection } from './read-credential-connection';
+import type { CallModel } from '../../agent/call-model-step';
+import { createChatModelCaller } from '../../agent/create-chat-model-caller';
+import { createLangChainModelCaller } from './langchain-model-caller';
+import { readConnectedModel } from './read-connected-model';
 import type { AgentOutputFormat } from '../../agent/output-format/agent-output-item';
 import { readModelOptions, type ModelNodeOptions } from './read-model-options';
 
@@ -24,7 +28,12 @@ export interface AgentNodeOptions extends Omit<ModelNodeOptions, 'toolChoice'> {
 
 /** Everything one item's run needs from the node's parameters and credential. */
 export interface AgentNodeSettings {
-	connection: ChatConnection;
+	/** The built-in client's connection (the node's credential); absent when a chat model sub-node is connected. */
+	connection?: ChatConnection;
+	/** Set when a chat model sub-node is connected: calls it (it wins over the node's credential and model). */
+	callModel?: CallModel;
+	/** Which model the run calls: the node's own (credential + Model), or the connected sub-node. */
+	modelSource: 'built-in' | 'connected';
 	config: Partial<AgentConfig> & { model: string };
 	prompt: string;
 	concurrency: number;
@@ -42,26 +51,22 @@ export interface AgentNodeSettings {
 
 
 /**
- * Reads one item's settings from the node: credential (n8n's `openRouterApi` or our
- * `openAiCompatibleApi`), model, prompt and options.
+ * Reads one item's settings from the node: the connected chat model (the Chat Model input)
+ * or else the credential (n8n's `openRouterApi` or our `openAiCompatibleApi`) and model,
+ * prompt and options. With a connected model the node's credential is not read and the
+ * model options that belong to the built-in client (sampling, fallbacks, routing) are not
+ * sent: the sub-node's own settings apply.
  *
  * @throws {AgentConfigurationError} for a credential without a base URL or with extra
  * headers that are not a JSON object.
- * @throws what n8n's `getCredentials` / `getNodeParameter` throw.
+ * @throws what n8n's `getCredentials` / `getNodeParameter` throw, and what a connected
+ * sub-node's `supplyData` throws.
  */
 export async function readAgentNodeSettings(context: IExecuteFunctions, itemIndex: number): Promise<AgentNodeSettings> {
-	const { baseUrl, apiKey, headers } = await readCredentialConnection(context, itemIndex);
-
 	const options = context.getNodeParameter('options', itemIndex, {}) as AgentNodeOptions;
 	const model = readModelOptions(options);
-	// The node's extra headers win over the credential's.
-	Object.assign(headers, model.headers);
-	const connection: ChatConnection = { baseUrl, headers, appName: 'n8n-nodes-toolbridge' };
-	if (apiKey !== '') connection.apiKey = apiKey;
-	// "Timeout" bounds the whole model call (and, so that a longer one can wait that long, the wait for a response).
-	if (typeof options.timeout === 'number' && !Number.isNaN(options.timeout)) connection.timeoutMs = connection.totalTimeoutMs = Math.max(0, options.timeout) * 1000;
-	if (model.firstTokenTimeoutMs !== undefined) connection.firstTokenTimeoutMs = model.firstTokenTimeoutMs;
-	if (model.stallTimeoutMs !== undefined) connection.stallTimeoutMs = model.stallTimeoutMs;
+	const timeoutMs = typeof options.timeout === 'number' && !Number.isNaN(options.timeout) ? Math.max(0, options.timeout) * 1000 : undefined;
+	const connected = await readConnectedModel(context, itemIndex);
 
 	const config: AgentNodeSettings['config'] = {
 		model: String(context.getNodeParameter('model', itemIndex, '')).trim(),
@@ -78,16 +83,55 @@ export async function readAgentNodeSettings(context: IExecuteFunctions, itemInde
 	if (options.reasoningEffort && options.reasoningEffort !== 'default') config.reasoning = { effort: options.reasoningEffort };
 
 	const prompt = context.getNodeParameter('prompt', itemIndex, '') as unknown;
-	return {
-		connection,
+	const common = {
 		config,
 		prompt: typeof prompt === 'string' ? prompt : prompt === undefined || prompt === null ? '' : JSON.stringify(prompt),
 		concurrency: options.toolConcurrency ?? 4,
 		returnIntermediateSteps: options.returnIntermediateSteps ?? false,
 		debugLog: options.debugLog ?? false,
-		secrets: [apiKey, ...Object.values(headers)].filter((secret) => secret !== ''),
 		outputFormat: model.outputFormat,
 		toolTimeoutMs: model.toolTimeoutMs,
 		runTimeoutMs: model.runTimeoutMs,
 	};
+
+	if (connected) {
+		// The sub-node's model, settings and credential rule; a structured answer is asked for
+		// with a forced tool (every tool-calling model has that), unless the user chose otherwise.
+		const connectedConfig: AgentNodeSettings['config'] = { ...connectedOnly(config), model: connected.name };
+		if (connectedConfig.structuredOutput?.strategy === 'auto') connectedConfig.structuredOutput = { ...connectedConfig.structuredOutput, strategy: 'tool' };
+		const callModel = createLangChainModelCaller(connected.model, {
+			totalTimeoutMs: timeoutMs,
+			firstTokenTimeoutMs: model.firstTokenTimeoutMs,
+			stallTimeoutMs: model.stallTimeoutMs,
+		});
+		return { ...common, config: connectedConfig, callModel, modelSource: 'connected', secrets: [] };
+	}
+
+	const { baseUrl, apiKey, headers } = await readCredentialConnection(context, itemIndex);
+	// The node's extra headers win over the credential's.
+	Object.assign(headers, model.headers);
+	const connection: ChatConnection = { baseUrl, headers, appName: 'n8n-nodes-toolbridge' };
+	if (apiKey !== '') connection.apiKey = apiKey;
+	// "Timeout" bounds the whole model call (and, so that a longer one can wait that long, the wait for a response).
+	if (timeoutMs !== undefined) connection.timeoutMs = connection.totalTimeoutMs = timeoutMs;
+	if (model.firstTokenTimeoutMs !== undefined) connection.firstTokenTimeoutMs = model.firstTokenTimeoutMs;
+	if (model.stallTimeoutMs !== undefined) connection.stallTimeoutMs = model.stallTimeoutMs;
+	return { ...common, connection, modelSource: 'built-in', secrets: [apiKey, ...Object.values(headers)].filter((secret) => secret !== '') };
+}
+
+/**
+ * The config fields that still apply with a connected model: the loop's (system message,
+ * limits, tool choice, output format). Sampling, fallbacks, routing, caching and provider
+ * options belong to the built-in client; the connected model has its own.
+ */
+function connectedOnly(config: AgentNodeSettings['config']): AgentNodeSettings['config'] {
+	const { systemMessage, maxIterations, limitBehavior, repeatedCallLimit, toolChoice, parallelToolCalls, structuredOutput, model } = config;
+	return { model, systemMessage, maxIterations, limitBehavior, repeatedCallLimit, toolChoice, parallelToolCalls, structuredOutput };
+}
+
+/** The run's model call: the connected sub-node's, else the built-in client on the node's credential. */
+export function modelCallerOf(settings: Pick<AgentNodeSettings, 'callModel' | 'connection'>): CallModel {
+	if (settings.callModel) return settings.callModel;
+	// `connection` is set whenever no model is connected (see readAgentNodeSettings).
+	return createChatModelCaller(settings.connection!);
 }

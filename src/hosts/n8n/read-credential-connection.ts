@@ -21,11 +21,22 @@ export type CredentialContext = Pick<IExecuteFunctions | ISupplyDataFunctions, '
  *
  * @throws {AgentConfigurationError} for a credential without a base URL or with extra headers
  * that are not a JSON object.
- * @throws what n8n's `getCredentials` throws (e.g. no credential set).
+ * @throws {AgentConfigurationError} `credential` when the node has no credential set.
+ * @throws what n8n's `getCredentials` throws otherwise.
  */
 export async function readCredentialConnection(context: CredentialContext, itemIndex: number): Promise<CredentialConnection> {
 	const authentication = context.getNodeParameter('authentication', itemIndex, 'openRouterApi') as string;
-	const credentials = await context.getCredentials(authentication, itemIndex);
+	const credentials = await context.getCredentials(authentication, itemIndex).catch((error: unknown) => {
+		// The credential is optional on the node (a connected Chat Model needs none): say what is missing.
+		if (error instanceof Error && /does not have any credentials set/i.test(error.message)) {
+			throw new AgentConfigurationError(
+				'credential',
+				`No ${authentication === 'openAiCompatibleApi' ? 'OpenAI-compatible API' : 'OpenRouter'} credential is set and no Chat Model is connected. Select a credential, or connect a chat model sub-node to the Chat Model input.`,
+				{ cause: error },
+			);
+		}
+		throw error;
+	});
 	const apiKey = typeof credentials.apiKey === 'string' ? credentials.apiKey : '';
 	const headers = authentication === 'openAiCompatibleApi' ? parseExtraHeaders(credentials.extraHeaders) : {};
 	const baseUrl =

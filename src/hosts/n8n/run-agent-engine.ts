@@ -4,7 +4,6 @@ import { agentToolFromLangChain, type LangChainToolLike } from '../../tools/agen
 import { applyToolResults } from '../../agent/apply-tool-results';
 import { loadMemoryHistory, saveToMemory, type ChatMemoryLike } from './chat-memory';
 import { createAgentState } from '../../agent/create-agent-state';
-import { createChatModelCaller } from '../../agent/create-chat-model-caller';
 import { debugLines } from '../../agent/debug-log';
 import { nextAction } from '../../agent/next-action';
 import { OutputBoundary } from '../../agent/output-boundary';
@@ -22,7 +21,7 @@ import { agentOutputJson } from './agent-output-json';
 import { NodeEventSink } from './node-event-sink';
 import { UntraceableToolsError } from './engine/untraceable-tools-error';
 import { loadConnectedTools } from './load-connected-tools';
-import { readAgentNodeSettings, type AgentNodeSettings } from './read-agent-node-settings';
+import { modelCallerOf, readAgentNodeSettings, type AgentNodeSettings } from './read-agent-node-settings';
 
 /** Options of {@link runAgentEngine}. */
 export interface RunAgentEngineOptions {
@@ -177,7 +176,7 @@ class ItemRun {
 		for (;;) {
 			if (action.type === 'call-model') {
 				({ state: item.state, action } = await advanceAgent(item.state, {
-					callModel: this.callModel ?? createChatModelCaller(this.settings.connection),
+					callModel: this.callModel ?? modelCallerOf(this.settings),
 					signal,
 					emit: this.sink.onEvent,
 					debug: (line) => this.debug(line),

@@ -2,13 +2,12 @@ import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import type { AgentResult } from '../../agent/agent-state';
 import { inProcessAgentTool } from './engine/in-process-agent-tool';
 import { loadMemoryHistory, saveToMemory, type ChatMemoryLike } from './chat-memory';
-import { createChatModelCaller } from '../../agent/create-chat-model-caller';
 import { runAgent } from '../../agent/run-agent';
 import { Redactor } from '../../chat/redactor';
 import type { CallModel } from '../../agent/call-model-step';
 import { loadConnectedTools } from './load-connected-tools';
 import { enterNodeAgentFrame } from './enter-node-agent-frame';
-import { readAgentNodeSettings } from './read-agent-node-settings';
+import { modelCallerOf, readAgentNodeSettings } from './read-agent-node-settings';
 import { agentOutputJson } from './agent-output-json';
 import { NodeEventSink } from './node-event-sink';
 
@@ -55,7 +54,7 @@ export async function runAgentNodeItem(
 		const outcome = await frame.run(() => runAgent({
 			input: { config: settings.config, prompt: settings.prompt, history },
 			tools,
-			callModel: options.callModel ?? createChatModelCaller(settings.connection),
+			callModel: options.callModel ?? modelCallerOf(settings),
 			signal: frame.signal,
 			onEvent: frame.forwardDebug(sink.onEvent),
 			concurrency: settings.concurrency,

@@ -1,13 +1,12 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { ValidatorError } from '../../agent/modes/validator/validator-error';
-import { createChatModelCaller } from '../../agent/create-chat-model-caller';
 import { inProcessAgentTool } from './engine/in-process-agent-tool';
 import { resolveValidatorToolName } from '../../agent/modes/validator/resolve-validator-tool-name';
 import { runValidator } from '../../agent/modes/validator/run-validator';
 import { Redactor } from '../../chat/redactor';
 import type { CallModel } from '../../agent/call-model-step';
 import { loadConnectedTools } from './load-connected-tools';
-import { readAgentNodeSettings } from './read-agent-node-settings';
+import { modelCallerOf, readAgentNodeSettings } from './read-agent-node-settings';
 import { NodeEventSink } from './node-event-sink';
 import { readValidatorSettings } from './read-mode-settings';
 
@@ -56,7 +55,7 @@ export async function runValidatorNodeItem(
 			prompt: settings.prompt,
 		},
 		tools,
-		callModel: options.callModel ?? createChatModelCaller(settings.connection),
+		callModel: options.callModel ?? modelCallerOf(settings),
 		signal: context.getExecutionCancelSignal?.(),
 		onEvent: sink.onEvent,
 		debug: settings.debugLog,

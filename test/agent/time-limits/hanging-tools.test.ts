@@ -103,11 +103,11 @@ describe('defaults when no time option is given', () => {
 		const plain = await readAgentNodeSettings(context({}), 0);
 		// What runAgent and the chat client then resolve: every default.
 		expect(resolveRunTimeLimits(plain)).toEqual(defaultRunTimeLimits);
-		expect(resolveChatTimeLimits(plain.connection)).toEqual(defaultChatTimeLimits);
+		expect(resolveChatTimeLimits(plain.connection!)).toEqual(defaultChatTimeLimits);
 
 		const set = await readAgentNodeSettings(context({ timeout: 45, toolTimeout: 0, runTimeout: 0, stallTimeout: 0, firstTokenTimeout: 0 }), 0);
 		expect(resolveRunTimeLimits(set)).toEqual({ toolTimeoutMs: 0, runTimeoutMs: 0 });
-		expect(resolveChatTimeLimits(set.connection)).toEqual({ timeoutMs: 45_000, totalTimeoutMs: 45_000, firstTokenTimeoutMs: 0, stallTimeoutMs: 0 });
+		expect(resolveChatTimeLimits(set.connection!)).toEqual({ timeoutMs: 45_000, totalTimeoutMs: 45_000, firstTokenTimeoutMs: 0, stallTimeoutMs: 0 });
 	});
 });
 

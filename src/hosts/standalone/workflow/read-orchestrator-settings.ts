@@ -35,9 +35,10 @@ export async function readOrchestratorSettings(node: INode, nodeType: INodeType,
 			name === 'prompt' && options.prompt !== undefined ? options.prompt : reader.get(name, fallback),
 		getCredentials: async () => ({ apiKey: fields.apiKey, url: fields.url, extraHeaders: fields.extraHeaders }),
 	} as unknown as IExecuteFunctions;
-	const settings = await readAgentNodeSettings(context, 0);
+	// This context has no connection data: the node's own credential and model always apply here.
+	const { connection, callModel: _callModel, modelSource: _modelSource, ...settings } = await readAgentNodeSettings(context, 0);
 	if (options.model) settings.config.model = options.model;
-	const result: WorkflowAgentSettings = { ...settings, kind: 'orchestrator', mode };
+	const result: WorkflowAgentSettings = { ...settings, connection: connection!, kind: 'orchestrator', mode };
 	const get = (name: string, fallback: unknown) => reader.get(name, fallback);
 	if (mode === 'validator') result.validator = readValidatorSettings(get);
 	if (mode === 'nested') {

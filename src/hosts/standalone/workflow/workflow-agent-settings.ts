@@ -1,3 +1,4 @@
+import type { ChatConnection } from '../../../agent/create-chat-model-caller';
 import type { ICredentialDataDecryptedObject, INode, INodeCredentialsDetails } from 'n8n-workflow';
 import type { AgentNodeSettings } from '../../n8n/read-agent-node-settings';
 import type { ConnectionOverrides } from './resolve-connection-fields';
@@ -33,7 +34,9 @@ export interface WorkflowValidatorSettings {
 }
 
 /** The settings of one run of a workflow's agent node, whichever node type it is. */
-export interface WorkflowAgentSettings extends AgentNodeSettings {
+export interface WorkflowAgentSettings extends Omit<AgentNodeSettings, 'connection' | 'callModel' | 'modelSource'> {
+	/** Without n8n the built-in client always runs, on this connection. */
+	connection: ChatConnection;
 	/** `agentOrchestrator` or n8n's `agent`. */
 	kind: 'orchestrator' | 'n8n-agent';
 	/** The node's mode (n8n's AI Agent: always `full`). */
