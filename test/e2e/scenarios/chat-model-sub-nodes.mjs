@@ -132,6 +132,7 @@ function anthropicModel(options) {
  * @property {string} nodeName
  * @property {(prompt: string, options?: Record<string, unknown>) => import('../lib/workflows.mjs').WorkflowNode} node
  * @property {(items: any[]) => unknown} answer the answer in the agent's output items
+ * @property {(items: any[]) => any} [usage] the run's summed token usage, when the agent reports it
  */
 
 /** The agents (root nodes) a model sub-node is connected to. */
@@ -141,11 +142,12 @@ export const AGENTS = /** @type {const} */ ({
 		node: (prompt) => node('AI Agent', '@n8n/n8n-nodes-langchain.agent', 3.1, { promptType: 'define', text: prompt, options: {} }),
 		answer: (items) => items[0]?.output,
 	}),
-	/** Our orchestrator without a credential of its own: the connected model answers. */
+	/** Our orchestrator without a credential of its own: the connected model answers. Output Format "full" reports usage. */
 	orchestrator: /** @type {AgentKind} */ ({
 		nodeName: 'Agent Orchestrator',
-		node: (prompt, options = {}) => node('Agent Orchestrator', ORCHESTRATOR_TYPE, 1, { mode: 'full', prompt, options }),
+		node: (prompt, options = {}) => node('Agent Orchestrator', ORCHESTRATOR_TYPE, 1, { mode: 'full', prompt, options: { outputFormat: 'full', ...options } }),
 		answer: (items) => items[0]?.output ?? items[0],
+		usage: (items) => items[0]?.usage,
 	}),
 });
 
@@ -267,10 +269,14 @@ function nodeErrors(result) {
  * token usage and the agent as the node that used it.
  *
  * `usage`: `reported` (default) wants `tokenUsage` with the fake's counts; `estimate` accepts
- * n8n's `tokenUsageEstimate`: n8n's Anthropic Chat Model reads usage from LangChain's
- * `llmOutput.usage`, which @langchain/anthropic 1.5 leaves empty for streamed calls
- * (`_generate` with `stream` returns generations only), so a streamed Anthropic call shows
- * n8n's estimate in the Logs view whatever the server reports.
+ * n8n's `tokenUsageEstimate`. n8n's Anthropic Chat Model parses usage from LangChain's
+ * `llmOutput.usage` (Anthropic's `input_tokens`/`output_tokens`), which only a non-streamed
+ * call carries: for a streamed one @langchain/anthropic 1.5's `_generate` returns generations
+ * only, and @langchain/core's `.stream()` ends with `llmOutput.tokenUsage` (camelCase), which
+ * that parser does not read. So every streamed Anthropic call — n8n's AI Agent with the node's
+ * streaming on, or the orchestrator, which always streams — shows n8n's estimate in the Logs
+ * view whatever the server reports. (n8n's OpenAI node uses the default parser, which reads
+ * `llmOutput.tokenUsage`: real counts either way.)
  * @param {any} result
  * @param {string} modelNode
  * @param {string} agentNode
@@ -291,7 +297,8 @@ export function assertModelRuns(result, modelNode, agentNode, count, usage = 're
 		if (!json) throw new Error(`'${modelNode}' run ${index} has no ai_languageModel output: ${JSON.stringify(run.data).slice(0, 500)}`);
 		/** @type {string} */
 		let tokens;
-		if (usage === 'estimate' && !json.tokenUsage) {
+		if (usage === 'estimate') {
+			if (json.tokenUsage) throw new Error(`'${modelNode}' run ${index} has tokenUsage ${JSON.stringify(json.tokenUsage)}: n8n now reads the reported usage, make this row expect it`);
 			const estimate = json.tokenUsageEstimate;
 			if (!(estimate?.totalTokens > 0)) throw new Error(`'${modelNode}' run ${index} has neither tokenUsage nor tokenUsageEstimate: ${JSON.stringify(json).slice(0, 500)}`);
 			tokens = `~${estimate.promptTokens}+${estimate.completionTokens}`;
@@ -371,8 +378,17 @@ export function modelSubNodeWithTool(spec) {
 		if (!text.includes(EXPECTED.sha256)) throw new Error(`answer lacks the SHA-256 ${EXPECTED.sha256}: ${text.slice(0, 500)}`);
 		assertHashRanOnce(result);
 		const runs = assertModelRuns(result, model.nodeName, agent.nodeName, 2, spec.usage);
+		let usageNote = '';
+		if (agent.usage) {
+			// The agent itself read the usage the fake reported (whatever n8n's Logs show).
+			const usage = agent.usage(items);
+			if (usage?.promptTokens !== 2 * FAKE_PROMPT_TOKENS || !(usage?.completionTokens > 0)) {
+				throw new Error(`'${agent.nodeName}' usage ${JSON.stringify(usage)}, expected promptTokens ${2 * FAKE_PROMPT_TOKENS} (two calls as the fake reported them)`);
+			}
+			usageNote = `; ${agent.nodeName} usage ${usage.promptTokens}+${usage.completionTokens}`;
+		}
 		const streamed = fake.requests.map((request) => Boolean(request.body?.stream)).join('/');
-		scope.note(`answer has the real SHA-256 (${EXPECTED.sha256.slice(0, 12)}…); Hash Text ran once; ${runs}; stream: ${streamed}; import+execute ${(took / 1000).toFixed(1)} s`);
+		scope.note(`answer has the real SHA-256 (${EXPECTED.sha256.slice(0, 12)}…); Hash Text ran once; ${runs}; stream: ${streamed}${usageNote}; import+execute ${(took / 1000).toFixed(1)} s`);
 	};
 }
 

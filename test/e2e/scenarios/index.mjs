@@ -32,7 +32,6 @@ import { binaryImageInput, modelSubNodeWithTool } from './chat-model-sub-nodes.m
  */
 
 /** While issue 18's features are on other branches (remove with the feature's merge). */
-const PENDING_MODEL = 'the orchestrator has no ai_languageModel input yet (issue 18)';
 const PENDING_SUBNODE = 'the Toolbridge Chat Model sub-node does not exist yet (issue 18)';
 const PENDING_BOTH = 'needs the ai_languageModel input and the Toolbridge Chat Model (issue 18)';
 const PENDING_BINARY = 'the orchestrator has no binaryInput option yet (issue 18)';
@@ -150,16 +149,14 @@ export const scenarios = [
 		title: "AgentOrchestrator + n8n's OpenAI Chat Model sub-node (no credential of its own) + Crypto via $fromAI: answer, tool once, one model-node run per call with tokens",
 		issue: 18,
 		needs: ['fake'],
-		pending: PENDING_MODEL,
 		run: modelSubNodeWithTool({ agent: 'orchestrator', model: 'openai' }),
 	},
 	{
 		id: 'orchestrator-anthropic-model',
-		title: "AgentOrchestrator + n8n's Anthropic Chat Model sub-node (fake Messages API) + Crypto via $fromAI",
+		title: "AgentOrchestrator + n8n's Anthropic Chat Model sub-node (fake Messages API, streamed) + Crypto via $fromAI (n8n shows estimated tokens for streamed Anthropic calls)",
 		issue: 18,
 		needs: ['fake'],
-		pending: PENDING_MODEL,
-		run: modelSubNodeWithTool({ agent: 'orchestrator', model: 'anthropic' }),
+		run: modelSubNodeWithTool({ agent: 'orchestrator', model: 'anthropic', usage: 'estimate' }),
 	},
 	{
 		id: 'orchestrator-toolbridge-model',
