@@ -393,17 +393,83 @@ export function modelSubNodeWithTool(spec) {
 }
 
 /**
- * A PNG from a binary property (Set → Convert to File) → orchestrator with
- * `options.binaryInput = 'images'` → the model receives it as an `image_url` part whose data
- * URL decodes to the same bytes.
- * @param {{ via: 'builtin' | 'openai' }} spec `builtin`: the orchestrator's own client
- *   (`openAiCompatibleApi` → fake); `openai`: a connected OpenAI Chat Model
+ * A one-page PDF ("Toolbridge e2e") with a correct cross-reference table, built here so its
+ * offsets are right by construction.
+ * @returns {Buffer}
+ */
+export function tinyPdf() {
+	const objects = [
+		'<< /Type /Catalog /Pages 2 0 R >>',
+		'<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+		'<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 50] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>',
+		'<< /Length 44 >>\nstream\nBT /F1 12 Tf 10 20 Td (Toolbridge e2e) Tj ET\nendstream',
+		'<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+	];
+	let body = '%PDF-1.4\n';
+	/** @type {number[]} */
+	const offsets = [];
+	objects.forEach((object, index) => {
+		offsets.push(body.length);
+		body += `${index + 1} 0 obj\n${object}\nendobj\n`;
+	});
+	const xref = body.length;
+	body += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
+	for (const offset of offsets) body += `${String(offset).padStart(10, '0')} 00000 n \n`;
+	body += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+	return Buffer.from(body, 'latin1');
+}
+
+/**
+ * The files the binary-input scenarios put in a binary property, and how each must reach the
+ * model: an `image_url` part (`binaryInput: images`) or a `file` part (`imagesAndDocuments`),
+ * both with a base64 data URL of the same bytes.
+ */
+const BINARY_FILES = /** @type {const} */ ({
+	png: {
+		bytes: () => Buffer.from(TINY_PNG_BASE64, 'base64'),
+		mimeType: 'image/png',
+		fileName: 'colours.png',
+		binaryInput: 'images',
+		prompt: 'Name the colours in the image.',
+		answer: 'Red, blue, green and white.',
+		/** @param {any[]} parts @returns {string} the data URL */
+		find(parts) {
+			const images = parts.filter((part) => part?.type === 'image_url');
+			if (images.length !== 1) throw new Error(`expected one image_url part in the user message, got parts: ${JSON.stringify(parts).slice(0, 800)}`);
+			return typeof images[0].image_url === 'string' ? images[0].image_url : images[0].image_url?.url;
+		},
+	},
+	pdf: {
+		bytes: tinyPdf,
+		mimeType: 'application/pdf',
+		fileName: 'report.pdf',
+		binaryInput: 'imagesAndDocuments',
+		prompt: 'What does the document say?',
+		answer: 'It says Toolbridge e2e.',
+		/** @param {any[]} parts @returns {string} the data URL */
+		find(parts) {
+			const files = parts.filter((part) => part?.type === 'file');
+			if (files.length !== 1) throw new Error(`expected one file part in the user message, got parts: ${JSON.stringify(parts).slice(0, 800)}`);
+			if (files[0].file?.filename !== 'report.pdf') throw new Error(`file part filename ${JSON.stringify(files[0].file?.filename)}, expected report.pdf`);
+			return files[0].file?.file_data;
+		},
+	},
+});
+
+/**
+ * A file from a binary property (Set → Convert to File) → orchestrator with
+ * `options.binaryInput` → the model receives it as a content part (PNG: `image_url`; PDF with
+ * `imagesAndDocuments`: `file` with `filename` and `file_data`) whose data URL decodes to the
+ * same bytes, beside the prompt text.
+ * @param {{ via: 'builtin' | 'openai', file?: keyof typeof BINARY_FILES }} spec `builtin`: the
+ *   orchestrator's own client (`openAiCompatibleApi` → fake); `openai`: a connected OpenAI Chat
+ *   Model; `file`: `png` (default) or `pdf`
  * @returns {(scope: import('../lib/context.mjs').ScenarioScope) => Promise<void>}
  */
-export function binaryImageInput(spec) {
+export function binaryInputScenario(spec) {
 	return async (scope) => {
-		const png = Buffer.from(TINY_PNG_BASE64, 'base64');
-		const prompt = 'Name the colours in the image.';
+		const file = BINARY_FILES[spec.file ?? 'png'];
+		const bytes = file.bytes();
 		/** @type {string[]} */
 		const seen = [];
 		const fake = await scope.startFake((request, fakeModule) => {
@@ -413,16 +479,14 @@ export function binaryImageInput(spec) {
 			const users = (request.body.messages ?? []).filter((/** @type {any} */ message) => message.role === 'user');
 			const parts = users.flatMap((/** @type {any} */ message) => (Array.isArray(message.content) ? message.content : [{ type: 'text', text: message.content }]));
 			seen.push(...parts.map((/** @type {any} */ part) => String(part?.type)));
-			const images = parts.filter((/** @type {any} */ part) => part?.type === 'image_url');
-			if (images.length !== 1) throw new Error(`expected one image_url part in the user message, got parts: ${JSON.stringify(parts).slice(0, 800)}`);
-			const url = typeof images[0].image_url === 'string' ? images[0].image_url : images[0].image_url?.url;
+			const url = file.find(parts);
 			const match = /^data:([^;,]+);base64,(.*)$/s.exec(String(url));
-			if (!match) throw new Error(`image_url is not a base64 data URL: ${String(url).slice(0, 120)}`);
-			if (match[1] !== 'image/png') throw new Error(`image data URL has MIME type ${match[1]}, expected image/png`);
-			if (!Buffer.from(match[2], 'base64').equals(png)) throw new Error(`image bytes differ from the PNG in the binary property: ${match[2].slice(0, 80)}…`);
+			if (!match) throw new Error(`the ${file.mimeType} part is not a base64 data URL: ${String(url).slice(0, 120)}`);
+			if (match[1] !== file.mimeType) throw new Error(`the data URL has MIME type ${match[1]}, expected ${file.mimeType}`);
+			if (!Buffer.from(match[2], 'base64').equals(bytes)) throw new Error(`the data URL's bytes differ from the file in the binary property: ${match[2].slice(0, 80)}…`);
 			const text = parts.filter((/** @type {any} */ part) => part?.type === 'text').map((/** @type {any} */ part) => part.text).join(' ');
-			if (!text.includes(prompt)) throw new Error(`the prompt text is not in the user message: ${JSON.stringify(parts).slice(0, 800)}`);
-			return matchStreaming(request, fakeModule.textReply('Red, blue, green and white.'));
+			if (!text.includes(file.prompt)) throw new Error(`the prompt text is not in the user message: ${JSON.stringify(parts).slice(0, 800)}`);
+			return matchStreaming(request, fakeModule.textReply(file.answer));
 		});
 		const model = MODELS.openai;
 		const credential =
@@ -430,36 +494,36 @@ export function binaryImageInput(spec) {
 				? model.credential(shortId('cred', scope.id), fake.baseUrl)
 				: MODELS.toolbridge.credential(shortId('cred', scope.id), fake.baseUrl);
 		const ref = { id: credential.id, name: credential.name };
-		const options = { binaryInput: 'images' };
+		const options = { binaryInput: file.binaryInput };
 		const orchestrator =
 			spec.via === 'openai'
-				? AGENTS.orchestrator.node(prompt, options)
+				? AGENTS.orchestrator.node(file.prompt, options)
 				: node(
 						'Agent Orchestrator',
 						ORCHESTRATOR_TYPE,
 						1,
-						{ authentication: 'openAiCompatibleApi', mode: 'full', model: CHAT_MODEL_ID, prompt, options },
+						{ authentication: 'openAiCompatibleApi', mode: 'full', model: CHAT_MODEL_ID, prompt: file.prompt, options },
 						{ openAiCompatibleApi: ref },
 					);
 		const nodes = [
 			node('Start', 'n8n-nodes-base.manualTrigger', 1, {}),
-			node('Make PNG', 'n8n-nodes-base.set', 3.4, {
+			node('Make File', 'n8n-nodes-base.set', 3.4, {
 				mode: 'manual',
-				assignments: { assignments: [{ id: 'a0000000-0000-4000-8000-000000000001', name: 'png', value: TINY_PNG_BASE64, type: 'string' }] },
+				assignments: { assignments: [{ id: 'a0000000-0000-4000-8000-000000000001', name: 'content', value: bytes.toString('base64'), type: 'string' }] },
 				options: {},
 			}),
 			node('To File', 'n8n-nodes-base.convertToFile', 1.1, {
 				operation: 'toBinary',
-				sourceProperty: 'png',
-				binaryPropertyName: 'picture',
-				options: { fileName: 'colours.png', mimeType: 'image/png' },
+				sourceProperty: 'content',
+				binaryPropertyName: 'attachment',
+				options: { fileName: file.fileName, mimeType: file.mimeType },
 			}),
 			orchestrator,
 		];
 		/** @type {Array<[string, string, string?]>} */
 		const edges = [
-			['Start', 'Make PNG'],
-			['Make PNG', 'To File'],
+			['Start', 'Make File'],
+			['Make File', 'To File'],
 			['To File', 'Agent Orchestrator'],
 		];
 		if (spec.via === 'openai') {
@@ -468,14 +532,14 @@ export function binaryImageInput(spec) {
 		}
 		const result = await importAndExecute(scope, credential, workflow({ id: shortId('wf', scope.id), name: `E2E ${scope.id}`, nodes, connections: connections(edges) }), fake);
 		// The binary really was there (the fake's check above would fail on its absence, but say where).
-		const binary = runDataOf(result)['To File']?.[0]?.data?.main?.[0]?.[0]?.binary?.picture;
-		if (binary?.mimeType !== 'image/png') throw new Error(`'To File' produced no image/png binary: ${JSON.stringify(binary).slice(0, 300)}`);
+		const binary = runDataOf(result)['To File']?.[0]?.data?.main?.[0]?.[0]?.binary?.attachment;
+		if (binary?.mimeType !== file.mimeType) throw new Error(`'To File' produced no ${file.mimeType} binary: ${JSON.stringify(binary).slice(0, 300)}`);
 		fake.assertNoFailures();
 		if (fake.requests.length !== 1) throw new Error(`the fake got ${fake.requests.length} requests, expected 1`);
 		const items = nodeOutput(result, 'Agent Orchestrator');
 		const answer = JSON.stringify(AGENTS.orchestrator.answer(items));
-		if (!answer.includes('Red, blue, green and white.')) throw new Error(`unexpected answer: ${answer.slice(0, 300)}`);
+		if (!answer.includes(file.answer)) throw new Error(`unexpected answer: ${answer.slice(0, 300)}`);
 		const runs = spec.via === 'openai' ? `; ${assertModelRuns(result, model.nodeName, 'Agent Orchestrator', 1)}` : '';
-		scope.note(`user message parts: ${seen.join(', ')}; the data URL decodes to the ${png.length}-byte PNG${runs}`);
+		scope.note(`user message parts: ${seen.join(', ')}; the data URL decodes to the ${bytes.length}-byte ${file.mimeType} file${runs}`);
 	};
 }

@@ -19,7 +19,7 @@ import { badFromAi, baselineN8nAgent, fullModeTools } from './tool-agents.mjs';
 import { webhookMemoryStreaming } from './webhook-memory-streaming.mjs';
 import { nestedUnderN8nAgent, nestedUnderOrchestrator, validatorMode } from './agent-modes.mjs';
 import { humanReview } from './human-review.mjs';
-import { binaryImageInput, modelSubNodeWithTool } from './chat-model-sub-nodes.mjs';
+import { binaryInputScenario, modelSubNodeWithTool } from './chat-model-sub-nodes.mjs';
 
 /**
  * @typedef {object} Scenario
@@ -180,7 +180,7 @@ export const scenarios = [
 		issue: 18,
 		needs: ['fake'],
 		pending: PENDING_BINARY,
-		run: binaryImageInput({ via: 'builtin' }),
+		run: binaryInputScenario({ via: 'builtin' }),
 	},
 	{
 		id: 'binary-image-openai-model',
@@ -188,6 +188,14 @@ export const scenarios = [
 		issue: 18,
 		needs: ['fake'],
 		pending: PENDING_BOTH_BINARY,
-		run: binaryImageInput({ via: 'openai' }),
+		run: binaryInputScenario({ via: 'openai' }),
+	},
+	{
+		id: 'binary-pdf-builtin',
+		title: 'AgentOrchestrator (built-in client) with binaryInput = imagesAndDocuments: a PDF binary property reaches the model as a file part (filename, data URL), same bytes',
+		issue: 18,
+		needs: ['fake'],
+		pending: PENDING_BINARY,
+		run: binaryInputScenario({ via: 'builtin', file: 'pdf' }),
 	},
 ];
