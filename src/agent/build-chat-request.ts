@@ -5,6 +5,7 @@ import { shapeToolSchema } from '../schema/shape-tool-schema';
 import type { AgentState } from './agent-state';
 import { constrainOutputCall, resolveOutputStrategy, withOutputInstruction } from './output-format/structured-output-request';
 import { finalAnswerInstruction } from './tool-observations';
+import { applyRoutingOptions, applySamplingOptions } from './request-options';
 
 /** Tool results at least this long (characters, ~1000 tokens: Anthropic's smallest cacheable prefix) get a cache breakpoint. */
 export const longToolResultChars = 4000;
@@ -38,8 +39,7 @@ export function buildChatRequest(state: AgentState): ChatRequest {
 	if (config.structuredOutput) messages = withOutputInstruction(messages, config.structuredOutput);
 	if (config.promptCaching && (family === 'anthropic' || family === 'google')) messages = withCacheBreakpoints(messages);
 	const request: ChatRequest = { model: config.model, messages };
-	if (config.fallbackModels && config.fallbackModels.length > 0) request.models = [config.model, ...config.fallbackModels.filter((model) => model !== config.model)];
-	if (config.providerPreferences && Object.keys(config.providerPreferences).length > 0) request.provider = config.providerPreferences;
+	applyRoutingOptions(request, config);
 
 	if (state.tools.length > 0) {
 		request.tools = wireTools(state.tools, family);
@@ -51,16 +51,7 @@ export function buildChatRequest(state: AgentState): ChatRequest {
 		const strategy = state.structured?.strategy ?? resolveOutputStrategy(config.structuredOutput.strategy, family);
 		constrainOutputCall(request, config.structuredOutput, strategy, family);
 	}
-	if (config.temperature !== undefined) request.temperature = config.temperature;
-	if (config.maxTokens !== undefined) request.max_tokens = config.maxTokens;
-	if (config.topP !== undefined) request.top_p = config.topP;
-	if (config.topK !== undefined) request.top_k = config.topK;
-	if (config.frequencyPenalty !== undefined) request.frequency_penalty = config.frequencyPenalty;
-	if (config.presencePenalty !== undefined) request.presence_penalty = config.presencePenalty;
-	if (config.seed !== undefined) request.seed = config.seed;
-	if (config.stop !== undefined && config.stop.length > 0) request.stop = config.stop;
-	if (config.reasoning !== undefined) request.reasoning = config.reasoning;
-	if (config.providerOptions) Object.assign(request, config.providerOptions);
+	applySamplingOptions(request, config);
 	return request;
 }
 

@@ -1,18 +1,14 @@
 import { createHash } from 'node:crypto';
 import { InMemoryChatMessageHistory } from '@langchain/core/chat_history';
 import { DynamicStructuredTool } from '@langchain/core/tools';
-import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { AgentOrchestrator } from '../../nodes/AgentOrchestrator/AgentOrchestrator.node';
-
-/** Runs the node's execute (these fake contexts cannot take engine requests, so it returns items). */
-const executeNode = async (context: IExecuteFunctions) => (await new AgentOrchestrator().execute.call(context)) as INodeExecutionData[][];
 import { errorReply, textReply, toolCallReply } from '../support/fake-chat-server';
+import { executeOrchestrator as executeNode, orchestratorApiKey as apiKey, orchestratorContext as makeContext } from '../support/orchestrator-context';
 import { fakeChatServerPerTest } from '../support/fake-chat-server-hooks';
 
-const apiKey = 'sk-or-v1-0123456789abcdef0123456789abcdef';
 
 const hashTool = () =>
 	new DynamicStructuredTool({
@@ -22,53 +18,6 @@ const hashTool = () =>
 		func: async ({ text }) => createHash('sha256').update(text).digest('hex'),
 		metadata: { sourceNodeName: 'Hash' },
 	});
-
-interface ContextOptions {
-	baseUrl: string;
-	items?: IDataObject[];
-	options?: IDataObject;
-	parameters?: IDataObject;
-	credentialType?: 'openRouterApi' | 'openAiCompatibleApi';
-	credentials?: IDataObject;
-	tools?: unknown;
-	memory?: unknown;
-	/** A connected chat model sub-node's supplied model. */
-	model?: unknown;
-	streaming?: boolean;
-	continueOnFail?: boolean;
-}
-
-/**
- * The slice of n8n's execute context the node uses. The real one is exercised by the
- * e2e suite against n8n 2.41.1; here tools and memory are real LangChain objects.
- */
-function makeContext(options: ContextOptions) {
-	const chunks: Array<[string, number, unknown]> = [];
-	const credentialReads: string[] = [];
-	const node: INode = { id: 'n', name: 'Agent', type: 'n8n-nodes-toolbridge.agentOrchestrator', typeVersion: 1, position: [0, 0], parameters: {} };
-	const items = (options.items ?? [{ chatInput: 'hello' }]).map((json) => ({ json }));
-	const parameters: IDataObject = { authentication: options.credentialType ?? 'openRouterApi', model: 'test/model', options: options.options ?? {}, ...options.parameters };
-	const context = {
-		getNode: () => node,
-		getInputData: () => items,
-		getNodeParameter: (name: string, itemIndex: number, fallback?: unknown) => {
-			if (name === 'prompt') return (parameters.prompt as string | undefined) ?? items[itemIndex].json.chatInput;
-			return parameters[name] ?? fallback;
-		},
-		getCredentials: async (type: string) => {
-			credentialReads.push(type);
-			if (type !== (options.credentialType ?? 'openRouterApi')) throw new Error(`unexpected credential ${type}`);
-			return { apiKey, url: options.baseUrl, ...options.credentials };
-		},
-		getInputConnectionData: async (type: string) => (type === 'ai_tool' ? (options.tools ?? []) : type === 'ai_memory' ? options.memory : type === 'ai_languageModel' ? options.model : undefined),
-		isStreaming: () => options.streaming ?? false,
-		sendChunk: (type: string, itemIndex: number, content?: unknown) => chunks.push([type, itemIndex, content]),
-		continueOnFail: () => options.continueOnFail ?? false,
-		getExecutionCancelSignal: () => undefined,
-		logger: { debug: () => undefined },
-	};
-	return { context: context as unknown as IExecuteFunctions, chunks, credentialReads };
-}
 
 const start = fakeChatServerPerTest();
 

@@ -253,6 +253,21 @@ export const optionsParameter: INodeProperties = {
 				'Whether to write a [DEBUG] line for each step (iteration, model response, tool call, result) to the stream and to the output as debugLog. API keys are redacted.',
 		},
 		{
+			displayName: 'On Memory Error',
+			name: 'onMemoryError',
+			type: 'options',
+			options: [
+				{
+					name: 'Continue',
+					value: 'continue',
+					description: 'Answer without the conversation history when the memory cannot be loaded; return the answer with a warning when it cannot be saved',
+				},
+				{ name: 'Fail', value: 'fail', description: 'Fail the item when the memory cannot be loaded or saved' },
+			],
+			default: 'continue',
+			description: 'What to do when the connected memory fails. Warnings go to the output (warnings) and the debug log.',
+		},
+		{
 			displayName: 'Max Iterations',
 			name: 'maxIterations',
 			type: 'number',

@@ -6,6 +6,7 @@ import type { CallModel } from '../../agent/call-model-step';
 import { createChatModelCaller } from '../../agent/create-chat-model-caller';
 import { createLangChainModelCaller } from './langchain-model-caller';
 import { readConnectedModel } from './read-connected-model';
+import type { MemoryErrorPolicy } from './node-memory';
 import type { AgentOutputFormat } from '../../agent/output-format/agent-output-item';
 import { readModelOptions, type ModelNodeOptions } from './read-model-options';
 
@@ -24,6 +25,7 @@ export interface AgentNodeOptions extends Omit<ModelNodeOptions, 'toolChoice'> {
 	toolConcurrency?: number;
 	returnIntermediateSteps?: boolean;
 	debugLog?: boolean;
+	onMemoryError?: MemoryErrorPolicy;
 }
 
 /** Everything one item's run needs from the node's parameters and credential. */
@@ -47,6 +49,8 @@ export interface AgentNodeSettings {
 	toolTimeoutMs?: number;
 	/** For the whole run, in ms; absent: the loop's default; 0: none. */
 	runTimeoutMs?: number;
+	/** "On Memory Error": go on without the memory (default), or fail the item. */
+	memoryErrorPolicy: MemoryErrorPolicy;
 }
 
 
@@ -92,6 +96,7 @@ export async function readAgentNodeSettings(context: IExecuteFunctions, itemInde
 		outputFormat: model.outputFormat,
 		toolTimeoutMs: model.toolTimeoutMs,
 		runTimeoutMs: model.runTimeoutMs,
+		memoryErrorPolicy: options.onMemoryError === 'fail' ? ('fail' as const) : ('continue' as const),
 	};
 
 	if (connected) {

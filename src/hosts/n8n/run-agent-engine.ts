@@ -2,7 +2,7 @@ import type { EngineResponse, IExecuteFunctions, INodeExecutionData } from 'n8n-
 import type { AgentState } from '../../agent/agent-state';
 import { agentToolFromLangChain, type LangChainToolLike } from '../../tools/agent-tool-from-langchain';
 import { applyToolResults } from '../../agent/apply-tool-results';
-import { loadMemoryHistory, saveToMemory, type ChatMemoryLike } from './chat-memory';
+import { NodeMemory } from './node-memory';
 import { createAgentState } from '../../agent/create-agent-state';
 import { debugLines } from '../../agent/debug-log';
 import { nextAction } from '../../agent/next-action';
@@ -133,12 +133,13 @@ class ItemRun {
 		const routes = Object.fromEntries(connected.map((tool) => [(tool as LangChainToolLike).name, toolRouteOf(tool as LangChainToolLike)]));
 		const untraceable = Object.entries(routes).filter(([, route]) => route.nodeName === undefined).map(([name]) => name);
 		if (untraceable.length > 0) throw new UntraceableToolsError(untraceable);
-		const memory = await this.memory();
-		const history = memory ? await loadMemoryHistory(memory) : [];
+		const warnings: string[] = [];
+		const history = await (await this.memory(warnings)).load();
 		const state = createAgentState({ config: this.settings.config, prompt: this.settings.prompt, history, tools });
-		const item: EngineItem = { itemIndex: this.itemIndex, startedAt: Date.now(), state, routes, results: [], actionIds: {}, approved: [], debugLog: [] };
+		const item: EngineItem = { itemIndex: this.itemIndex, startedAt: Date.now(), state, routes, results: [], actionIds: {}, approved: [], debugLog: [], warnings };
 		this.sink = new NodeEventSink(this.context, this.itemIndex, item.debugLog);
 		this.sink.begin();
+		for (const warning of warnings) this.debug(() => `[WARN] ${warning}`);
 		for (const line of debugLines.start(state)) this.debug(() => line);
 		if (this.settings.toolTimeoutMs) {
 			this.debug(() => '[DEBUG] "Tool Timeout" does not apply: n8n\'s engine runs the tool nodes (set a timeout on the tool node itself, or "Tool Execution" to "In-Process")');
@@ -208,9 +209,12 @@ class ItemRun {
 					action = nextAction(item.state);
 				}
 			} else if (action.type === 'done') {
-				const memory = await this.memory();
-				if (memory) await saveToMemory(memory, item.state.messages.slice(item.state.turnStart));
+				item.warnings ??= [];
+				const warningsBefore = item.warnings.length;
+				await (await this.memory(item.warnings)).save(item.state.messages.slice(item.state.turnStart));
+				for (const warning of item.warnings.slice(warningsBefore)) this.debug(() => `[WARN] ${warning}`);
 				item.output = this.boundary.redactor.value(agentOutputJson(action.result, this.settings, item.debugLog));
+				if (item.warnings.length > 0) item.output.warnings = item.warnings;
 				return [];
 			} else {
 				throw action.error;
@@ -222,8 +226,14 @@ class ItemRun {
 		this.sink.end();
 	}
 
-	private async memory(): Promise<ChatMemoryLike | undefined> {
-		return (await this.context.getInputConnectionData('ai_memory', this.itemIndex)) as ChatMemoryLike | undefined;
+	/** The item's memory under the node's "On Memory Error" policy; its warnings go to `warnings` (kept in the item). */
+	private async memory(warnings: string[]): Promise<NodeMemory> {
+		return await NodeMemory.connect(this.context, this.itemIndex, {
+			policy: this.settings.memoryErrorPolicy,
+			redactor: this.boundary.redactor,
+			report: (warning) => this.context.logger?.warn?.(warning),
+			warnings,
+		});
 	}
 
 	/** A `[DEBUG]` line, built and redacted only when the debug log is on. */

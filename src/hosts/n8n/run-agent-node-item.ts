@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import type { AgentResult } from '../../agent/agent-state';
 import { inProcessAgentTool } from './engine/in-process-agent-tool';
-import { loadMemoryHistory, saveToMemory, type ChatMemoryLike } from './chat-memory';
+import { NodeMemory } from './node-memory';
 import { runAgent } from '../../agent/run-agent';
 import { Redactor } from '../../chat/redactor';
 import type { CallModel } from '../../agent/call-model-step';
@@ -40,15 +40,24 @@ export async function runAgentNodeItem(
 	const settings = await readAgentNodeSettings(context, itemIndex);
 	const redactor = new Redactor(settings.secrets);
 	const tools = (await loadConnectedTools(context, itemIndex)).map(inProcessAgentTool);
-	const memory = (await context.getInputConnectionData('ai_memory', itemIndex)) as ChatMemoryLike | undefined;
-	const history = memory ? await loadMemoryHistory(memory) : [];
-
 	const sink = new NodeEventSink(context, itemIndex);
+	let streamOpen = false;
+	const memory = await NodeMemory.connect(context, itemIndex, {
+		policy: settings.memoryErrorPolicy,
+		redactor,
+		report: (warning) => {
+			context.logger?.warn?.(warning);
+			if (settings.debugLog && streamOpen) sink.debug(`[WARN] ${warning}`);
+		},
+	});
+	const history = await memory.load();
+
 	// Nested agents (called as tools in-process) report their debug lines and usage to this run.
 	const frame = enterNodeAgentFrame(context, itemIndex, (line) => sink.debug(line));
 
 	sink.begin();
-	if (settings.debugLog) for (const line of options.debugNotes ?? []) sink.debug(line);
+	streamOpen = true;
+	if (settings.debugLog) for (const line of [...(options.debugNotes ?? []), ...memory.warnings.map((warning) => `[WARN] ${warning}`)]) sink.debug(line);
 	let result: AgentResult;
 	try {
 		const outcome = await frame.run(() => runAgent({
@@ -69,12 +78,13 @@ export async function runAgentNodeItem(
 			throw redactor.error(error);
 		});
 		result = { ...outcome.result, usage: frame.finish(outcome.result.usage) };
-		if (memory) await saveToMemory(memory, outcome.state.messages.slice(outcome.state.turnStart));
+		await memory.save(outcome.state.messages.slice(outcome.state.turnStart));
 	} finally {
 		sink.end();
 	}
 
 	options.onResult?.(result);
 	const json = redactor.value(agentOutputJson(result, settings, sink.debugLog));
+	if (memory.warnings.length > 0) json.warnings = memory.warnings;
 	return { json, pairedItem: { item: itemIndex } };
 }

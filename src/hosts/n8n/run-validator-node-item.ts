@@ -8,6 +8,8 @@ import type { CallModel } from '../../agent/call-model-step';
 import { loadConnectedTools } from './load-connected-tools';
 import { modelCallerOf, readAgentNodeSettings } from './read-agent-node-settings';
 import { NodeEventSink } from './node-event-sink';
+import { NodeMemory } from './node-memory';
+import { validatorTranscript } from '../../agent/modes/validator/validator-transcript';
 import { readValidatorSettings } from './read-mode-settings';
 
 /** Test seam: replaces the chat client. */
@@ -36,23 +38,35 @@ export async function runValidatorNodeItem(
 	const tools = (await loadConnectedTools(context, itemIndex)).map(inProcessAgentTool);
 	const validator = readValidatorSettings((name, fallback) => context.getNodeParameter(name, itemIndex, fallback));
 	const toolName = resolveValidatorToolName(validator.tool, tools);
-	const { systemMessage, temperature, maxTokens, reasoning } = settings.config;
+	const { model, systemMessage, fallbackModels, providerPreferences, temperature, maxTokens, topP, topK, frequencyPenalty, presencePenalty, seed, stop, reasoning, providerOptions } =
+		settings.config;
 
 	const sink = new NodeEventSink(context, itemIndex);
+	let streamOpen = false;
+	const memory = await NodeMemory.connect(context, itemIndex, {
+		policy: settings.memoryErrorPolicy,
+		redactor,
+		report: (warning) => {
+			context.logger?.warn?.(warning);
+			if (settings.debugLog && streamOpen) sink.debug(`[WARN] ${warning}`);
+		},
+	});
+	const history = await memory.load();
 	sink.begin();
-	const { result } = await runValidator({
+	streamOpen = true;
+	if (settings.debugLog) for (const warning of memory.warnings) sink.debug(`[WARN] ${warning}`);
+	const { state, result } = await runValidator({
 		input: {
 			config: {
-				model: settings.config.model,
+				// The full loop's model settings, in one place (validator parity).
+				...{ model, fallbackModels, providerPreferences, temperature, maxTokens, topP, topK, frequencyPenalty, presencePenalty, seed, stop, reasoning, providerOptions },
 				systemMessage,
-				temperature,
-				maxTokens,
-				reasoning,
 				toolName,
 				maxAttempts: validator.maxAttempts,
 				validateOnly: validator.validateOnly,
 			},
 			prompt: settings.prompt,
+			history,
 		},
 		tools,
 		callModel: options.callModel ?? modelCallerOf(settings),
@@ -64,9 +78,12 @@ export async function runValidatorNodeItem(
 		runTimeoutMs: settings.runTimeoutMs,
 	})
 		.catch((error: unknown) => {
+			sink.end();
 			throw redactor.error(error);
-		})
-		.finally(() => sink.end());
+		});
+	// The turn as the next one (validator or full loop) reads it: the question, the accepted call, its result.
+	await memory.save(validatorTranscript(settings.prompt, state));
+	sink.end();
 
 	const json: IDataObject = { tool: result.tool, arguments: result.arguments as IDataObject };
 	if (result.result !== undefined) json.result = result.result as IDataObject;
@@ -76,6 +93,7 @@ export async function runValidatorNodeItem(
 		json.attemptLog = result.attemptLog as unknown as IDataObject[];
 	}
 	if (settings.debugLog) json.debugLog = sink.debugLog;
+	if (memory.warnings.length > 0) json.warnings = memory.warnings;
 	return { json: redactor.value(json), pairedItem: { item: itemIndex } };
 }
 

@@ -3,16 +3,15 @@ import { InMemoryChatMessageHistory } from '@langchain/core/chat_history';
 import { AIMessage, AIMessageChunk } from '@langchain/core/messages';
 import { DynamicStructuredTool } from '@langchain/core/tools';
 import { ChatOpenAI } from '@langchain/openai';
-import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { AgentOrchestrator } from '../../../nodes/AgentOrchestrator/AgentOrchestrator.node';
 import { createLangChainModelCaller, langChainToolChoice, turnFrom, type LangChainChatModelLike } from '../../../src/hosts/n8n/langchain-model-caller';
 import { ChatTimeoutError } from '../../../src/errors/chat-timeout-error';
 import { ChatAbortedError } from '../../../src/errors/chat-aborted-error';
 import { AgentConfigurationError } from '../../../src/errors/agent-configuration-error';
 import { textReply, toolCallReply } from '../../support/fake-chat-server';
 import { fakeChatServerPerTest } from '../../support/fake-chat-server-hooks';
+import { executeOrchestrator as executeNode, orchestratorContext, streamedText, type OrchestratorContextOptions } from '../../support/orchestrator-context';
 
 const start = fakeChatServerPerTest();
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
@@ -29,30 +28,9 @@ const hashTool = () =>
 /** n8n's OpenAI Chat Model sub-node hands its consumer a ChatOpenAI like this one (Chat Completions, streaming usage). */
 const openAiModel = (baseUrl: string) => new ChatOpenAI({ model: 'gpt-4o-mini', apiKey: 'sk-connected-model-key', configuration: { baseURL: baseUrl }, maxRetries: 0 });
 
-function nodeContext(options: { model: unknown; tools?: unknown[]; memory?: unknown; parameters?: IDataObject; items?: IDataObject[]; streaming?: boolean }) {
-	const credentialReads: string[] = [];
-	const chunks: unknown[] = [];
-	const items = (options.items ?? [{ chatInput: 'hash "toolbridge"' }]).map((json) => ({ json }));
-	const parameters: IDataObject = { model: 'node/own-model', options: {}, ...options.parameters };
-	const context = {
-		getNode: () => ({ id: 'n', name: 'Agent', type: 'n8n-nodes-toolbridge.agentOrchestrator', typeVersion: 1, position: [0, 0], parameters: {} }),
-		getInputData: () => items,
-		getNodeParameter: (name: string, itemIndex: number, fallback?: unknown) => (name === 'prompt' ? items[itemIndex].json.chatInput : (parameters[name] ?? fallback)),
-		getCredentials: async (type: string) => {
-			credentialReads.push(type);
-			throw new Error('Node "Agent" does not have any credentials set for "openRouterApi"');
-		},
-		getInputConnectionData: async (type: string) => (type === 'ai_tool' ? (options.tools ?? []) : type === 'ai_memory' ? options.memory : type === 'ai_languageModel' ? options.model : undefined),
-		isStreaming: () => options.streaming ?? false,
-		sendChunk: (...chunk: unknown[]) => chunks.push(chunk),
-		continueOnFail: () => false,
-		getExecutionCancelSignal: () => undefined,
-		logger: { debug: () => undefined },
-	};
-	return { context: context as unknown as IExecuteFunctions, credentialReads, chunks };
-}
-
-const executeNode = async (context: IExecuteFunctions) => (await new AgentOrchestrator().execute.call(context)) as INodeExecutionData[][];
+/** A node context with no credential set: a connected model must need none. */
+const nodeContext = (options: Omit<OrchestratorContextOptions, 'credentials'>) =>
+	orchestratorContext({ items: [{ chatInput: 'hash "toolbridge"' }], ...options, parameters: { model: 'node/own-model', ...options.parameters }, credentials: null });
 
 describe('a connected chat model (real ChatOpenAI at a loopback Chat Completions server)', () => {
 	it('runs the loop through it: tools bound, ids kept both ways, usage summed; the node credential is never read', async () => {
@@ -61,7 +39,7 @@ describe('a connected chat model (real ChatOpenAI at a loopback Chat Completions
 			const toolMessage = body.messages.find((message: { role: string }) => message.role === 'tool');
 			return textReply(`The hash is ${toolMessage.content}`, { usage: { prompt_tokens: 30, completion_tokens: 9, total_tokens: 39 } });
 		});
-		const { context, credentialReads } = nodeContext({ model: openAiModel(fake.baseUrl), tools: [hashTool()], parameters: { options: { returnIntermediateSteps: true } } });
+		const { context, credentialReads } = nodeContext({ model: openAiModel(fake.baseUrl), tools: [hashTool()], options: { returnIntermediateSteps: true } });
 		const [[item]] = await executeNode(context);
 
 		expect(item.json.output).toBe(`The hash is ${sha256('toolbridge')}`);
@@ -86,8 +64,7 @@ describe('a connected chat model (real ChatOpenAI at a loopback Chat Completions
 		const history = new InMemoryChatMessageHistory();
 		const { context, chunks } = nodeContext({ model: openAiModel(fake.baseUrl), tools: [hashTool()], memory: { chatHistory: history }, streaming: true });
 		await executeNode(context);
-		const streamed = chunks.filter((chunk) => (chunk as unknown[])[0] === 'item').map((chunk) => (chunk as unknown[])[2]).join('');
-		expect(streamed).toBe('done and saved');
+		expect(streamedText(chunks)).toBe('done and saved');
 		const saved = await history.getMessages();
 		expect(saved.map((message) => message.getType())).toEqual(['human', 'ai', 'tool', 'ai']);
 		expect((saved[2] as unknown as { tool_call_id: string }).tool_call_id).toBe('call_m');
@@ -100,7 +77,7 @@ describe('a connected chat model (real ChatOpenAI at a loopback Chat Completions
 				: textReply('It is Paris.'),
 		);
 		const schema = JSON.stringify({ type: 'object', properties: { city: { type: 'string' } }, required: ['city'] });
-		const { context } = nodeContext({ model: openAiModel(fake.baseUrl), parameters: { options: { outputFormat: 'json', outputSchema: schema } } });
+		const { context } = nodeContext({ model: openAiModel(fake.baseUrl), options: { outputFormat: 'json', outputSchema: schema } });
 		const [[item]] = await executeNode(context);
 		expect(item.json.output).toEqual({ city: 'Paris' });
 		expect(fake.requests.at(-1)?.body.tool_choice).toMatchObject({ function: { name: 'final_answer' } });
@@ -113,7 +90,7 @@ describe('a connected chat model (real ChatOpenAI at a loopback Chat Completions
 		const fake = await start(() => ({
 			chunks: [chunk({ role: 'assistant', reasoning_content: 'thinking ' }), chunk({ reasoning_content: 'it over' }), chunk({ content: 'answer' }), chunk({}, 'stop')],
 		}));
-		const caller = createLangChainModelCaller(openAiModel(fake.baseUrl));
+		const caller = createLangChainModelCaller(openAiModel(fake.baseUrl) as unknown as LangChainChatModelLike);
 		const parts: string[] = [];
 		const turn = await caller({ model: 'x', messages: [{ role: 'user', content: 'q' }] }, { onPart: (part) => parts.push(part.type) });
 		expect(turn.text).toBe('answer');
@@ -211,5 +188,12 @@ describe('the connected model’s limits and failures', () => {
 	it('a connected node that supplies no chat model is named as such', async () => {
 		const { context } = nodeContext({ model: { invoke: () => undefined } });
 		await expect(executeNode(context)).rejects.toThrow(/does not supply a chat model/);
+	});
+});
+
+describe('no model connected and no credential', () => {
+	it('says what is missing: a credential or a Chat Model', async () => {
+		const { context } = orchestratorContext({ credentials: null });
+		await expect(executeNode(context)).rejects.toThrow(/No OpenRouter credential is set and no Chat Model is connected/);
 	});
 });

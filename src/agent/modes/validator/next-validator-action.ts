@@ -1,5 +1,6 @@
 import type { ChatRequest, WireTool } from '../../../chat/types';
 import { ValidatorError } from './validator-error';
+import { applyRoutingOptions, applySamplingOptions } from '../../request-options';
 import type { ToolCallRequest } from '../../next-action';
 import type { ValidatorResult, ValidatorState } from './validator-state';
 
@@ -36,7 +37,8 @@ export function nextValidatorAction(state: ValidatorState): ValidatorAction {
 
 /**
  * The request of the next attempt: the chosen tool only (forced by name), or every tool
- * with `tool_choice: "required"`; one call per turn.
+ * with `tool_choice: "required"`; one call per turn; the model settings (sampling,
+ * reasoning, fallbacks, provider routing, provider options) as in the full loop.
  */
 export function buildValidatorRequest(state: ValidatorState): ChatRequest {
 	const { config } = state;
@@ -48,8 +50,8 @@ export function buildValidatorRequest(state: ValidatorState): ChatRequest {
 		tool_choice: config.toolName === undefined ? 'required' : { type: 'function', function: { name: config.toolName } },
 		parallel_tool_calls: false,
 	};
-	if (config.temperature !== undefined) request.temperature = config.temperature;
-	if (config.maxTokens !== undefined) request.max_tokens = config.maxTokens;
-	if (config.reasoning !== undefined) request.reasoning = config.reasoning;
+	// The same model settings as the full loop sends (one place: request-options).
+	applyRoutingOptions(request, config);
+	applySamplingOptions(request, config);
 	return request;
 }

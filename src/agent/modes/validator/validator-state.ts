@@ -1,8 +1,9 @@
-import type { ChatMessage, ChatRequest, ToolCall, Usage } from '../../../chat/types';
+import type { ChatMessage, ToolCall, Usage } from '../../../chat/types';
 import type { AgentToolSpec } from '../../agent-state';
+import type { ModelRequestOptions } from '../../request-options';
 
-/** The settings of one validator run. Plain JSON. */
-export interface ValidatorConfig {
+/** The settings of one validator run: its own, and the model settings the full loop has too. Plain JSON. */
+export interface ValidatorConfig extends ModelRequestOptions {
 	model: string;
 	systemMessage?: string;
 	/** The one tool the model must call; absent: any connected tool (`tool_choice: "required"`). */
@@ -11,9 +12,6 @@ export interface ValidatorConfig {
 	maxAttempts: number;
 	/** Stop once the arguments pass: the tool is not run and there is no result. */
 	validateOnly: boolean;
-	temperature?: number;
-	maxTokens?: number;
-	reasoning?: ChatRequest['reasoning'];
 }
 
 /** One model call of a validator run and what was wrong with its answer (nothing, for the accepted one). */

@@ -28,6 +28,8 @@ export interface EngineItem {
 	approved: string[];
 	/** The redacted `[DEBUG]` lines so far (only when the debug log is on). */
 	debugLog: string[];
+	/** Memory warnings so far ("On Memory Error: Continue"); absent in states written before they existed. */
+	warnings?: string[];
 	/** The item's output once finished (an answer, or an error item with continue-on-fail). */
 	output?: IDataObject;
 }

@@ -72,6 +72,7 @@ export async function readN8nAgentSettings(node: INode, workflow: WorkflowExport
 		concurrency: 4,
 		returnIntermediateSteps: agentOptions.returnIntermediateSteps ?? false,
 		debugLog: false,
+		memoryErrorPolicy: 'continue',
 		secrets: fields.apiKey === '' ? [] : [fields.apiKey],
 	};
 }
