@@ -34,7 +34,23 @@ export interface TextPart {
 	cache_control?: { type: 'ephemeral'; ttl?: '5m' | '1h' };
 }
 
-export type ContentPart = TextPart | { type: 'image_url'; image_url: { url: string } };
+/** An image content part: an `https:` URL or a `data:<mime>;base64,…` URL. */
+export interface ImagePart {
+	type: 'image_url';
+	image_url: { url: string; detail?: 'auto' | 'low' | 'high' };
+}
+
+/**
+ * A file content part (OpenAI and OpenRouter, e.g. a PDF): `file_data` is a
+ * `data:<mime>;base64,…` URL, `filename` what the model is told the file is called.
+ */
+export interface FilePart {
+	type: 'file';
+	file: { filename?: string; file_data?: string; file_id?: string };
+}
+
+/** One part of a message's content. */
+export type ContentPart = TextPart | ImagePart | FilePart;
 
 export type ChatMessage =
 	| { role: 'system'; content: string | ContentPart[] }

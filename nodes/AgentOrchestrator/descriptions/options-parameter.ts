@@ -16,6 +16,53 @@ export const optionsParameter: INodeProperties = {
 			description: 'Whether OpenRouter may use other providers when the preferred ones fail (provider.allow_fallbacks)',
 		},
 		{
+			displayName: 'Batch Processing',
+			name: 'batching',
+			type: 'collection',
+			placeholder: 'Add Batch Processing Option',
+			description: 'Batch processing options for rate limiting (as on n8n\'s AI Agent)',
+			default: {},
+			options: [
+				{
+					displayName: 'Batch Size',
+					name: 'batchSize',
+					type: 'number',
+					typeOptions: { minValue: 1 },
+					default: 1,
+					description:
+						'How many items to process in parallel; batches run one after another. With Tool Execution "Engine" it bounds how many items\' model calls run at once in each round. This is useful for rate limiting, but might impact the log output ordering.',
+				},
+				{
+					displayName: 'Delay Between Batches',
+					name: 'delayBetweenBatches',
+					type: 'number',
+					typeOptions: { minValue: 0 },
+					default: 0,
+					description: 'Delay in milliseconds between batches. This is useful for rate limiting.',
+				},
+			],
+		},
+		{
+			displayName: 'Binary Input',
+			name: 'binaryInput',
+			type: 'options',
+			options: [
+				{ name: 'None', value: 'none', description: 'Only the prompt text goes to the model' },
+				{ name: 'Images', value: 'images', description: 'The item\'s PNG, JPEG, GIF and WebP files go with the prompt (a vision model is needed)' },
+				{ name: 'Images and Documents', value: 'imagesAndDocuments', description: 'Images and PDF files go with the prompt (as OpenRouter/OpenAI file parts)' },
+			],
+			default: 'none',
+			description: 'Whether the item\'s binary files are sent to the model with the prompt. Files of other types are skipped. Chat memory keeps a note such as [image: photo.png] instead of the file.',
+		},
+		{
+			displayName: 'Binary Property Names',
+			name: 'binaryPropertyNames',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. data, invoice',
+			description: 'With Binary Input: the binary properties to send, comma-separated. Empty: every binary property of the item. A property named here must exist and hold an image (or a PDF with Images and Documents).',
+		},
+		{
 			displayName: 'Data Collection (OpenRouter)',
 			name: 'dataCollection',
 			type: 'options',
@@ -57,6 +104,14 @@ export const optionsParameter: INodeProperties = {
 			typeOptions: { minValue: -2, maxValue: 2, numberPrecision: 2 },
 			default: 0,
 			description: 'Penalizes tokens by how often they already appeared (-2 to 2)',
+		},
+		{
+			displayName: 'Max Binary Size (MB)',
+			name: 'maxBinaryMb',
+			type: 'number',
+			typeOptions: { minValue: 0 },
+			default: 20,
+			description: 'With Binary Input: the largest file that may be sent, per file. A larger one fails the item. 0: no limit (the provider\'s own still applies).',
 		},
 		{
 			displayName: 'Max Price Completion (OpenRouter)',

@@ -1,6 +1,7 @@
 import type { ChatMessage } from '../../chat/types';
 import { langChainMessagesFromWire, wireMessagesFromLangChain } from './langchain-messages';
 import { sanitizeHistory } from '../../agent/sanitize-history';
+import { withMediaNotes } from './media-notes';
 
 /** The parts of a LangChain chat memory (n8n's Simple, Redis, Postgres… memory) this package uses. */
 export interface ChatMemoryLike {
@@ -42,12 +43,13 @@ export async function loadMemoryHistory(memory: ChatMemoryLike | ChatHistoryLike
 /**
  * Appends a finished run's messages to the memory's chat history: the user message, each
  * assistant tool-call message with its tool results, and the final answer — as real AI
- * tool-call messages and tool messages, never a "[Used tools: …]" summary.
+ * tool-call messages and tool messages, never a "[Used tools: …]" summary. Files sent with
+ * the prompt are kept as notes (`[image: photo.png]`, see `withMediaNotes`), not as base64.
  */
 export async function saveToMemory(memory: ChatMemoryLike | ChatHistoryLike, messages: readonly ChatMessage[]): Promise<void> {
 	const history = historyOf(memory);
 	if (!history) return;
-	const converted = langChainMessagesFromWire(sanitizeHistory(messages.filter((message) => message.role !== 'system')));
+	const converted = langChainMessagesFromWire(withMediaNotes(sanitizeHistory(messages.filter((message) => message.role !== 'system'))));
 	if (typeof history.addMessages === 'function') {
 		await history.addMessages(converted);
 		return;

@@ -34,6 +34,10 @@ const hints: Record<string, string> = {
 	CREDENTIAL_MISSING: 'A connected node uses a credential that was not provided. Select or create the credential on that node.',
 	PEER_DEPENDENCY_MISSING: 'n8n\'s own libraries (zod, @langchain/core, n8n-workflow, n8n-core) were not found. Inside n8n they come with n8n; outside it, install n8n-toolbridge instead.',
 	WORKFLOW_FILE_INVALID: 'The workflow file is not an n8n workflow export. Export it again from n8n ("Download").',
+	// Files sent with the prompt ("Binary Input").
+	BINARY_TOO_LARGE: 'A file of the item is larger than "Max Binary Size (MB)". Raise the limit (the provider has its own), shrink the file, or name only the properties to send in "Binary Property Names".',
+	BINARY_UNSUPPORTED_TYPE: 'A binary property named in "Binary Property Names" holds a file the model cannot take. Send images (PNG, JPEG, GIF, WebP), and PDFs with "Binary Input" set to "Images and Documents".',
+	BINARY_PROPERTY_MISSING: 'A binary property named in "Binary Property Names" is not on the item. Check the name (the binary tab of the previous node shows it), or leave the option empty to send every file.',
 	// The chat client.
 	CHAT_AUTHENTICATION: 'The server rejected the API key. Check the key in the credential.',
 	CHAT_INSUFFICIENT_CREDITS: 'The account has no credits left. Add credits at the provider.',

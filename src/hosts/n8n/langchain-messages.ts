@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import type { ChatMessage, ContentPart, ReasoningDetail, WireToolCall } from '../../chat/types';
+import type { ChatMessage, ContentPart, FilePart, ReasoningDetail, WireToolCall } from '../../chat/types';
 import { ToolbridgeError } from '../../errors/toolbridge-error';
 
 /** The fields of a LangChain message this package reads (duck-typed across @langchain/core copies). */
@@ -118,9 +118,36 @@ function userContent(content: unknown): string | ContentPart[] {
 			const image = part.image_url as string | { url?: string };
 			const url = typeof image === 'string' ? image : image?.url;
 			if (typeof url === 'string') parts.push({ type: 'image_url', image_url: { url } });
+		} else if (part?.type === 'file' || part?.type === 'image') {
+			const converted = mediaPartFrom(part);
+			if (converted) parts.push(converted);
 		}
 	}
 	return parts;
+}
+
+/**
+ * A file or image part in one of LangChain's other shapes: OpenAI's
+ * `{ type: 'file', file: { filename, file_data } }`, or LangChain's standard data block
+ * `{ type: 'file' | 'image', source_type: 'base64', mime_type, data, metadata: { filename } }`
+ * (n8n's own agent sends PDFs that way).
+ */
+function mediaPartFrom(part: Record<string, unknown>): ContentPart | undefined {
+	const file = part.file as { filename?: unknown; file_data?: unknown; file_id?: unknown } | undefined;
+	if (part.type === 'file' && typeof file === 'object' && file !== null) {
+		const converted: FilePart = { type: 'file', file: {} };
+		if (typeof file.filename === 'string') converted.file.filename = file.filename;
+		if (typeof file.file_data === 'string') converted.file.file_data = file.file_data;
+		if (typeof file.file_id === 'string') converted.file.file_id = file.file_id;
+		return converted.file.file_data !== undefined || converted.file.file_id !== undefined ? converted : undefined;
+	}
+	const mimeType = typeof part.mime_type === 'string' ? part.mime_type : typeof part.mimeType === 'string' ? part.mimeType : undefined;
+	const dataUrl = part.source_type === 'base64' && typeof part.data === 'string' && mimeType ? `data:${mimeType};base64,${part.data}` : undefined;
+	const url = dataUrl ?? (part.source_type === 'url' && typeof part.url === 'string' ? part.url : undefined);
+	if (url === undefined) return undefined;
+	if (part.type === 'image') return { type: 'image_url', image_url: { url } };
+	const metadata = part.metadata as { filename?: unknown } | undefined;
+	return { type: 'file', file: { ...(typeof metadata?.filename === 'string' ? { filename: metadata.filename } : {}), file_data: url } };
 }
 
 /** Text of a LangChain content: a string, or the text parts of a content array. */

@@ -22,6 +22,9 @@ import { NodeEventSink } from './node-event-sink';
 import { UntraceableToolsError } from './engine/untraceable-tools-error';
 import { loadConnectedTools } from './load-connected-tools';
 import { modelCallerOf, readAgentNodeSettings, type AgentNodeSettings } from './read-agent-node-settings';
+import { readBinaryPrompt } from './read-binary-parts';
+import { readItemBatching, runItemBatches } from './run-item-batches';
+import { restorePromptFiles, withoutPromptFiles } from './engine/stored-prompt-files';
 
 /** Options of {@link runAgentEngine}. */
 export interface RunAgentEngineOptions {
@@ -47,6 +50,8 @@ export type AgentEngineOutput = INodeExecutionData[][] | AgentEngineRequest;
  * calls the node again with the EngineResponse; its results become observations, matched
  * by action id, and the loops go on. When no item needs tools any more, the output items
  * are returned in input order (built like the in-process driver's, by `agentOutputItem`).
+ * "Batch Processing" applies per entry: the unfinished items' loops run in batches (see
+ * `runItemBatches`), so batch size bounds how many items' model calls run at once.
  *
  * Time limits: the whole-run timeout counts from the item's first entry (`startedAt` in
  * the metadata), so it spans re-entries and the tool nodes' runs; when it has run out at a
@@ -66,12 +71,10 @@ export async function runAgentEngine(context: IExecuteFunctions, response: Engin
 	const previous = resumed && response ? readEngineMetadata(response) : undefined;
 	const reEntries = previous ? previous.reEntries + 1 : 0;
 	const items: EngineItem[] = previous?.items ?? [];
-	const actions: EngineAction[] = [];
 	const takenIds = new Set<string>();
 
-	for (let itemIndex = 0; itemIndex < inputItems.length; itemIndex++) {
+	const advanceItem = async (itemIndex: number): Promise<EngineAction[]> => {
 		const existing = items.find((item) => item.itemIndex === itemIndex);
-		if (existing?.output) continue;
 		const run = new ItemRun(context, itemIndex, options.callModel);
 		let item = existing;
 		try {
@@ -79,14 +82,14 @@ export async function runAgentEngine(context: IExecuteFunctions, response: Engin
 			item = existing ?? (await run.start());
 			if (!existing) items.push(item);
 			else if (previous && response) run.resume(item, response, reEntries);
+			await restorePromptFiles(context, item);
 			const itemActions = await run.advance(item, takenIds);
-			if (itemActions.length > 0) {
-				actions.push(...itemActions);
-				continue;
-			}
+			if (itemActions.length > 0) return itemActions;
 			options.onFinished?.(itemIndex, item.state);
 		} catch (error) {
 			// Nothing has run yet: the caller can still choose the in-process driver for this execution.
+			// (The tools are the node's, the same for every item: the other items of a batch fail the
+			// same check in `start`, before any model call.)
 			if (error instanceof UntraceableToolsError && !resumed && itemIndex === 0) throw error;
 			if (item?.state) options.onFinished?.(itemIndex, item.state);
 			const failed = options.failItem(run.boundary.error(error), itemIndex);
@@ -94,15 +97,19 @@ export async function runAgentEngine(context: IExecuteFunctions, response: Engin
 			else items.push(failedItem(itemIndex, failed));
 		}
 		if (item) run.endStream();
-	}
+		return [];
+	};
+	// "Batch Processing": how many items' loops (their model calls) run at once in this round.
+	const pending = inputItems.map((_input, itemIndex) => itemIndex).filter((itemIndex) => !items.find((item) => item.itemIndex === itemIndex)?.output);
+	const batching = { ...readItemBatching(context), signal: context.getExecutionCancelSignal?.() };
+	const actions = (await runItemBatches(pending.length, async (position) => await advanceItem(pending[position]), batching)).flat();
+	items.sort((left, right) => left.itemIndex - right.itemIndex);
 
 	if (actions.length > 0) {
-		return { actions, metadata: { toolbridge: { version: 1, reEntries, items } } };
+		return { actions, metadata: { toolbridge: { version: 1, reEntries, items: withoutPromptFiles(items) } } };
 	}
 	return [
-		items
-			.sort((left, right) => left.itemIndex - right.itemIndex)
-			.map((item): INodeExecutionData => ({ json: item.output ?? {}, pairedItem: { item: item.itemIndex } })),
+		items.map((item): INodeExecutionData => ({ json: item.output ?? {}, pairedItem: { item: item.itemIndex } })),
 	];
 }
 
@@ -135,12 +142,13 @@ class ItemRun {
 		if (untraceable.length > 0) throw new UntraceableToolsError(untraceable);
 		const warnings: string[] = [];
 		const history = await (await this.memory(warnings)).load();
-		const state = createAgentState({ config: this.settings.config, prompt: this.settings.prompt, history, tools });
+		const prompt = await readBinaryPrompt(this.context, this.itemIndex, this.settings.prompt);
+		const state = createAgentState({ config: this.settings.config, prompt: prompt.prompt, history, tools });
 		const item: EngineItem = { itemIndex: this.itemIndex, startedAt: Date.now(), state, routes, results: [], actionIds: {}, approved: [], debugLog: [], warnings };
 		this.sink = new NodeEventSink(this.context, this.itemIndex, item.debugLog);
 		this.sink.begin();
 		for (const warning of warnings) this.debug(() => `[WARN] ${warning}`);
-		for (const line of debugLines.start(state)) this.debug(() => line);
+		for (const line of [...prompt.notes, ...debugLines.start(state)]) this.debug(() => line);
 		if (this.settings.toolTimeoutMs) {
 			this.debug(() => '[DEBUG] "Tool Timeout" does not apply: n8n\'s engine runs the tool nodes (set a timeout on the tool node itself, or "Tool Execution" to "In-Process")');
 		}

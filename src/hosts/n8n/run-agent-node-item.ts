@@ -10,6 +10,7 @@ import { enterNodeAgentFrame } from './enter-node-agent-frame';
 import { modelCallerOf, readAgentNodeSettings } from './read-agent-node-settings';
 import { agentOutputJson } from './agent-output-json';
 import { NodeEventSink } from './node-event-sink';
+import { readBinaryPrompt } from './read-binary-parts';
 
 /** Test seam: replaces the chat client (the node itself never passes it). */
 export interface RunAgentNodeItemOptions {
@@ -38,6 +39,7 @@ export async function runAgentNodeItem(
 	options: RunAgentNodeItemOptions = {},
 ): Promise<INodeExecutionData> {
 	const settings = await readAgentNodeSettings(context, itemIndex);
+	const prompt = await readBinaryPrompt(context, itemIndex, settings.prompt);
 	const redactor = new Redactor(settings.secrets);
 	const tools = (await loadConnectedTools(context, itemIndex)).map(inProcessAgentTool);
 	const sink = new NodeEventSink(context, itemIndex);
@@ -57,11 +59,11 @@ export async function runAgentNodeItem(
 
 	sink.begin();
 	streamOpen = true;
-	if (settings.debugLog) for (const line of [...(options.debugNotes ?? []), ...memory.warnings.map((warning) => `[WARN] ${warning}`)]) sink.debug(line);
+	if (settings.debugLog) for (const line of [...(options.debugNotes ?? []), ...prompt.notes, ...memory.warnings.map((warning) => `[WARN] ${warning}`)]) sink.debug(line);
 	let result: AgentResult;
 	try {
 		const outcome = await frame.run(() => runAgent({
-			input: { config: settings.config, prompt: settings.prompt, history },
+			input: { config: settings.config, prompt: prompt.prompt, history },
 			tools,
 			callModel: options.callModel ?? modelCallerOf(settings),
 			signal: frame.signal,

@@ -4,12 +4,14 @@ import { UntraceableToolsError } from './engine/untraceable-tools-error';
 import { chooseToolExecution, type ToolExecutionChoice } from './choose-tool-execution';
 import { runAgentEngine, type AgentEngineOutput } from './run-agent-engine';
 import { runAgentNodeItem } from './run-agent-node-item';
+import { readItemBatching, runItemBatches } from './run-item-batches';
 
 /**
  * One execution of the node in full mode: the engine driver where this n8n can take engine
  * requests from this run and every tool can be traced to its node (see
- * `chooseToolExecution`, `UntraceableToolsError`); otherwise the in-process driver, item by
- * item, with one `[DEBUG]` line saying why (when the default "Engine" was not possible).
+ * `chooseToolExecution`, `UntraceableToolsError`); otherwise the in-process driver, in
+ * batches of items ("Batch Processing", see `runItemBatches`), with one `[DEBUG]` line
+ * saying why (when the default "Engine" was not possible).
  * A resumption (n8n calling back with tool results) always continues on the engine driver.
  *
  * @throws what `failItem` throws for a failed item (the node's error).
@@ -36,13 +38,11 @@ export async function runFullMode(
 		}
 	}
 	const debugNotes = choice.reason.startsWith('the option') ? [] : [`[DEBUG] Tool Execution: in-process for this run: ${choice.reason}`];
-	const output: INodeExecutionData[] = [];
-	for (let itemIndex = 0; itemIndex < context.getInputData().length; itemIndex++) {
+	return [await runItemBatches(context.getInputData().length, async (itemIndex) => {
 		try {
-			output.push(await runAgentNodeItem(context, itemIndex, { debugNotes }));
+			return await runAgentNodeItem(context, itemIndex, { debugNotes });
 		} catch (error) {
-			output.push(failItem(error, itemIndex));
+			return failItem(error, itemIndex);
 		}
-	}
-	return [output];
+	}, { ...readItemBatching(context), signal: context.getExecutionCancelSignal?.() })];
 }

@@ -5,6 +5,7 @@ import { nestedAgentUsageKey, type NestedAgentTaskMetadata } from './engine/nest
 import type { CallModel } from '../../agent/call-model-step';
 import { runAgentNodeItem } from './run-agent-node-item';
 import { runValidatorItems } from './run-validator-node-item';
+import { readItemBatching, runItemBatches } from './run-item-batches';
 
 /** The AgentOrchestrator's modes. */
 export type AgentMode = 'full' | 'validator' | 'nested';
@@ -34,15 +35,14 @@ export async function runModeItems(
 	options: { callModel?: CallModel } = {},
 ): Promise<INodeExecutionData[]> {
 	if (mode === 'validator') return await runValidatorItems(context, failItem, options);
-	const output: INodeExecutionData[] = [];
 	let usage: Usage | undefined;
-	for (let itemIndex = 0; itemIndex < context.getInputData().length; itemIndex++) {
+	const output = await runItemBatches(context.getInputData().length, async (itemIndex) => {
 		try {
-			output.push(await runAgentNodeItem(context, itemIndex, { ...options, onResult: (result) => (usage = addUsage(usage ?? emptyUsage(), result.usage)) }));
+			return await runAgentNodeItem(context, itemIndex, { ...options, onResult: (result) => (usage = addUsage(usage ?? emptyUsage(), result.usage)) });
 		} catch (error) {
-			output.push(failItem(error, itemIndex));
+			return failItem(error, itemIndex);
 		}
-	}
+	}, { ...readItemBatching(context), signal: context.getExecutionCancelSignal?.() });
 	// For the parent orchestrator, whatever this node's output options (see nestedAgentUsageKey).
 	if (usage && typeof context.setMetadata === 'function') context.setMetadata({ [nestedAgentUsageKey]: usage } as NestedAgentTaskMetadata);
 	return output;

@@ -11,6 +11,8 @@ import { NodeEventSink } from './node-event-sink';
 import { NodeMemory } from './node-memory';
 import { validatorTranscript } from '../../agent/modes/validator/validator-transcript';
 import { readValidatorSettings } from './read-mode-settings';
+import { readBinaryPrompt } from './read-binary-parts';
+import { readItemBatching, runItemBatches } from './run-item-batches';
 
 /** Test seam: replaces the chat client. */
 export interface RunValidatorNodeItemOptions {
@@ -34,6 +36,7 @@ export async function runValidatorNodeItem(
 	options: RunValidatorNodeItemOptions = {},
 ): Promise<INodeExecutionData> {
 	const settings = await readAgentNodeSettings(context, itemIndex);
+	const prompt = await readBinaryPrompt(context, itemIndex, settings.prompt);
 	const redactor = new Redactor(settings.secrets);
 	const tools = (await loadConnectedTools(context, itemIndex)).map(inProcessAgentTool);
 	const validator = readValidatorSettings((name, fallback) => context.getNodeParameter(name, itemIndex, fallback));
@@ -54,7 +57,7 @@ export async function runValidatorNodeItem(
 	const history = await memory.load();
 	sink.begin();
 	streamOpen = true;
-	if (settings.debugLog) for (const warning of memory.warnings) sink.debug(`[WARN] ${warning}`);
+	if (settings.debugLog) for (const line of [...prompt.notes, ...memory.warnings.map((warning) => `[WARN] ${warning}`)]) sink.debug(line);
 	const { state, result } = await runValidator({
 		input: {
 			config: {
@@ -65,7 +68,7 @@ export async function runValidatorNodeItem(
 				maxAttempts: validator.maxAttempts,
 				validateOnly: validator.validateOnly,
 			},
-			prompt: settings.prompt,
+			prompt: prompt.prompt,
 			history,
 		},
 		tools,
@@ -82,7 +85,7 @@ export async function runValidatorNodeItem(
 			throw redactor.error(error);
 		});
 	// The turn as the next one (validator or full loop) reads it: the question, the accepted call, its result.
-	await memory.save(validatorTranscript(settings.prompt, state));
+	await memory.save(validatorTranscript(prompt.prompt, state));
 	sink.end();
 
 	const json: IDataObject = { tool: result.tool, arguments: result.arguments as IDataObject };
@@ -98,26 +101,24 @@ export async function runValidatorNodeItem(
 }
 
 /**
- * Validator mode for every input item. A failed item becomes `{ error, code, attempts,
- * attemptLog }` when the node continues on fail; any other failure goes to `failItem`
- * (which returns the node's error item or throws the node error).
+ * Validator mode for every input item, in batches ("Batch Processing"). A failed item
+ * becomes `{ error, code, attempts, attemptLog }` when the node continues on fail; any
+ * other failure goes to `failItem` (which returns the node's error item or throws the node
+ * error).
  */
 export async function runValidatorItems(
 	context: IExecuteFunctions,
 	failItem: (error: unknown, itemIndex: number) => INodeExecutionData,
 	options: RunValidatorNodeItemOptions = {},
 ): Promise<INodeExecutionData[]> {
-	const output: INodeExecutionData[] = [];
-	for (let itemIndex = 0; itemIndex < context.getInputData().length; itemIndex++) {
+	return await runItemBatches(context.getInputData().length, async (itemIndex) => {
 		try {
-			output.push(await runValidatorNodeItem(context, itemIndex, options));
+			return await runValidatorNodeItem(context, itemIndex, options);
 		} catch (error) {
-			if (error instanceof ValidatorError && context.continueOnFail()) {
-				output.push({ json: validatorErrorOutput(error), pairedItem: { item: itemIndex } });
-			} else output.push(failItem(error, itemIndex));
+			if (error instanceof ValidatorError && context.continueOnFail()) return { json: validatorErrorOutput(error), pairedItem: { item: itemIndex } };
+			return failItem(error, itemIndex);
 		}
-	}
-	return output;
+	}, { ...readItemBatching(context), signal: context.getExecutionCancelSignal?.() });
 }
 
 /** The continue-on-fail item of a failed validator run: the message, code and every attempt's errors. */

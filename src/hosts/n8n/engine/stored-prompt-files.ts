@@ -1,0 +1,44 @@
+import type { IExecuteFunctions } from 'n8n-workflow';
+import type { ChatMessage } from '../../../chat/types';
+import { readBinaryPrompt } from '../read-binary-parts';
+import type { EngineItem } from './engine-item';
+
+/** An item as the EngineRequest's metadata stores it: `promptFiles` when its prompt's files were left out. */
+export type StoredEngineItem = EngineItem & { promptFiles?: true };
+
+/**
+ * The items as the EngineRequest's metadata stores them: each prompt without its files
+ * ("Binary Input"), only its text, marked `promptFiles`. n8n stores the metadata with the
+ * execution at every re-entry (and while a person reviews a tool call), where a 5 MB image
+ * would be stored again each round; the item's binary data is still there at the next entry,
+ * where {@link restorePromptFiles} reads it again. The items given are not changed.
+ */
+export function withoutPromptFiles(items: readonly EngineItem[]): StoredEngineItem[] {
+	return items.map((item) => {
+		const prompt = item.state?.messages[item.state.turnStart];
+		if (prompt?.role !== 'user' || typeof prompt.content === 'string' || prompt.content.every((part) => part.type === 'text')) return item;
+		// `readBinaryPrompt` writes [prompt text?, (image note, image | file)…]: a first text part
+		// right before an image is that image's note, so the prompt was blank.
+		const [first, second] = prompt.content;
+		const text = first?.type === 'text' && second?.type !== 'image_url' ? first.text : '';
+		const messages = [...item.state.messages];
+		messages[item.state.turnStart] = { ...prompt, content: text };
+		return { ...item, state: { ...item.state, messages }, promptFiles: true };
+	});
+}
+
+/**
+ * Puts the files back into a stored item's prompt (see {@link withoutPromptFiles}), read again
+ * from the input item's binary data, with the prompt text that was stored. Changes the item.
+ *
+ * @throws what `readBinaryPrompt` throws (e.g. the file is now too large).
+ */
+export async function restorePromptFiles(context: IExecuteFunctions, item: StoredEngineItem): Promise<void> {
+	if (!item.promptFiles) return;
+	const prompt = item.state.messages[item.state.turnStart] as Extract<ChatMessage, { role: 'user' }>;
+	const text = typeof prompt.content === 'string' ? prompt.content : '';
+	const messages = [...item.state.messages];
+	messages[item.state.turnStart] = { ...prompt, content: (await readBinaryPrompt(context, item.itemIndex, text)).prompt };
+	item.state = { ...item.state, messages };
+	delete item.promptFiles;
+}
