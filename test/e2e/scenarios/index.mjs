@@ -34,8 +34,6 @@ import { binaryInputScenario, modelSubNodeWithTool } from './chat-model-sub-node
 /** While issue 18's features are on other branches (remove with the feature's merge). */
 const PENDING_SUBNODE = 'the Toolbridge Chat Model sub-node does not exist yet (issue 18)';
 const PENDING_BOTH = 'needs the ai_languageModel input and the Toolbridge Chat Model (issue 18)';
-const PENDING_BINARY = 'the orchestrator has no binaryInput option yet (issue 18)';
-const PENDING_BOTH_BINARY = 'needs the ai_languageModel input and the binaryInput option (issue 18)';
 
 /** @type {Scenario[]} */
 export const scenarios = [
@@ -179,7 +177,6 @@ export const scenarios = [
 		title: "AgentOrchestrator (built-in client) with binaryInput = images: a PNG binary property reaches the model as an image_url data URL, same bytes",
 		issue: 18,
 		needs: ['fake'],
-		pending: PENDING_BINARY,
 		run: binaryInputScenario({ via: 'builtin' }),
 	},
 	{
@@ -187,7 +184,6 @@ export const scenarios = [
 		title: "AgentOrchestrator + n8n's OpenAI Chat Model with binaryInput = images: the PNG reaches the model as an image_url data URL",
 		issue: 18,
 		needs: ['fake'],
-		pending: PENDING_BOTH_BINARY,
 		run: binaryInputScenario({ via: 'openai' }),
 	},
 	{
@@ -195,7 +191,6 @@ export const scenarios = [
 		title: 'AgentOrchestrator (built-in client) with binaryInput = imagesAndDocuments: a PDF binary property reaches the model as a file part (filename, data URL), same bytes',
 		issue: 18,
 		needs: ['fake'],
-		pending: PENDING_BINARY,
 		run: binaryInputScenario({ via: 'builtin', file: 'pdf' }),
 	},
 ];
