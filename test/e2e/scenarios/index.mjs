@@ -31,9 +31,8 @@ import { binaryInputScenario, modelSubNodeWithTool } from './chat-model-sub-node
  * @property {(scope: import('../lib/context.mjs').ScenarioScope) => Promise<void>} run
  */
 
-/** While issue 18's features are on other branches (remove with the feature's merge). */
+/** While the Toolbridge Chat Model is on its own branch (remove with its merge). */
 const PENDING_SUBNODE = 'the Toolbridge Chat Model sub-node does not exist yet (issue 18)';
-const PENDING_BOTH = 'needs the ai_languageModel input and the Toolbridge Chat Model (issue 18)';
 
 /** @type {Scenario[]} */
 export const scenarios = [
@@ -161,7 +160,7 @@ export const scenarios = [
 		title: 'AgentOrchestrator + Toolbridge Chat Model sub-node (native path) + Crypto via $fromAI: same answer as the built-in client',
 		issue: 18,
 		needs: ['fake'],
-		pending: PENDING_BOTH,
+		pending: PENDING_SUBNODE,
 		run: modelSubNodeWithTool({ agent: 'orchestrator', model: 'toolbridge' }),
 	},
 	{
