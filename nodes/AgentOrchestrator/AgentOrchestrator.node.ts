@@ -13,7 +13,9 @@ import {
 	authenticationParameter,
 	connectedModelNotice,
 	modeParameter,
+	modelLocatorParameter,
 	modelParameter,
+	modelSubtitle,
 	promptParameter,
 } from './descriptions/main-parameters';
 import {
@@ -33,6 +35,7 @@ import { describeAgentError } from '../../src/hosts/n8n/describe-agent-error';
 import { runFullMode } from '../../src/hosts/n8n/run-full-mode';
 import { isEngineResumption } from '../../src/hosts/n8n/engine/read-engine-metadata';
 import { checkConnectedTools } from '../../src/hosts/n8n/check-connected-tools';
+import { searchModels } from '../../src/hosts/n8n/search-models';
 
 /** Runs a tool-calling agent loop per input item. The logic lives in src/agent. */
 // Not `usableAsTool`: n8n's generic wrapper would add a second "…Tool" node type whose schema
@@ -45,8 +48,10 @@ export class AgentOrchestrator implements INodeType {
 		name: 'agentOrchestrator',
 		icon: { light: 'file:agentOrchestrator.svg', dark: 'file:agentOrchestrator.dark.svg' },
 		group: ['transform'],
-		version: 1,
-		subtitle: '={{ $parameter.model }}',
+		// 1.1: the Model parameter is a resource locator (a searchable list); version 1 keeps its string.
+		version: [1, 1.1],
+		defaultVersion: 1.1,
+		subtitle: modelSubtitle,
 		description:
 			'Runs a tool-calling agent loop against OpenRouter or any OpenAI-compatible API, with streaming, reasoning and a debug log',
 		defaults: { name: 'Agent Orchestrator' },
@@ -88,6 +93,7 @@ export class AgentOrchestrator implements INodeType {
 			toolDescriptionParameter,
 			validatorToolParameter,
 			modelParameter,
+			{ ...modelLocatorParameter, displayOptions: { show: { '@version': [{ _cnd: { gte: 1.1 } }] } } },
 			// Two `prompt` parameters, one per mode group (n8n shows the one whose displayOptions match).
 			nestedPromptParameter,
 			promptParameter,
@@ -97,6 +103,8 @@ export class AgentOrchestrator implements INodeType {
 			optionsParameter,
 		],
 	};
+
+	methods = { listSearch: { searchModels } };
 
 	/** Nested mode: the tool this agent offers its parent agent. */
 	async supplyData(this: ISupplyDataFunctions, itemIndex: number): Promise<SupplyData> {

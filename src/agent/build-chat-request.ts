@@ -1,16 +1,11 @@
-import type { ChatMessage, ChatRequest, ContentPart, WireTool, WireToolChoice } from '../chat/types';
+import type { ChatRequest, WireTool, WireToolChoice } from '../chat/types';
 import type { JsonSchema } from '../schema/json-schema';
 import { modelFamilyFromModelId, type ModelFamily } from '../schema/model-family';
 import { shapeToolSchema } from '../schema/shape-tool-schema';
 import type { AgentState } from './agent-state';
 import { constrainOutputCall, resolveOutputStrategy, withOutputInstruction } from './output-format/structured-output-request';
 import { finalAnswerInstruction } from './tool-observations';
-import { applyRoutingOptions, applySamplingOptions } from './request-options';
-
-/** Tool results at least this long (characters, ~1000 tokens: Anthropic's smallest cacheable prefix) get a cache breakpoint. */
-export const longToolResultChars = 4000;
-/** Breakpoints on tool results; with the system message's, 3 of Anthropic's 4. */
-const toolResultBreakpoints = 2;
+import { applyModelRouting, applyModelSampling, withPromptCaching } from './model-request';
 
 /**
  * The Chat Completions request for the next model call of a state in `ready`,
@@ -37,9 +32,8 @@ export function buildChatRequest(state: AgentState): ChatRequest {
 	let messages = state.messages;
 	if (final) messages = [...messages, { role: 'user', content: finalAnswerInstruction(state.limitReached ?? 'max-iterations') }];
 	if (config.structuredOutput) messages = withOutputInstruction(messages, config.structuredOutput);
-	if (config.promptCaching && (family === 'anthropic' || family === 'google')) messages = withCacheBreakpoints(messages);
-	const request: ChatRequest = { model: config.model, messages };
-	applyRoutingOptions(request, config);
+	const request: ChatRequest = { model: config.model, messages: withPromptCaching(config, messages) };
+	applyModelRouting(request, config);
 
 	if (state.tools.length > 0) {
 		request.tools = wireTools(state.tools, family);
@@ -51,7 +45,7 @@ export function buildChatRequest(state: AgentState): ChatRequest {
 		const strategy = state.structured?.strategy ?? resolveOutputStrategy(config.structuredOutput.strategy, family);
 		constrainOutputCall(request, config.structuredOutput, strategy, family);
 	}
-	applySamplingOptions(request, config);
+	applyModelSampling(request, config);
 	return request;
 }
 
@@ -110,28 +104,4 @@ function toolChoiceFor(state: AgentState): WireToolChoice {
 	if (state.iterations > 0) return 'auto';
 	if (choice === 'required') return 'required';
 	return { type: 'function', function: { name: choice.name } };
-}
-
-/**
- * Prompt-caching breakpoints (OpenRouter `cache_control`, for Anthropic and Gemini): on the
- * system message, and on the latest long tool results, so each call reads the prefix the
- * previous one wrote. Only the request is changed, never the state.
- */
-function withCacheBreakpoints(messages: ChatMessage[]): ChatMessage[] {
-	const marked = new Set<number>();
-	for (let index = messages.length - 1; index >= 0 && marked.size < toolResultBreakpoints; index--) {
-		const message = messages[index];
-		if (message.role === 'tool' && typeof message.content === 'string' && message.content.length >= longToolResultChars) marked.add(index);
-	}
-	return messages.map((message, index) => {
-		if (message.role === 'system') return { ...message, content: withBreakpoint(message.content) };
-		if (marked.has(index) && message.role === 'tool') return { ...message, content: [{ type: 'text', text: message.content as string, cache_control: { type: 'ephemeral' } }] };
-		return message;
-	});
-}
-
-function withBreakpoint(content: string | ContentPart[]): ContentPart[] {
-	if (typeof content === 'string') return [{ type: 'text', text: content, cache_control: { type: 'ephemeral' } }];
-	const lastText = content.map((part) => part.type).lastIndexOf('text');
-	return content.map((part, index) => (index === lastText && part.type === 'text' ? { ...part, cache_control: { type: 'ephemeral' } } : part));
 }

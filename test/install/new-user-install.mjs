@@ -28,7 +28,7 @@ const work = mkdtempSync(join(tmpdir(), 'toolbridge-new-user-'));
 const packs = join(work, 'packs');
 const user = join(work, 'user');
 const bare = join(work, 'n8n-package-alone');
-const FORBIDDEN_IN_ROOT = ['@modelcontextprotocol/sdk', 'zod', '@langchain/core', 'n8n-core', 'n8n-workflow', 'n8n-nodes-base'];
+const FORBIDDEN_IN_ROOT = ['@modelcontextprotocol/sdk', 'zod', '@langchain/core', 'n8n-core', 'n8n-workflow', 'n8n-nodes-base', '@n8n/ai-node-sdk'];
 
 /** @param {string} line */
 const say = (line) => {

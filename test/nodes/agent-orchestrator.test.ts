@@ -33,10 +33,29 @@ describe('AgentOrchestrator node', () => {
 		]);
 		expect(description.credentials?.map((credential) => credential.name)).toEqual(['openRouterApi', 'openAiCompatibleApi']);
 		const byName = Object.fromEntries(description.properties.map((property) => [property.name, property]));
-		expect(byName.model.default).toBe('anthropic/claude-sonnet-4');
+		// Version 1 stores the model as a string; 1.1 (the default) as a resource locator with a searchable list.
+		expect(description.version).toEqual([1, 1.1]);
+		expect(description.defaultVersion).toBe(1.1);
+		const models = description.properties.filter((property) => property.name === 'model');
+		expect(models.map((property) => [property.type, property.default, property.displayOptions?.show?.['@version']])).toEqual([
+			['string', 'anthropic/claude-sonnet-4', [1]],
+			['resourceLocator', { mode: 'list', value: 'anthropic/claude-sonnet-4' }, [{ _cnd: { gte: 1.1 } }]],
+		]);
+		expect(models[1].modes?.map((mode) => [mode.name, mode.typeOptions?.searchListMethod])).toEqual([['list', 'searchModels'], ['id', undefined]]);
+		expect(Object.keys(new AgentOrchestrator().methods.listSearch)).toEqual(['searchModels']);
 		expect(byName.prompt.default).toBe('={{ $json.chatInput }}');
 		const optionNames = (byName.options.options ?? []).map((option) => ('name' in option ? option.name : ''));
 		expect(optionNames).toEqual(expect.arrayContaining(['systemMessage', 'maxIterations', 'maxIterationsBehavior', 'toolChoice', 'temperature', 'maxTokens', 'reasoningEffort', 'parallelToolCalls', 'timeout', 'returnIntermediateSteps', 'debugLog']));
+	});
+
+	it.each([
+		['a string (version 1)', ' test/string-model '],
+		['a resource locator (version 1.1), also unextracted', { __rl: true, mode: 'list', value: 'test/listed-model' }],
+	])('reads the model from %s', async (_shape, model) => {
+		const fake = await start(() => textReply('ok'));
+		const { context } = makeContext({ baseUrl: fake.baseUrl, parameters: { model } });
+		await executeNode(context);
+		expect(fake.requests[0].body.model).toBe(typeof model === 'string' ? model.trim() : model.value);
 	});
 
 	it('runs one loop per item with connected tools, and returns steps, usage and iterations when asked', async () => {

@@ -3,6 +3,7 @@
  * The real one is exercised by the e2e suite against n8n 2.41.1; here tools, memory and
  * connected chat models are real LangChain objects.
  */
+import { getBinaryDataBuffer } from 'n8n-core';
 import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData } from 'n8n-workflow';
 import { AgentOrchestrator } from '../../nodes/AgentOrchestrator/AgentOrchestrator.node';
 
@@ -12,7 +13,9 @@ export const orchestratorApiKey = 'sk-or-v1-0123456789abcdef0123456789abcdef';
 export interface OrchestratorContextOptions {
 	/** The credential's base URL; with no credential (`credentials: null`) reading it fails as n8n fails. */
 	baseUrl?: string;
+	/** The input items' json (default one item `{ chatInput: 'hello' }`); or `inputItems`, whole items (binary data too). */
 	items?: IDataObject[];
+	inputItems?: INodeExecutionData[];
 	options?: IDataObject;
 	parameters?: IDataObject;
 	credentialType?: 'openRouterApi' | 'openAiCompatibleApi';
@@ -25,6 +28,8 @@ export interface OrchestratorContextOptions {
 	model?: unknown;
 	streaming?: boolean;
 	continueOnFail?: boolean;
+	/** The execution's cancel signal. */
+	signal?: AbortSignal;
 }
 
 /** A context for one execution of the node, and what the node did with it. */
@@ -33,7 +38,8 @@ export function orchestratorContext(options: OrchestratorContextOptions) {
 	const credentialReads: string[] = [];
 	const warnings: string[] = [];
 	const node: INode = { id: 'n', name: 'Agent', type: 'n8n-nodes-toolbridge.agentOrchestrator', typeVersion: 1, position: [0, 0], parameters: {} };
-	const items = (options.items ?? [{ chatInput: 'hello' }]).map((json) => ({ json }));
+	const bufferReads: string[] = [];
+	const items: INodeExecutionData[] = options.inputItems ?? (options.items ?? [{ chatInput: 'hello' }]).map((json) => ({ json }));
 	const parameters: IDataObject = { authentication: options.credentialType ?? 'openRouterApi', model: 'test/model', options: options.options ?? {}, ...options.parameters };
 	const connection = (type: string): unknown => {
 		if (type === 'ai_tool') return options.tools ?? [];
@@ -58,10 +64,17 @@ export function orchestratorContext(options: OrchestratorContextOptions) {
 		isStreaming: () => options.streaming ?? false,
 		sendChunk: (type: string, itemIndex: number, content?: unknown) => chunks.push([type, itemIndex, content]),
 		continueOnFail: () => options.continueOnFail ?? false,
-		getExecutionCancelSignal: () => undefined,
+		getExecutionCancelSignal: () => options.signal,
 		logger: { debug: () => undefined, warn: (line: string) => warnings.push(line) },
+		// n8n-core's own reader, so a file stored by its BinaryDataService (filesystem mode) is read as n8n reads it.
+		helpers: {
+			getBinaryDataBuffer: async (itemIndex: number, property: string) => {
+				bufferReads.push(`${itemIndex}:${property}`);
+				return await getBinaryDataBuffer({ main: [items] }, itemIndex, property, 0);
+			},
+		},
 	};
-	return { context: context as unknown as IExecuteFunctions, chunks, credentialReads, warnings };
+	return { context: context as unknown as IExecuteFunctions, chunks, credentialReads, warnings, bufferReads };
 }
 
 /** Runs the node's execute (these contexts cannot take engine requests, so it returns items). */

@@ -1,4 +1,5 @@
 import type { INodeProperties } from 'n8n-workflow';
+import { defaultModelId } from '../../../src/hosts/n8n/read-model-parameter';
 
 /** Says what a connected Chat Model sub-node changes (n8n cannot hide parameters by connection). */
 export const connectedModelNotice: INodeProperties = {
@@ -53,16 +54,49 @@ export const modeParameter: INodeProperties = {
 	default: 'full',
 };
 
-/** The model id as the server knows it (OpenRouter: `vendor/model`). */
+/** The model id as the server knows it (OpenRouter: `vendor/model`): a plain string, as version 1 stores it. */
 export const modelParameter: INodeProperties = {
 	displayName: 'Model',
 	name: 'model',
 	type: 'string',
-	default: 'anthropic/claude-sonnet-4',
+	default: defaultModelId,
 	required: true,
 	placeholder: 'anthropic/claude-sonnet-4',
 	hint: 'Any model id the server accepts, e.g. openai/gpt-4.1, google/gemini-2.5-pro, llama3.1 (Ollama)',
+	displayOptions: { show: { '@version': [1] } },
 };
+
+/**
+ * The model as a resource locator: picked from the credential's `GET /models` list (tool-calling
+ * models first; the `searchModels` list-search method) or typed as an id. Stored as
+ * `{ __rl: true, mode, value }`; readers take both shapes (`readModelParameter`).
+ */
+export const modelLocatorParameter: INodeProperties = {
+	displayName: 'Model',
+	name: 'model',
+	type: 'resourceLocator',
+	default: { mode: 'list', value: defaultModelId },
+	required: true,
+	modes: [
+		{
+			displayName: 'From List',
+			name: 'list',
+			type: 'list',
+			placeholder: 'Select a model…',
+			typeOptions: { searchListMethod: 'searchModels', searchable: true },
+		},
+		{
+			displayName: 'By ID',
+			name: 'id',
+			type: 'string',
+			placeholder: 'anthropic/claude-sonnet-4',
+			hint: 'Any model id the server accepts, e.g. openai/gpt-4.1, google/gemini-2.5-pro, llama3.1 (Ollama)',
+		},
+	],
+};
+
+/** The node subtitle: the model id, whichever shape the Model parameter has. */
+export const modelSubtitle = '={{ typeof $parameter.model === "object" ? $parameter.model.value : $parameter.model }}';
 
 /** The user message for this item. */
 export const promptParameter: INodeProperties = {

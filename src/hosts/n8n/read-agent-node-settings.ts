@@ -1,11 +1,16 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 import type { AgentConfig, AgentToolChoice } from '../../agent/agent-state';
 import type { ChatConnection } from '../../agent/create-chat-model-caller';
+import { chatConnectionFor } from './chat-connection-for';
+import { readModelParameter } from './read-model-parameter';
 import { readCredentialConnection } from './read-credential-connection';
 import type { CallModel } from '../../agent/call-model-step';
 import { createChatModelCaller } from '../../agent/create-chat-model-caller';
 import { createLangChainModelCaller } from './langchain-model-caller';
 import { readConnectedModel } from './read-connected-model';
+import { toolbridgeNativeModelOf } from './toolbridge-native-model';
+import { traceModelCalls, type ModelTraceContext } from './trace-model-calls';
+import { Redactor } from '../../chat/redactor';
 import type { MemoryErrorPolicy } from './node-memory';
 import type { AgentOutputFormat } from '../../agent/output-format/agent-output-item';
 import { readModelOptions, type ModelNodeOptions } from './read-model-options';
@@ -34,8 +39,11 @@ export interface AgentNodeSettings {
 	connection?: ChatConnection;
 	/** Set when a chat model sub-node is connected: calls it (it wins over the node's credential and model). */
 	callModel?: CallModel;
-	/** Which model the run calls: the node's own (credential + Model), or the connected sub-node. */
-	modelSource: 'built-in' | 'connected';
+	/**
+	 * Which model the run calls: the node's own (credential + Model), a connected LangChain chat
+	 * model, or a connected Toolbridge Chat Model (its settings, called natively).
+	 */
+	modelSource: 'built-in' | 'connected' | 'toolbridge-sub-node';
 	config: Partial<AgentConfig> & { model: string };
 	prompt: string;
 	concurrency: number;
@@ -73,7 +81,8 @@ export async function readAgentNodeSettings(context: IExecuteFunctions, itemInde
 	const connected = await readConnectedModel(context, itemIndex);
 
 	const config: AgentNodeSettings['config'] = {
-		model: String(context.getNodeParameter('model', itemIndex, '')).trim(),
+		// A string (version 1) or a resource locator (version 1.1); n8n extracts the locator's value, the standalone reader does not.
+		model: readModelParameter(context.getNodeParameter('model', itemIndex, '', { extractValue: true })),
 		systemMessage: options.systemMessage,
 		maxIterations: options.maxIterations,
 		limitBehavior: options.maxIterationsBehavior === 'finalAnswer' ? 'final-answer' : options.maxIterationsBehavior === 'error' ? 'error' : undefined,
@@ -104,6 +113,15 @@ export async function readAgentNodeSettings(context: IExecuteFunctions, itemInde
 		// with a forced tool (every tool-calling model has that), unless the user chose otherwise.
 		const connectedConfig: AgentNodeSettings['config'] = { ...connectedOnly(config), model: connected.name };
 		if (connectedConfig.structuredOutput?.strategy === 'auto') connectedConfig.structuredOutput = { ...connectedConfig.structuredOutput, strategy: 'tool' };
+		const native = toolbridgeNativeModelOf(connected.model);
+		if (native) {
+			// Our own sub-node: its client settings, called directly (no LangChain round trip), each call logged as its run.
+			const nativeConfig = { ...connectedOnly(config), ...native.config, structuredOutput: config.structuredOutput };
+			const trace = traceContextOf(connected.model);
+			const direct = createChatModelCaller(native.connection);
+			const callModel = trace ? traceModelCalls(direct, trace, new Redactor(native.secrets)) : direct;
+			return { ...common, config: nativeConfig, connection: native.connection, callModel, modelSource: 'toolbridge-sub-node', secrets: native.secrets };
+		}
 		const callModel = createLangChainModelCaller(connected.model, {
 			totalTimeoutMs: timeoutMs,
 			firstTokenTimeoutMs: model.firstTokenTimeoutMs,
@@ -112,16 +130,8 @@ export async function readAgentNodeSettings(context: IExecuteFunctions, itemInde
 		return { ...common, config: connectedConfig, callModel, modelSource: 'connected', secrets: [] };
 	}
 
-	const { baseUrl, apiKey, headers } = await readCredentialConnection(context, itemIndex);
-	// The node's extra headers win over the credential's.
-	Object.assign(headers, model.headers);
-	const connection: ChatConnection = { baseUrl, headers, appName: 'n8n-nodes-toolbridge' };
-	if (apiKey !== '') connection.apiKey = apiKey;
-	// "Timeout" bounds the whole model call (and, so that a longer one can wait that long, the wait for a response).
-	if (timeoutMs !== undefined) connection.timeoutMs = connection.totalTimeoutMs = timeoutMs;
-	if (model.firstTokenTimeoutMs !== undefined) connection.firstTokenTimeoutMs = model.firstTokenTimeoutMs;
-	if (model.stallTimeoutMs !== undefined) connection.stallTimeoutMs = model.stallTimeoutMs;
-	return { ...common, connection, modelSource: 'built-in', secrets: [apiKey, ...Object.values(headers)].filter((secret) => secret !== '') };
+	const { connection, secrets } = chatConnectionFor(await readCredentialConnection(context, itemIndex), model, options.timeout);
+	return { ...common, connection, modelSource: 'built-in', secrets };
 }
 
 /**
@@ -139,4 +149,12 @@ export function modelCallerOf(settings: Pick<AgentNodeSettings, 'callModel' | 'c
 	if (settings.callModel) return settings.callModel;
 	// `connection` is set whenever no model is connected (see readAgentNodeSettings).
 	return createChatModelCaller(settings.connection!);
+}
+
+/** The sub-node context n8n's adapter keeps (`ctx`), where the native path logs each call; absent outside n8n. */
+function traceContextOf(connected: unknown): ModelTraceContext | undefined {
+	const context = (connected as { ctx?: Partial<ModelTraceContext> }).ctx;
+	return context && typeof context.addInputData === 'function' && typeof context.addOutputData === 'function' && typeof context.getNode === 'function'
+		? (context as ModelTraceContext)
+		: undefined;
 }

@@ -41,7 +41,7 @@ export async function runValidatorNodeItem(
 	const tools = (await loadConnectedTools(context, itemIndex)).map(inProcessAgentTool);
 	const validator = readValidatorSettings((name, fallback) => context.getNodeParameter(name, itemIndex, fallback));
 	const toolName = resolveValidatorToolName(validator.tool, tools);
-	const { model, systemMessage, fallbackModels, providerPreferences, temperature, maxTokens, topP, topK, frequencyPenalty, presencePenalty, seed, stop, reasoning, providerOptions } =
+	const { model, systemMessage, fallbackModels, providerPreferences, promptCaching, temperature, maxTokens, topP, topK, frequencyPenalty, presencePenalty, seed, stop, reasoning, providerOptions } =
 		settings.config;
 
 	const sink = new NodeEventSink(context, itemIndex);
@@ -62,7 +62,7 @@ export async function runValidatorNodeItem(
 		input: {
 			config: {
 				// The full loop's model settings, in one place (validator parity).
-				...{ model, fallbackModels, providerPreferences, temperature, maxTokens, topP, topK, frequencyPenalty, presencePenalty, seed, stop, reasoning, providerOptions },
+				...{ model, fallbackModels, providerPreferences, promptCaching, temperature, maxTokens, topP, topK, frequencyPenalty, presencePenalty, seed, stop, reasoning, providerOptions },
 				systemMessage,
 				toolName,
 				maxAttempts: validator.maxAttempts,

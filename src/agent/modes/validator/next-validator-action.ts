@@ -1,6 +1,6 @@
 import type { ChatRequest, WireTool } from '../../../chat/types';
 import { ValidatorError } from './validator-error';
-import { applyRoutingOptions, applySamplingOptions } from '../../request-options';
+import { applyModelRouting, applyModelSampling, withPromptCaching } from '../../model-request';
 import type { ToolCallRequest } from '../../next-action';
 import type { ValidatorResult, ValidatorState } from './validator-state';
 
@@ -38,20 +38,20 @@ export function nextValidatorAction(state: ValidatorState): ValidatorAction {
 /**
  * The request of the next attempt: the chosen tool only (forced by name), or every tool
  * with `tool_choice: "required"`; one call per turn; the model settings (sampling,
- * reasoning, fallbacks, provider routing, provider options) as in the full loop.
+ * reasoning, fallbacks, provider routing, prompt caching, provider options) as in the full loop.
  */
 export function buildValidatorRequest(state: ValidatorState): ChatRequest {
 	const { config } = state;
 	const offered = config.toolName === undefined ? state.tools : state.tools.filter((tool) => tool.name === config.toolName);
 	const request: ChatRequest = {
 		model: config.model,
-		messages: state.messages,
+		messages: withPromptCaching(config, state.messages),
 		tools: offered.map((tool): WireTool => ({ type: 'function', function: { name: tool.name, description: tool.description, parameters: tool.parameters } })),
 		tool_choice: config.toolName === undefined ? 'required' : { type: 'function', function: { name: config.toolName } },
 		parallel_tool_calls: false,
 	};
-	// The same model settings as the full loop sends (one place: request-options).
-	applyRoutingOptions(request, config);
-	applySamplingOptions(request, config);
+	// The same model settings as the full loop sends (one place: model-request).
+	applyModelRouting(request, config);
+	applyModelSampling(request, config);
 	return request;
 }

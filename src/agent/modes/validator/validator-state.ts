@@ -1,9 +1,9 @@
 import type { ChatMessage, ToolCall, Usage } from '../../../chat/types';
 import type { AgentToolSpec } from '../../agent-state';
-import type { ModelRequestOptions } from '../../request-options';
+import type { ModelRequestConfig } from '../../model-request';
 
 /** The settings of one validator run: its own, and the model settings the full loop has too. Plain JSON. */
-export interface ValidatorConfig extends ModelRequestOptions {
+export interface ValidatorConfig extends ModelRequestConfig {
 	model: string;
 	systemMessage?: string;
 	/** The one tool the model must call; absent: any connected tool (`tool_choice: "required"`). */

@@ -4,6 +4,7 @@ import { AgentConfigurationError } from '../../../errors/agent-configuration-err
 import type { WorkflowExport } from '../workflow-file';
 import { createNodeParameterReader } from './node-parameter-reader';
 import { assertConnectionUsable, resolveConnectionFields } from './resolve-connection-fields';
+import { readToolbridgeModelSettings, toolbridgeChatModelNodeType } from './read-toolbridge-model-settings';
 import { credentialHint, credentialRecordOf, type ReadWorkflowAgentOptions, type WorkflowAgentSettings } from './workflow-agent-settings';
 
 /** n8n's AI Agent node type. */
@@ -24,7 +25,7 @@ const chatModelNodes: Record<string, { defaultModel: string; credentialType: str
  * (`promptType` "define" → `text`; otherwise the chat input), `options.systemMessage`,
  * `options.maxIterations`, `options.returnIntermediateSteps`, and the model, temperature,
  * max tokens, timeout and credential of the chat model connected to its `ai_languageModel`
- * input (OpenRouter or OpenAI Chat Model). `options.model` replaces the sub-node's model and
+ * input (OpenRouter or OpenAI Chat Model; a Toolbridge Chat Model with all its options). `options.model` replaces the sub-node's model and
  * is required when no supported sub-node is connected.
  *
  * @throws {AgentConfigurationError} when no model can be determined, the API key is missing
@@ -39,6 +40,21 @@ export async function readN8nAgentSettings(node: INode, workflow: WorkflowExport
 	const prompt = promptType === 'define' || (promptType === undefined && node.parameters.text !== undefined) ? agent.get('text', '') : options.chatInput;
 
 	const modelNode = findChatModelNode(workflow, node.name);
+	if (modelNode?.type === toolbridgeChatModelNodeType) {
+		const { connection, config, secrets } = await readToolbridgeModelSettings(modelNode, options);
+		return {
+			kind: 'n8n-agent',
+			mode: 'full',
+			connection,
+			config: { ...config, systemMessage: agentOptions.systemMessage ?? n8nDefaultSystemMessage, maxIterations: agentOptions.maxIterations ?? n8nDefaultMaxIterations },
+			prompt: typeof prompt === 'string' ? prompt : JSON.stringify(prompt ?? ''),
+			concurrency: 4,
+			returnIntermediateSteps: agentOptions.returnIntermediateSteps ?? false,
+			debugLog: false,
+			memoryErrorPolicy: 'continue',
+			secrets,
+		};
+	}
 	const known = modelNode && Object.hasOwn(chatModelNodes, modelNode.type) ? chatModelNodes[modelNode.type] : undefined;
 	const modelReader = modelNode && known ? createNodeParameterReader(modelNode, { item, timezone: options.timezone }) : undefined;
 	const modelOptions = (modelReader?.get('options', {}) ?? {}) as { temperature?: number; maxTokens?: number; timeout?: number; baseURL?: string };

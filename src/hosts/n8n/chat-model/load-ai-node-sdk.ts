@@ -1,0 +1,29 @@
+import { createRequire } from 'node:module';
+import { ToolbridgeError } from '../../../errors/toolbridge-error';
+
+/** The part of `@n8n/ai-node-sdk` the chat-model sub-node uses. */
+export type AiNodeSdk = Pick<typeof import('@n8n/ai-node-sdk'), 'BaseChatModel' | 'supplyModel'>;
+
+/**
+ * Loads n8n's `@n8n/ai-node-sdk` at run time. n8n ≥ 2.x ships it and puts its own modules on
+ * `NODE_PATH`; this package must not bundle its own copy (an optional peer), so it is
+ * required here, from this file, and never imported.
+ *
+ * @throws ToolbridgeError `AI_NODE_SDK_UNAVAILABLE` when it cannot be loaded (an older n8n).
+ */
+export function loadAiNodeSdk(requireModule: (id: string) => unknown = createRequire(__filename)): AiNodeSdk {
+	let sdk: Partial<AiNodeSdk>;
+	try {
+		sdk = requireModule('@n8n/ai-node-sdk') as Partial<AiNodeSdk>;
+	} catch (error) {
+		throw new ToolbridgeError(
+			'AI_NODE_SDK_UNAVAILABLE',
+			'The Toolbridge Chat Model needs n8n 2.x with @n8n/ai-node-sdk (n8n 2.41.1 ships it), which could not be loaded here. Update n8n, or use the Agent Orchestrator with its own credential instead.',
+			{ cause: error },
+		);
+	}
+	if (typeof sdk.BaseChatModel !== 'function' || typeof sdk.supplyModel !== 'function') {
+		throw new ToolbridgeError('AI_NODE_SDK_UNAVAILABLE', 'The @n8n/ai-node-sdk this n8n ships has no BaseChatModel or supplyModel; the Toolbridge Chat Model needs version 0.31 or later.');
+	}
+	return sdk as AiNodeSdk;
+}
