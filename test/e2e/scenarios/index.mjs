@@ -31,9 +31,6 @@ import { binaryInputScenario, modelSubNodeWithTool } from './chat-model-sub-node
  * @property {(scope: import('../lib/context.mjs').ScenarioScope) => Promise<void>} run
  */
 
-/** While the Toolbridge Chat Model is on its own branch (remove with its merge). */
-const PENDING_SUBNODE = 'the Toolbridge Chat Model sub-node does not exist yet (issue 18)';
-
 /** @type {Scenario[]} */
 export const scenarios = [
 	{
@@ -160,7 +157,6 @@ export const scenarios = [
 		title: 'AgentOrchestrator + Toolbridge Chat Model sub-node (native path) + Crypto via $fromAI: same answer as the built-in client',
 		issue: 18,
 		needs: ['fake'],
-		pending: PENDING_SUBNODE,
 		run: modelSubNodeWithTool({ agent: 'orchestrator', model: 'toolbridge' }),
 	},
 	{
@@ -168,7 +164,6 @@ export const scenarios = [
 		title: "n8n's AI Agent v3.1 + Toolbridge Chat Model sub-node + Crypto via $fromAI: answer, one sub-node run per model call",
 		issue: 18,
 		needs: ['fake'],
-		pending: PENDING_SUBNODE,
 		run: modelSubNodeWithTool({ agent: 'n8n', model: 'toolbridge' }),
 	},
 	{
