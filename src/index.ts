@@ -65,6 +65,9 @@ export type { AgentRunOutcome, RunAgentOptions } from './agent/run-agent';
 export type { CallModel } from './agent/call-model-step';
 export { createChatModelCaller } from './agent/create-chat-model-caller';
 export type { ChatConnection } from './agent/create-chat-model-caller';
+// Any LangChain chat model (ChatOpenAI, ChatAnthropic, ChatGoogleGenerativeAI, ChatOllama …) as the loop's model.
+export { createLangChainModelCaller } from './hosts/n8n/langchain-model-caller';
+export type { LangChainChatModelLike } from './hosts/n8n/langchain-model-caller';
 export { createAgentState, defaultAgentConfig } from './agent/create-agent-state';
 export type { AgentInput } from './agent/create-agent-state';
 export { nextAction } from './agent/next-action';

@@ -36,6 +36,7 @@ const calls: Record<string, (value: unknown) => unknown> = {
 	createAgentState: (value) => library.createAgentState(value as never),
 	runAgent: (value) => library.runAgent(value as never),
 	runValidator: (value) => library.runValidator(value as never),
+	createLangChainModelCaller: (value) => library.createLangChainModelCaller(value as never),
 };
 
 // Values a parameter legitimately accepts are skipped (a string is a workflow path, {} is valid options …).

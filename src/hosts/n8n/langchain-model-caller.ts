@@ -2,6 +2,7 @@ import type { CallModel } from '../../agent/call-model-step';
 import { resolveChatTimeLimits, type ChatTimeLimits } from '../../chat/chat-time-limits';
 import type { AssembledToolCall, AssistantTurn, ChatRequest, FinishReason, StreamPart, WireToolChoice } from '../../chat/types';
 import { AgentConfigurationError } from '../../errors/agent-configuration-error';
+import { argumentChecks } from '../../errors/invalid-argument-error';
 import { ChatAbortedError } from '../../errors/chat-aborted-error';
 import { ChatTimeoutError } from '../../errors/chat-timeout-error';
 import { langChainMessagesFromWire } from './langchain-messages';
@@ -58,11 +59,15 @@ export function langChainModelName(model: LangChainChatModelLike): string {
  * Time limits as the built-in client's: `totalTimeoutMs` for the whole call,
  * `firstTokenTimeoutMs` until the first chunk, `stallTimeoutMs` between chunks after it.
  *
+ * @throws {InvalidArgumentError} `INVALID_ARGUMENT` (at once) when `model` is not a LangChain chat model.
  * @throws {AgentConfigurationError} `tools` when tools are connected but the model cannot bind tools.
  * @throws {ChatTimeoutError} when a limit runs out; {ChatAbortedError} when the signal aborts.
  * @throws the model's own error otherwise.
  */
 export function createLangChainModelCaller(model: LangChainChatModelLike, limits: Partial<ChatTimeLimits> = {}): CallModel {
+	const check = argumentChecks('createLangChainModelCaller');
+	if (!isLangChainChatModel(model)) check.fail('model', 'a LangChain chat model (an object with stream(), e.g. ChatOpenAI, ChatAnthropic)', model);
+	check.optionalObject(limits, 'limits');
 	const resolved = resolveChatTimeLimits(limits);
 	return async (request, { signal, onPart }) => {
 		const runnable = bindRequestTools(model, request);

@@ -139,7 +139,7 @@ export async function readAgentNodeSettings(context: IExecuteFunctions, itemInde
  * limits, tool choice, output format). Sampling, fallbacks, routing, caching and provider
  * options belong to the built-in client; the connected model has its own.
  */
-function connectedOnly(config: AgentNodeSettings['config']): AgentNodeSettings['config'] {
+export function connectedOnly(config: AgentNodeSettings['config']): AgentNodeSettings['config'] {
 	const { systemMessage, maxIterations, limitBehavior, repeatedCallLimit, toolChoice, parallelToolCalls, structuredOutput, model } = config;
 	return { model, systemMessage, maxIterations, limitBehavior, repeatedCallLimit, toolChoice, parallelToolCalls, structuredOutput };
 }

@@ -87,3 +87,43 @@ describe("n8n's AI Agent with a Toolbridge Chat Model, in the standalone host", 
 		expect(server.requests.map((request) => request.body.model)).toEqual(['anthropic/claude-sonnet-4', 'openai/gpt-4.1-mini']);
 	});
 });
+
+/** The crypto-agent fixture with a chat-model node of `type` connected to its orchestrator's Chat Model input. */
+function orchestratorWithModelNode(type: string, parameters: Record<string, unknown>) {
+	const workflow = structuredClone(cryptoAgent) as { nodes: Array<Record<string, unknown>>; connections: Record<string, unknown> };
+	const agent = workflow.nodes.find((node) => node.type === orchestratorType)!;
+	(agent.parameters as Record<string, unknown>).options = { temperature: 0.9 };
+	workflow.nodes.push({ id: 'model-1', name: 'Chat Model', type, typeVersion: 1, position: [0, 400], parameters });
+	workflow.connections['Chat Model'] = { ai_languageModel: [[{ node: agent.name, type: 'ai_languageModel', index: 0 }]] };
+	return workflow;
+}
+
+describe('an Agent Orchestrator with a connected chat model, in the standalone host', () => {
+	it('a Toolbridge Chat Model wins over the node’s own model and sampling options', async () => {
+		server = await startFakeChatServer({ respond: () => textReply('from the sub-node') });
+		const workflow = orchestratorWithModelNode('n8n-nodes-toolbridge.toolbridgeChatModel', {
+			authentication: 'openAiCompatibleApi',
+			model: { __rl: true, mode: 'id', value: 'sub/model' },
+			options: { temperature: 0.4, seed: 5 },
+		});
+		const run = await runWorkflowAgent(workflow, { prompt: 'hi', baseUrl: server.baseUrl, apiKey: 'sk-sub-node-key-123', env: {}, nodeTypes: ownNodeTypes });
+		expect(run.mode === 'full' && run.result.output).toBe('from the sub-node');
+		expect(server.requests[0].body).toMatchObject({ model: 'sub/model', temperature: 0.4, seed: 5 });
+	});
+
+	it('n8n’s OpenAI Chat Model: its model and temperature', async () => {
+		server = await startFakeChatServer({ respond: () => textReply('ok') });
+		const workflow = orchestratorWithModelNode('@n8n/n8n-nodes-langchain.lmChatOpenAi', { model: { __rl: true, mode: 'list', value: 'gpt-4o-mini' }, options: { temperature: 0.1 } });
+		await runWorkflowAgent(workflow, { prompt: 'hi', baseUrl: server.baseUrl, apiKey: 'sk-openai-key-123', env: {}, nodeTypes: ownNodeTypes });
+		expect(server.requests[0].body).toMatchObject({ model: 'gpt-4o-mini', temperature: 0.1 });
+	});
+
+	it('a chat model toolbridge cannot call without n8n: a clear configuration error, nothing sent', async () => {
+		server = await startFakeChatServer({ respond: () => textReply('never') });
+		const workflow = orchestratorWithModelNode('@n8n/n8n-nodes-langchain.lmChatAnthropic', { model: 'claude-sonnet-4-5' });
+		const error = await runWorkflowAgent(workflow, { prompt: 'hi', baseUrl: server.baseUrl, apiKey: 'sk-key-123456', env: {}, nodeTypes: ownNodeTypes }).catch((caught: unknown) => caught);
+		expect(error).toMatchObject({ code: 'AGENT_CONFIGURATION' });
+		expect((error as Error).message).toMatch(/"Chat Model" \(@n8n\/n8n-nodes-langchain\.lmChatAnthropic\) connected, which toolbridge cannot call without n8n/);
+		expect(server.requests).toHaveLength(0);
+	});
+});

@@ -1,10 +1,9 @@
 import type { INode } from 'n8n-workflow';
-import type { ChatConnection } from '../../../agent/create-chat-model-caller';
 import { AgentConfigurationError } from '../../../errors/agent-configuration-error';
 import type { WorkflowExport } from '../workflow-file';
 import { createNodeParameterReader } from './node-parameter-reader';
 import { assertConnectionUsable, resolveConnectionFields } from './resolve-connection-fields';
-import { readToolbridgeModelSettings, toolbridgeChatModelNodeType } from './read-toolbridge-model-settings';
+import { findChatModelNode, readChatModelNode } from './read-chat-model-node';
 import { credentialHint, credentialRecordOf, type ReadWorkflowAgentOptions, type WorkflowAgentSettings } from './workflow-agent-settings';
 
 /** n8n's AI Agent node type. */
@@ -14,11 +13,6 @@ export const n8nAgentNodeType = '@n8n/n8n-nodes-langchain.agent';
 const n8nDefaultSystemMessage = 'You are a helpful assistant';
 const n8nDefaultMaxIterations = 10;
 
-/** Chat-model sub-nodes whose settings map onto an OpenAI-compatible call: model default and credential type. */
-const chatModelNodes: Record<string, { defaultModel: string; credentialType: string }> = {
-	'@n8n/n8n-nodes-langchain.lmChatOpenRouter': { defaultModel: 'openai/gpt-4.1-mini', credentialType: 'openRouterApi' },
-	'@n8n/n8n-nodes-langchain.lmChatOpenAi': { defaultModel: 'gpt-4.1-mini', credentialType: 'openAiApi' },
-};
 
 /**
  * Reads n8n's own AI Agent node of a workflow export as a run of our loop: its prompt
@@ -40,76 +34,37 @@ export async function readN8nAgentSettings(node: INode, workflow: WorkflowExport
 	const prompt = promptType === 'define' || (promptType === undefined && node.parameters.text !== undefined) ? agent.get('text', '') : options.chatInput;
 
 	const modelNode = findChatModelNode(workflow, node.name);
-	if (modelNode?.type === toolbridgeChatModelNodeType) {
-		const { connection, config, secrets } = await readToolbridgeModelSettings(modelNode, options);
-		return {
-			kind: 'n8n-agent',
-			mode: 'full',
-			connection,
-			config: { ...config, systemMessage: agentOptions.systemMessage ?? n8nDefaultSystemMessage, maxIterations: agentOptions.maxIterations ?? n8nDefaultMaxIterations },
-			prompt: typeof prompt === 'string' ? prompt : JSON.stringify(prompt ?? ''),
-			concurrency: 4,
-			returnIntermediateSteps: agentOptions.returnIntermediateSteps ?? false,
-			debugLog: false,
-			memoryErrorPolicy: 'continue',
-			secrets,
-		};
-	}
-	const known = modelNode && Object.hasOwn(chatModelNodes, modelNode.type) ? chatModelNodes[modelNode.type] : undefined;
-	const modelReader = modelNode && known ? createNodeParameterReader(modelNode, { item, timezone: options.timezone }) : undefined;
-	const modelOptions = (modelReader?.get('options', {}) ?? {}) as { temperature?: number; maxTokens?: number; timeout?: number; baseURL?: string };
-	const model = options.model ?? (modelReader ? modelId(modelReader.get('model'), known!.defaultModel) : undefined);
+	const read = modelNode ? await readChatModelNode(modelNode, options) : undefined;
+	const model = read?.config.model ?? options.model;
 	if (!model) {
 		const found = modelNode ? `its chat model "${modelNode.name}" is a ${modelNode.type}, which toolbridge cannot read` : 'it has no chat model connected to its ai_languageModel input';
 		throw new AgentConfigurationError('model', `Cannot tell which model AI Agent "${node.name}" uses: ${found}. Give one with --model.`);
 	}
-
-	const credentialType = known?.credentialType ?? 'openRouterApi';
-	const record = modelNode ? credentialRecordOf(modelNode, credentialType, options.credentials) : undefined;
-	const fields = resolveConnectionFields(record, { ...options, baseUrl: options.baseUrl ?? modelOptions.baseURL });
-	assertConnectionUsable(fields, modelNode ? credentialHint(modelNode, credentialType) : `an "${credentialType}" credential`);
-
-	const connection: ChatConnection = { baseUrl: fields.url, headers: {}, appName: 'n8n-nodes-toolbridge' };
-	if (fields.apiKey !== '') connection.apiKey = fields.apiKey;
-	// n8n's LangChain chat models take their timeout in milliseconds, for the whole request.
-	if (typeof modelOptions.timeout === 'number' && modelOptions.timeout > 0) connection.timeoutMs = connection.totalTimeoutMs = modelOptions.timeout;
+	let connection = read?.connection;
+	let secrets = read?.secrets;
+	if (!connection) {
+		// No model node toolbridge can read: --model, on an OpenRouter credential from the overrides or the environment.
+		const fields = resolveConnectionFields(modelNode ? credentialRecordOf(modelNode, 'openRouterApi', options.credentials) : undefined, options);
+		assertConnectionUsable(fields, modelNode ? credentialHint(modelNode, 'openRouterApi') : 'an "openRouterApi" credential');
+		connection = { baseUrl: fields.url, headers: {}, appName: 'n8n-nodes-toolbridge' };
+		if (fields.apiKey !== '') connection.apiKey = fields.apiKey;
+		secrets = fields.apiKey === '' ? [] : [fields.apiKey];
+	}
 	return {
 		kind: 'n8n-agent',
 		mode: 'full',
 		connection,
 		config: {
+			...read?.config,
 			model,
 			systemMessage: agentOptions.systemMessage ?? n8nDefaultSystemMessage,
 			maxIterations: agentOptions.maxIterations ?? n8nDefaultMaxIterations,
-			temperature: modelOptions.temperature,
-			maxTokens: modelOptions.maxTokens !== undefined && modelOptions.maxTokens > 0 ? modelOptions.maxTokens : undefined,
 		},
 		prompt: typeof prompt === 'string' ? prompt : JSON.stringify(prompt ?? ''),
 		concurrency: 4,
 		returnIntermediateSteps: agentOptions.returnIntermediateSteps ?? false,
 		debugLog: false,
 		memoryErrorPolicy: 'continue',
-		secrets: fields.apiKey === '' ? [] : [fields.apiKey],
+		secrets: secrets ?? [],
 	};
-}
-
-/** The first node connected to the agent's `ai_languageModel` input (n8n's primary model). */
-function findChatModelNode(workflow: WorkflowExport, agentName: string): INode | undefined {
-	for (const [source, byType] of Object.entries(workflow.connections)) {
-		const targets = (byType.ai_languageModel ?? []).flatMap((outputs) => outputs ?? []);
-		if (targets.some((connection) => connection.node === agentName && (connection.index ?? 0) === 0)) {
-			const node = workflow.nodes.find((candidate) => candidate.name === source);
-			if (node && node.disabled !== true) return node;
-		}
-	}
-	return undefined;
-}
-
-/** The model id of a `model` parameter: a plain string, or a resource locator `{ value }` (OpenAI Chat Model ≥ 1.2). */
-function modelId(value: unknown, fallback: string): string {
-	if (typeof value === 'string') return value.trim() || fallback;
-	if (typeof value === 'object' && value !== null && typeof (value as { value?: unknown }).value === 'string') {
-		return (value as { value: string }).value.trim() || fallback;
-	}
-	return fallback;
 }

@@ -1,6 +1,8 @@
 import type { IExecuteFunctions, INode, INodeType } from 'n8n-workflow';
 import { AgentConfigurationError } from '../../../errors/agent-configuration-error';
-import { readAgentNodeSettings } from '../../n8n/read-agent-node-settings';
+import { connectedOnly, readAgentNodeSettings } from '../../n8n/read-agent-node-settings';
+import type { WorkflowExport } from '../workflow-file';
+import { findChatModelNode, readChatModelNode, runnableChatModelTypes } from './read-chat-model-node';
 import { readMaxDepth, readValidatorSettings } from '../../n8n/read-mode-settings';
 import { createNodeParameterReader } from './node-parameter-reader';
 import { assertConnectionUsable, resolveConnectionFields } from './resolve-connection-fields';
@@ -19,15 +21,26 @@ import { credentialHint, credentialRecordOf, type ReadWorkflowAgentOptions, type
  * bad extra headers.
  * @throws ExpressionError from n8n-workflow when a parameter expression is invalid.
  */
-export async function readOrchestratorSettings(node: INode, nodeType: INodeType, options: ReadWorkflowAgentOptions): Promise<WorkflowAgentSettings> {
+export async function readOrchestratorSettings(node: INode, nodeType: INodeType, workflow: WorkflowExport, options: ReadWorkflowAgentOptions): Promise<WorkflowAgentSettings> {
 	const reader = createNodeParameterReader(node, { item: { chatInput: options.chatInput }, nodeType, timezone: options.timezone });
 	const mode = String(reader.get('mode', 'full'));
 	if (mode !== 'full' && mode !== 'validator' && mode !== 'nested') {
 		throw new AgentConfigurationError('mode', `Node "${node.name}" has mode "${mode}"; the modes are full, validator and nested.`);
 	}
+	// A connected chat model wins over the node's own credential and model, as inside n8n.
+	const modelNode = findChatModelNode(workflow, node.name);
+	const connected = modelNode ? await readChatModelNode(modelNode, options) : undefined;
+	if (modelNode && !connected) {
+		throw new AgentConfigurationError(
+			'model',
+			`Agent Orchestrator "${node.name}" has chat model "${modelNode.name}" (${modelNode.type}) connected, which toolbridge cannot call without n8n. Without n8n it runs ${runnableChatModelTypes.join(', ')}; connect one of them, or disconnect the model to use the node's own credential.`,
+		);
+	}
 	const authentication = String(reader.get('authentication', 'openRouterApi'));
-	const fields = resolveConnectionFields(credentialRecordOf(node, authentication, options.credentials), options);
-	assertConnectionUsable(fields, credentialHint(node, authentication));
+	const fields = connected
+		? { apiKey: connected.connection.apiKey ?? '', url: connected.connection.baseUrl, extraHeaders: undefined }
+		: resolveConnectionFields(credentialRecordOf(node, authentication, options.credentials), options);
+	if (!connected) assertConnectionUsable(fields, credentialHint(node, authentication));
 
 	// The node's own settings reader, over a context that answers the two calls it makes.
 	const context = {
@@ -38,7 +51,9 @@ export async function readOrchestratorSettings(node: INode, nodeType: INodeType,
 	// This context has no connection data: the node's own credential and model always apply here.
 	const { connection, callModel: _callModel, modelSource: _modelSource, ...settings } = await readAgentNodeSettings(context, 0);
 	if (options.model) settings.config.model = options.model;
-	const result: WorkflowAgentSettings = { ...settings, connection: connection!, kind: 'orchestrator', mode };
+	const result: WorkflowAgentSettings = connected
+		? { ...settings, config: { ...connectedOnly(settings.config), ...connected.config }, connection: connected.connection, secrets: connected.secrets, kind: 'orchestrator', mode }
+		: { ...settings, connection: connection!, kind: 'orchestrator', mode };
 	const get = (name: string, fallback: unknown) => reader.get(name, fallback);
 	if (mode === 'validator') result.validator = readValidatorSettings(get);
 	if (mode === 'nested') {

@@ -155,7 +155,7 @@ function readAgentSettings(session: WorkflowSession, node: INode, input: Workflo
 		timezone: session.workflow.settings?.timezone,
 		credentials: (details, type) => session.host.credentialsHelper.find(details, type),
 	};
-	if (node.type === orchestratorNodeType) return readOrchestratorSettings(node, session.host.nodeTypes.getByNameAndVersion(node.type, node.typeVersion), options);
+	if (node.type === orchestratorNodeType) return readOrchestratorSettings(node, session.host.nodeTypes.getByNameAndVersion(node.type, node.typeVersion), session.workflow, options);
 	// n8n's AI Agent is only ever the outermost agent here, so the session's model applies.
 	if (node.type === n8nAgentNodeType) return readN8nAgentSettings(node, session.workflow, { ...options, model: session.model });
 	throw new AgentConfigurationError(
