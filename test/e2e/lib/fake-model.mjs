@@ -9,6 +9,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const FAKE_SERVER_URL = new URL('../../support/fake-chat-server.ts', import.meta.url);
+const FAKE_ANTHROPIC_URL = new URL('../../support/fake-anthropic.ts', import.meta.url);
 
 /** Whether the shared fake chat server exists in this tree. */
 export function fakeServerAvailable() {
@@ -23,6 +24,20 @@ export function fakeServerAvailable() {
 export async function loadFakeChatServer() {
 	const { tsImport } = await import('tsx/esm/api');
 	return tsImport(FAKE_SERVER_URL.href, import.meta.url);
+}
+
+/** @type {Promise<any> | undefined} */
+let fakeAnthropic;
+
+/**
+ * Import `test/support/fake-anthropic.ts` (Anthropic Messages API replies for the same fake
+ * server; via tsx), once.
+ * @returns {Promise<any>} the module: anthropicTextReply, anthropicToolUseReply, anthropicToolResults, …
+ * @throws {Error} when the file is missing or does not load
+ */
+export function loadFakeAnthropic() {
+	fakeAnthropic ??= import('tsx/esm/api').then(({ tsImport }) => tsImport(FAKE_ANTHROPIC_URL.href, import.meta.url));
+	return fakeAnthropic;
 }
 
 /**

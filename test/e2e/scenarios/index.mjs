@@ -19,6 +19,7 @@ import { badFromAi, baselineN8nAgent, fullModeTools } from './tool-agents.mjs';
 import { webhookMemoryStreaming } from './webhook-memory-streaming.mjs';
 import { nestedUnderN8nAgent, nestedUnderOrchestrator, validatorMode } from './agent-modes.mjs';
 import { humanReview } from './human-review.mjs';
+import { binaryInputScenario, modelSubNodeWithTool } from './chat-model-sub-nodes.mjs';
 
 /**
  * @typedef {object} Scenario
@@ -115,5 +116,75 @@ export const scenarios = [
 		issue: 6,
 		needs: ['fake'],
 		run: webhookMemoryStreaming,
+	},
+	{
+		id: 'baseline-openai-model',
+		title: "baseline: n8n's AI Agent + n8n's OpenAI Chat Model (Chat Completions, fake) + Crypto via $fromAI: answer, one run per model call",
+		issue: 18,
+		needs: ['fake'],
+		run: modelSubNodeWithTool({ agent: 'n8n', model: 'openai' }),
+	},
+	{
+		id: 'baseline-anthropic-model',
+		title: "baseline: n8n's AI Agent + n8n's Anthropic Chat Model (fake Messages API, JSON) + Crypto via $fromAI",
+		issue: 18,
+		needs: ['fake'],
+		run: modelSubNodeWithTool({ agent: 'n8n', model: 'anthropic' }),
+	},
+	{
+		id: 'baseline-anthropic-model-sse',
+		title: "baseline: the same with the Anthropic Chat Model's streaming on (Messages API SSE events; n8n shows estimated tokens for streamed Anthropic calls)",
+		issue: 18,
+		needs: ['fake'],
+		run: modelSubNodeWithTool({ agent: 'n8n', model: 'anthropicStreaming', usage: 'estimate' }),
+	},
+	{
+		id: 'orchestrator-openai-model',
+		title: "AgentOrchestrator + n8n's OpenAI Chat Model sub-node (no credential of its own) + Crypto via $fromAI: answer, tool once, one model-node run per call with tokens",
+		issue: 18,
+		needs: ['fake'],
+		run: modelSubNodeWithTool({ agent: 'orchestrator', model: 'openai' }),
+	},
+	{
+		id: 'orchestrator-anthropic-model',
+		title: "AgentOrchestrator + n8n's Anthropic Chat Model sub-node (fake Messages API, streamed) + Crypto via $fromAI (n8n shows estimated tokens for streamed Anthropic calls)",
+		issue: 18,
+		needs: ['fake'],
+		run: modelSubNodeWithTool({ agent: 'orchestrator', model: 'anthropic', usage: 'estimate' }),
+	},
+	{
+		id: 'orchestrator-toolbridge-model',
+		title: 'AgentOrchestrator + Toolbridge Chat Model sub-node (native path) + Crypto via $fromAI: same answer as the built-in client',
+		issue: 18,
+		needs: ['fake'],
+		run: modelSubNodeWithTool({ agent: 'orchestrator', model: 'toolbridge' }),
+	},
+	{
+		id: 'n8n-agent-toolbridge-model',
+		title: "n8n's AI Agent v3.1 + Toolbridge Chat Model sub-node + Crypto via $fromAI: answer, one sub-node run per model call",
+		issue: 18,
+		needs: ['fake'],
+		run: modelSubNodeWithTool({ agent: 'n8n', model: 'toolbridge' }),
+	},
+	{
+		id: 'binary-image-builtin',
+		title: "AgentOrchestrator (built-in client) with binaryInput = images: a PNG binary property reaches the model as an image_url data URL, same bytes",
+		issue: 18,
+		needs: ['fake'],
+		run: binaryInputScenario({ via: 'builtin' }),
+	},
+	{
+		id: 'binary-image-openai-model',
+		title: "AgentOrchestrator + n8n's OpenAI Chat Model with binaryInput = images: the PNG reaches the model as an image_url data URL",
+		issue: 18,
+		needs: ['fake'],
+		run: binaryInputScenario({ via: 'openai' }),
+	},
+	{
+		id: 'binary-pdf-builtin',
+		title: 'AgentOrchestrator (built-in client) with binaryInput = imagesAndDocuments: a PDF binary property reaches the model as a file part (filename, data URL), same bytes',
+		issue: 18,
+		needs: ['fake'],
+		run: binaryInputScenario({ via: 'builtin', file: 'pdf' }),
 	},
 ];
