@@ -158,3 +158,10 @@ function traceContextOf(connected: unknown): ModelTraceContext | undefined {
 		? (context as ModelTraceContext)
 		: undefined;
 }
+
+/** The debug log's line saying which model runs, when it is not the node's own (none then). */
+export function modelSourceNotes(settings: Pick<AgentNodeSettings, 'modelSource' | 'config'>): string[] {
+	if (settings.modelSource === 'built-in') return [];
+	const how = settings.modelSource === 'connected' ? 'the connected chat model, through LangChain' : 'the connected Toolbridge Chat Model, called directly with its settings';
+	return [`[DEBUG] Model: ${settings.config.model}, ${how}; the node's own credential, Model and model options are not used`];
+}

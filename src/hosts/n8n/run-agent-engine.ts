@@ -21,7 +21,7 @@ import { agentOutputJson } from './agent-output-json';
 import { NodeEventSink } from './node-event-sink';
 import { UntraceableToolsError } from './engine/untraceable-tools-error';
 import { loadConnectedTools } from './load-connected-tools';
-import { modelCallerOf, readAgentNodeSettings, type AgentNodeSettings } from './read-agent-node-settings';
+import { modelCallerOf, modelSourceNotes, readAgentNodeSettings, type AgentNodeSettings } from './read-agent-node-settings';
 import { readBinaryPrompt } from './read-binary-parts';
 import { readItemBatching, runItemBatches } from './run-item-batches';
 import { restorePromptFiles, withoutPromptFiles } from './engine/stored-prompt-files';
@@ -148,7 +148,7 @@ class ItemRun {
 		this.sink = new NodeEventSink(this.context, this.itemIndex, item.debugLog);
 		this.sink.begin();
 		for (const warning of warnings) this.debug(() => `[WARN] ${warning}`);
-		for (const line of [...prompt.notes, ...debugLines.start(state)]) this.debug(() => line);
+		for (const line of [...modelSourceNotes(this.settings), ...prompt.notes, ...debugLines.start(state)]) this.debug(() => line);
 		if (this.settings.toolTimeoutMs) {
 			this.debug(() => '[DEBUG] "Tool Timeout" does not apply: n8n\'s engine runs the tool nodes (set a timeout on the tool node itself, or "Tool Execution" to "In-Process")');
 		}

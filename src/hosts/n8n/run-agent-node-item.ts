@@ -7,7 +7,7 @@ import { Redactor } from '../../chat/redactor';
 import type { CallModel } from '../../agent/call-model-step';
 import { loadConnectedTools } from './load-connected-tools';
 import { enterNodeAgentFrame } from './enter-node-agent-frame';
-import { modelCallerOf, readAgentNodeSettings } from './read-agent-node-settings';
+import { modelCallerOf, modelSourceNotes, readAgentNodeSettings } from './read-agent-node-settings';
 import { agentOutputJson } from './agent-output-json';
 import { NodeEventSink } from './node-event-sink';
 import { readBinaryPrompt } from './read-binary-parts';
@@ -50,7 +50,7 @@ export async function runAgentNodeItem(
 	const frame = enterNodeAgentFrame(context, itemIndex, (line) => sink.debug(line));
 
 	openStream();
-	if (settings.debugLog) for (const line of [...(options.debugNotes ?? []), ...prompt.notes]) sink.debug(line);
+	if (settings.debugLog) for (const line of [...(options.debugNotes ?? []), ...modelSourceNotes(settings), ...prompt.notes]) sink.debug(line);
 	let result: AgentResult;
 	try {
 		const outcome = await frame.run(() => runAgent({

@@ -6,7 +6,7 @@ import { runValidator } from '../../agent/modes/validator/run-validator';
 import { Redactor } from '../../chat/redactor';
 import type { CallModel } from '../../agent/call-model-step';
 import { loadConnectedTools } from './load-connected-tools';
-import { modelCallerOf, readAgentNodeSettings } from './read-agent-node-settings';
+import { modelCallerOf, modelSourceNotes, readAgentNodeSettings } from './read-agent-node-settings';
 import { NodeEventSink } from './node-event-sink';
 import { connectItemMemory } from './node-memory';
 import { validatorTranscript } from '../../agent/modes/validator/validator-transcript';
@@ -48,7 +48,7 @@ export async function runValidatorNodeItem(
 	const { memory, openStream } = await connectItemMemory(context, itemIndex, { policy: settings.memoryErrorPolicy, debugLog: settings.debugLog, redactor, sink });
 	const history = await memory.load();
 	openStream();
-	if (settings.debugLog) for (const line of prompt.notes) sink.debug(line);
+	if (settings.debugLog) for (const line of [...modelSourceNotes(settings), ...prompt.notes]) sink.debug(line);
 	const { state, result } = await runValidator({
 		input: {
 			config: {

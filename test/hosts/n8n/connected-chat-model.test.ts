@@ -50,9 +50,10 @@ describe('a connected chat model (real ChatOpenAI at a loopback Chat Completions
 	it('streams its text to n8n chat and saves real tool-call messages to memory', async () => {
 		const fake = await start(({ index }) => (index === 0 ? toolCallReply([{ id: 'call_m', name: 'hash', arguments: { text: 'a' } }]) : textReply('done and saved')));
 		const history = new InMemoryChatMessageHistory();
-		const { context, chunks } = nodeContext({ model: openAiModel(fake.baseUrl), tools: [hashTool()], memory: { chatHistory: history }, streaming: true });
-		await executeNode(context);
-		expect(streamedText(chunks)).toBe('done and saved');
+		const { context, chunks } = nodeContext({ model: openAiModel(fake.baseUrl), tools: [hashTool()], memory: { chatHistory: history }, streaming: true, options: { debugLog: true } });
+		const [[item]] = await executeNode(context);
+		expect(streamedText(chunks)).toContain('done and saved');
+		expect(item.json.debugLog).toContainEqual("[DEBUG] Model: gpt-4o-mini, the connected chat model, through LangChain; the node's own credential, Model and model options are not used");
 		const saved = await history.getMessages();
 		expect(saved.map((message) => message.getType())).toEqual(['human', 'ai', 'tool', 'ai']);
 		expect((saved[2] as unknown as { tool_call_id: string }).tool_call_id).toBe('call_m');
