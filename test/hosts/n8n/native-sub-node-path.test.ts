@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ToolbridgeChatModel } from '../../../nodes/ToolbridgeChatModel/ToolbridgeChatModel.node';
+import { supplyToolbridgeChatModel } from '../../../src/hosts/n8n/chat-model/supply-toolbridge-chat-model';
+import { loadAiNodeSdk } from '../../../src/hosts/n8n/chat-model/load-ai-node-sdk';
 import { createLangChainModelCaller, type LangChainChatModelLike } from '../../../src/hosts/n8n/langchain-model-caller';
 import { runAgent } from '../../../src/agent/run-agent';
 import { inProcessAgentTool } from '../../../src/hosts/n8n/engine/in-process-agent-tool';
@@ -64,5 +66,33 @@ describe('the orchestrator with a connected Toolbridge Chat Model (native path)'
 		const strip = (request: FakeRequest) => request.body.messages;
 		expect(roundTrip.requests.map(strip)).toEqual(native.requests.map(strip));
 		expect(roundTrip.requests[0].body.tools).toEqual(native.requests[0].body.tools);
+	});
+});
+
+describe('on an n8n without @n8n/ai-node-sdk (before 2.x)', () => {
+	const olderN8n = () =>
+		loadAiNodeSdk(() => {
+			throw new Error("Cannot find module '@n8n/ai-node-sdk'");
+		});
+
+	it('the orchestrator still runs the sub-node natively, each call a run of the sub-node', async () => {
+		const fake = await start(respond);
+		const sub = chatModelContext({ baseUrl: fake.baseUrl, parameters: { model: { __rl: true, mode: 'id', value: 'old/n8n-model' } } });
+		const { response } = await supplyToolbridgeChatModel(sub.context, 0, olderN8n);
+		const { context } = orchestratorContext({ items: [{ chatInput: 'hash toolbridge' }], model: response, tools: [hashTool()], credentials: null });
+		const [[item]] = await executeOrchestrator(context);
+		expect(item.json.output).toBe(`hash: ${sha256('toolbridge')}`);
+		expect(fake.requests.map((request) => request.body.model)).toEqual(['old/n8n-model', 'old/n8n-model']);
+		expect(sub.traced.map((entry) => entry.kind)).toEqual(['input', 'output', 'input', 'output']);
+		expect(JSON.stringify(response)).not.toContain(apiKey);
+	});
+
+	it('any other consumer gets AI_NODE_SDK_UNAVAILABLE from every model call', async () => {
+		const sub = chatModelContext({ baseUrl: 'http://127.0.0.1:9/v1' });
+		const { response } = await supplyToolbridgeChatModel(sub.context, 0, olderN8n);
+		const model = response as { invoke: () => Promise<unknown>; stream: () => Promise<unknown>; bindTools: () => unknown };
+		await expect(model.invoke()).rejects.toMatchObject({ code: 'AI_NODE_SDK_UNAVAILABLE' });
+		await expect(model.stream()).rejects.toMatchObject({ code: 'AI_NODE_SDK_UNAVAILABLE' });
+		expect(() => model.bindTools()).toThrow(/works here only under an Agent Orchestrator/);
 	});
 });

@@ -18,7 +18,7 @@ export function loadAiNodeSdk(requireModule: (id: string) => unknown = createReq
 	} catch (error) {
 		throw new ToolbridgeError(
 			'AI_NODE_SDK_UNAVAILABLE',
-			'The Toolbridge Chat Model needs n8n 2.x with @n8n/ai-node-sdk (n8n 2.41.1 ships it), which could not be loaded here. Update n8n, or use the Agent Orchestrator with its own credential instead.',
+			'This n8n has no @n8n/ai-node-sdk (n8n 2.x ships it), so the Toolbridge Chat Model works here only under an Agent Orchestrator (which calls it directly). Update n8n to use it under other AI nodes.',
 			{ cause: error },
 		);
 	}

@@ -167,7 +167,7 @@ describe('Toolbridge Chat Model through n8n\'s LangChain adapter', () => {
 	it('the node turns an empty model into a NodeOperationError', async () => {
 		const { context } = chatModelContext({ baseUrl: 'http://127.0.0.1:9/v1', parameters: { model: { __rl: true, mode: 'id', value: ' ' } } });
 		await expect(new ToolbridgeChatModel().supplyData.call(context, 0)).rejects.toThrow(/model is empty/);
-		await expect(supplyToolbridgeChatModel(context, 0, sdk)).rejects.toMatchObject({ code: 'AGENT_CONFIGURATION' });
+		await expect(supplyToolbridgeChatModel(context, 0, () => sdk)).rejects.toMatchObject({ code: 'AGENT_CONFIGURATION' });
 	});
 });
 
