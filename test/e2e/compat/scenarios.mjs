@@ -82,13 +82,16 @@ export function toolPathOf(runs, toolCallId) {
 }
 
 /**
- * Full mode at default settings with Crypto as the only tool.
+ * Full mode at default settings with Crypto as the only tool; with `subNode`, the model comes
+ * from a Toolbridge Chat Model on the orchestrator's Chat Model input (the orchestrator has no
+ * credential then), whose runs must show each model call.
  * @param {ScenarioScope} scope
  * @param {N8nProfile} profile
+ * @param {{ subNode?: boolean }} [options]
  * @returns {Promise<string>}
  */
-async function fullMode(scope, profile) {
-	const model = 'fake/compat-full';
+async function fullMode(scope, profile, { subNode = false } = {}) {
+	const model = subNode ? 'fake/compat-sub-node' : 'fake/compat-full';
 	/** @type {{ toolMessage?: string }} */
 	const seen = {};
 	const fake = await scope.startFake((request, fakeModule) => {
@@ -113,18 +116,24 @@ async function fullMode(scope, profile) {
 			name: `E2E ${scope.id}`,
 			nodes: [
 				node('Start', 'n8n-nodes-base.manualTrigger', profile.nodes.manualTrigger, {}),
-				node(
-					'Agent Orchestrator',
-					'n8n-nodes-toolbridge.agentOrchestrator',
-					1,
-					{ authentication: 'openRouterApi', mode: 'full', model, prompt: 'Hash the text.', options: {} },
-					{ openRouterApi: credential },
-				),
+				subNode
+					? node('Agent Orchestrator', 'n8n-nodes-toolbridge.agentOrchestrator', 1.1, { mode: 'full', prompt: 'Hash the text.', options: {} })
+					: node(
+							'Agent Orchestrator',
+							'n8n-nodes-toolbridge.agentOrchestrator',
+							1,
+							{ authentication: 'openRouterApi', mode: 'full', model, prompt: 'Hash the text.', options: {} },
+							{ openRouterApi: credential },
+						),
+				...(subNode
+					? [node('Toolbridge Chat Model', 'n8n-nodes-toolbridge.toolbridgeChatModel', 1, { authentication: 'openRouterApi', model: { __rl: true, mode: 'id', value: model }, options: {} }, { openRouterApi: credential })]
+					: []),
 				{ ...hashTextTool(), typeVersion: profile.nodes.crypto },
 			],
 			connections: connections([
 				['Start', 'Agent Orchestrator'],
 				['Hash Text', 'Agent Orchestrator', 'ai_tool'],
+				...(subNode ? [['Toolbridge Chat Model', 'Agent Orchestrator', 'ai_languageModel']] : []),
 			]),
 		}),
 	);
@@ -136,6 +145,11 @@ async function fullMode(scope, profile) {
 	if (runs.length !== 1) throw new Error(`'Hash Text' ran ${runs.length} times in n8n's execution data, expected 1`);
 	if (!JSON.stringify(runs[0].data ?? {}).includes(EXPECTED.sha256)) throw new Error(`'Hash Text' run output lacks the SHA-256: ${JSON.stringify(runs[0]).slice(0, 500)}`);
 	const path = toolPathOf(runs, 'call_hash');
+	if (subNode) {
+		const modelRuns = runDataOf(result)['Toolbridge Chat Model'] ?? [];
+		if (modelRuns.length !== 2) throw new Error(`'Toolbridge Chat Model' has ${modelRuns.length} runs in n8n's execution data (its Logs), expected one per model call (2)`);
+		return `tool path: ${path}; the sub-node's model answered (native path), its 2 calls are its runs in the Logs; Crypto ran once`;
+	}
 	return `tool path: ${path}; Crypto v${profile.nodes.crypto} ran once, the model read its SHA-256 and the answer carries it`;
 }
 
@@ -207,6 +221,11 @@ export const compatScenarios = [
 		id: 'full-mode',
 		title: 'orchestrator (full mode, default settings) + Crypto tool: the model reads the real SHA-256',
 		run: fullMode,
+	},
+	{
+		id: 'toolbridge-chat-model',
+		title: 'orchestrator (version 1.1, no credential) + Toolbridge Chat Model sub-node + Crypto: the sub-node works on every n8n (no @n8n/ai-node-sdk before 2.x)',
+		run: (scope, profile) => fullMode(scope, profile, { subNode: true }),
 	},
 	{
 		id: 'nested-n8n-agent',
