@@ -112,4 +112,33 @@ describe('agent state machine', () => {
 		expect(canonicalJson({ b: [{ y: 1, x: 2 }], a: 1 })).toBe(canonicalJson({ a: 1, b: [{ x: 2, y: 1 }] }));
 		expect(canonicalJson({ a: [1, 2] })).not.toBe(canonicalJson({ a: [2, 1] }));
 	});
+
+	it.each([
+		{ b: [{ y: 1, x: 'two "quoted" \u00e9' }], a: null, c: { e: [true, false, 1.5e-7], d: {} } },
+		[1, 'x', { z: [], y: [[]] }],
+		'text',
+		42,
+		null,
+		{ nested: { deeper: { deepest: [{ k: 'v', j: -0 }] } } },
+	])('is JSON.stringify of the key-sorted value: %j', (value) => {
+		const sortKeys = (entry: unknown): unknown =>
+			Array.isArray(entry)
+				? entry.map(sortKeys)
+				: entry !== null && typeof entry === 'object'
+					? Object.fromEntries(Object.keys(entry).sort().map((key) => [key, sortKeys((entry as Record<string, unknown>)[key])]))
+					: entry;
+		expect(canonicalJson(value)).toBe(JSON.stringify(sortKeys(value)));
+	});
+
+	it('takes arguments nested 20,000 deep (from the model) without a stack overflow, key order still ignored', () => {
+		const deep = (order: 'ab' | 'ba') => {
+			let value: unknown = 'leaf';
+			for (let depth = 0; depth < 20_000; depth++) value = order === 'ab' ? { a: value, b: depth } : { b: depth, a: value };
+			return value;
+		};
+		const text = canonicalJson(deep('ab'));
+		expect(text).toBe(canonicalJson(deep('ba')));
+		expect(text.startsWith('{"a":{"a":')).toBe(true);
+		expect(text.length).toBeGreaterThan(200_000);
+	});
 });
