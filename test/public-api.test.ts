@@ -37,6 +37,7 @@ const calls: Record<string, (value: unknown) => unknown> = {
 	runAgent: (value) => library.runAgent(value as never),
 	runValidator: (value) => library.runValidator(value as never),
 	createLangChainModelCaller: (value) => library.createLangChainModelCaller(value as never),
+	withToolTimeout: (value) => library.withToolTimeout(value as never, 1000),
 };
 
 // Values a parameter legitimately accepts are skipped (a string is a workflow path, {} is valid options …).

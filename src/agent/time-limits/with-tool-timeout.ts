@@ -1,6 +1,7 @@
 import type { AgentTool, ToolObservation } from '../../tools/agent-tool';
 import { describeAbortReason } from '../stop-agent';
 import { settleOnAbort } from './settle-on-abort';
+import { argumentChecks } from '../../errors/invalid-argument-error';
 
 /** The observation the model reads when a tool ran out of time. */
 export function toolTimeoutObservation(name: string, timeoutMs: number): ToolObservation {
@@ -29,8 +30,12 @@ class ToolTimeLimitReason extends Error {
  * model gets a timeout observation at once; a tool that ignores the signal is abandoned, its
  * late result dropped. The caller's signal aborts the call the same way (a "stopped"
  * observation). `timeoutMs` ≤ 0 returns the tool unchanged.
+ * @throws {InvalidArgumentError} `INVALID_ARGUMENT` for a tool without `invoke` or a timeout that is not a number.
  */
 export function withToolTimeout(tool: AgentTool, timeoutMs: number): AgentTool {
+	const check = argumentChecks('withToolTimeout');
+	if (typeof check.object(tool, 'tool').invoke !== 'function') check.fail('tool.invoke', 'a function (an AgentTool)', tool.invoke);
+	if (typeof timeoutMs !== 'number' || Number.isNaN(timeoutMs)) check.fail('timeoutMs', 'a number of milliseconds (0: no limit)', timeoutMs);
 	if (!(timeoutMs > 0)) return tool;
 	return {
 		...tool,

@@ -1,4 +1,6 @@
 import {
+	defaultRunTimeLimits,
+	withToolTimeout,
 	createSessionRedactor,
 	loadWorkflowTools,
 	OutputBoundary,
@@ -78,7 +80,9 @@ ${workflowOptionsHelp.replace('show stack traces', 'show stack traces and a nest
 			throw new UsageError(`No tool "${toolName}". Available tools: ${tools.map((candidate) => candidate.name).join(', ') || 'none'}.`);
 		}
 		// What the model would read: through the boundary every agent run applies.
-		const observation = new OutputBoundary({ redactor: session.redactor }).observation(await tool.invoke(args, { toolCallId: 'toolbridge-cli' }));
+		// The agent loop's default tool time limit (120 s) holds here too: a hanging node does not hang the CLI.
+		const limited = withToolTimeout(tool, defaultRunTimeLimits.toolTimeoutMs);
+		const observation = new OutputBoundary({ redactor: session.redactor }).observation(await limited.invoke(args, { toolCallId: 'toolbridge-cli' }));
 		if (values.json) {
 			const printed = { tool: tool.name, isError: observation.isError, content: observation.content, data: observation.data, usage };
 			io.stdout(`${JSON.stringify(printed, null, 2)}\n`);
