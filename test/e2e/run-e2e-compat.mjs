@@ -30,48 +30,18 @@ import { compatScenarios } from './compat/scenarios.mjs';
 import { RunContext, ScenarioScope } from './lib/context.mjs';
 import { buildAndPack } from './lib/pack-package.mjs';
 import { provision, provisionPaths } from './lib/provision.mjs';
+import { indent, onInterrupt, parseRunnerArgs, runMain, runScenario, seconds, setupFailed, Tally } from './lib/runner.mjs';
 
 const repoDir = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const args = process.argv.slice(2);
-const flag = (/** @type {string} */ name) => args.includes(`--${name}`);
-const valueOf = (/** @type {string} */ name) => args.find((argument) => argument.startsWith(`--${name}=`))?.slice(name.length + 3);
-const only = valueOf('only') ? new RegExp(/** @type {string} */ (valueOf('only'))) : undefined;
-if (flag('keep')) process.env.TOOLBRIDGE_E2E_KEEP = '1';
+const { flag, valueOf, only } = parseRunnerArgs();
 
 const SCENARIO_TIMEOUT_MS = 10 * 60_000;
 /** A release that failed to install for a registry reason is not retried for this long. */
 const UNINSTALLABLE_RETRY_MS = 24 * 3600_000;
-const seconds = (/** @type {number} */ since) => `${((Date.now() - since) / 1000).toFixed(1)} s`;
-const indent = (/** @type {string} */ text) => text.split('\n').map((line) => `      ${line}`).join('\n');
 
 /** @type {Set<RunContext>} */
 const contexts = new Set();
-let interrupted = false;
-for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM'])) {
-	process.on(signal, () => {
-		if (interrupted) process.exit(130);
-		interrupted = true;
-		console.log(`\n${signal}: stopping n8n instances …`);
-		void Promise.all([...contexts].map((context) => context.dispose())).finally(() => process.exit(130));
-	});
-}
-
-/**
- * Race a promise against a timeout.
- * @template T
- * @param {Promise<T>} promise
- * @param {number} milliseconds
- * @param {string} what
- * @returns {Promise<T>}
- */
-function withTimeout(promise, milliseconds, what) {
-	/** @type {NodeJS.Timeout | undefined} */
-	let timer;
-	const timeout = new Promise((_, reject) => {
-		timer = setTimeout(() => reject(new Error(`${what} timed out after ${milliseconds / 1000} s`)), milliseconds);
-	});
-	return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}
+const interrupted = onInterrupt('stopping n8n instances …', () => Promise.all([...contexts].map((context) => context.dispose())));
 
 /**
  * Run async jobs with at most `limit` at a time; each job's promise is returned at once.
@@ -194,9 +164,7 @@ async function main() {
 			console.log(`   ${flag('no-build') ? '' : 'built and '}packed ${packed.filename} (${packed.entryCount} files) in ${seconds(buildStart)}`);
 		}
 	} catch (error) {
-		console.log(`FAIL setup: ${/** @type {Error} */ (error).message}`);
-		console.log('0 passed, 1 failed');
-		return 1;
+		return setupFailed(/** @type {Error} */ (error).message);
 	}
 
 	const concurrency = Number(process.env.TOOLBRIDGE_E2E_PROVISION_CONCURRENCY ?? 2);
@@ -205,9 +173,7 @@ async function main() {
 		concurrency,
 	);
 
-	let passed = 0;
-	let failed = 0;
-	let skipped = 0;
+	const tally = new Tally();
 	/** @type {string[]} */
 	const summary = [];
 	const record = (/** @type {string} */ line) => {
@@ -215,10 +181,10 @@ async function main() {
 		summary.push(line);
 	};
 	for (const [index, entry] of resolved.entries()) {
-		if (interrupted) break;
+		if (interrupted()) break;
 		const provisioned = await provisions[index];
 		if (!provisioned.ok) {
-			failed += 1;
+			tally.failed += 1;
 			record(`FAIL ${entry.version} setup — provisioning failed`);
 			console.log(indent(/** @type {Error} */ (provisioned.error).message));
 			continue;
@@ -231,7 +197,7 @@ async function main() {
 		try {
 			profile = readN8nProfile(install.n8nDir);
 		} catch (error) {
-			failed += 1;
+			tally.failed += 1;
 			record(`FAIL ${version} setup — ${/** @type {Error} */ (error).message}`);
 			continue;
 		}
@@ -241,41 +207,29 @@ async function main() {
 		try {
 			for (const scenario of compatScenarios) {
 				if (only && !only.test(scenario.id)) continue;
-				if (interrupted) break;
+				if (interrupted()) break;
 				const skipReason = scenario.skip?.(profile);
 				if (skipReason) {
-					skipped += 1;
+					tally.skipped += 1;
 					record(`SKIP ${version} ${scenario.id} — ${skipReason}`);
 					continue;
 				}
 				const scope = new ScenarioScope(context, scenario.id);
-				const scenarioStart = Date.now();
-				/** @type {Error | undefined} */
-				let failure;
-				/** @type {string | undefined} */
-				let line;
-				try {
-					line = await withTimeout(scenario.run(scope, profile), SCENARIO_TIMEOUT_MS, `scenario ${scenario.id}`);
-				} catch (error) {
-					failure = /** @type {Error} */ (error);
-				}
-				const realFailure = Boolean(failure && !scenario.pending);
-				if (realFailure) context.anyFailure = true;
-				await scope.cleanup(realFailure);
-				const took = seconds(scenarioStart);
-				if (!failure) {
-					passed += 1;
-					record(`PASS ${version} ${scenario.id} (${took}) — ${line ?? scenario.title}`);
-				} else if (scenario.pending) {
-					skipped += 1;
-					record(`PENDING ${version} ${scenario.id} (${took}) — ${scenario.pending}`);
-					console.log(indent(`current failure: ${failure.message.split('\n').slice(0, 6).join('\n')}`));
-				} else {
-					failed += 1;
-					record(`FAIL ${version} ${scenario.id} (${took}) — ${scenario.title}`);
-					console.log(indent(describeFailure(failure)));
-				}
-				for (const note of scope.notes) console.log(indent(note));
+				await runScenario({
+					scenario,
+					scope,
+					context,
+					run: () => scenario.run(scope, profile),
+					timeoutMs: SCENARIO_TIMEOUT_MS,
+					tally,
+					lines: {
+						pass: (took, line) => `${version} ${scenario.id} (${took}) — ${line ?? scenario.title}`,
+						pending: (took) => `${version} ${scenario.id} (${took}) — ${scenario.pending}`,
+						fail: (took) => `${version} ${scenario.id} (${took}) — ${scenario.title}`,
+						describe: describeFailure,
+						print: record,
+					},
+				});
 			}
 		} finally {
 			await context.dispose();
@@ -283,19 +237,11 @@ async function main() {
 		}
 	}
 	await Promise.allSettled(provisions);
-	if (failed === 0 && process.env.TOOLBRIDGE_E2E_KEEP !== '1') rmSync(runRoot, { recursive: true, force: true });
+	if (tally.failed === 0 && process.env.TOOLBRIDGE_E2E_KEEP !== '1') rmSync(runRoot, { recursive: true, force: true });
 	else console.log(`   logs and n8n folders kept in ${runRoot}`);
 	console.log(`== summary (total ${seconds(started)})`);
 	for (const line of summary) console.log(line);
-	console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
-	return failed > 0 || interrupted ? 1 : 0;
+	return tally.finish(interrupted());
 }
 
-main().then(
-	(code) => process.exit(code),
-	(error) => {
-		console.log(`FAIL e2e compat harness: ${error?.stack ?? error}`);
-		console.log('0 passed, 1 failed');
-		process.exit(1);
-	},
-);
+runMain(main, 'e2e compat harness');

@@ -25,52 +25,22 @@ import { RunContext } from './lib/context.mjs';
 import { provision } from './lib/provision.mjs';
 import { QueueTopology } from './lib/queue-topology.mjs';
 import { buildAndPack } from './lib/pack-package.mjs';
+import { onInterrupt, parseRunnerArgs, runMain, runScenario, seconds, setupFailed, Tally } from './lib/runner.mjs';
 import { ensureServerPrograms } from './lib/system-packages.mjs';
 import { scenarios } from './queue/index.mjs';
 import { QueueScope } from './queue/scope.mjs';
 
 const repoDir = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const args = process.argv.slice(2);
-const flag = (/** @type {string} */ name) => args.includes(`--${name}`);
-const onlyArgument = args.find((argument) => argument.startsWith('--only='));
-const only = onlyArgument ? new RegExp(onlyArgument.slice('--only='.length)) : undefined;
-if (flag('keep')) process.env.TOOLBRIDGE_E2E_KEEP = '1';
+const { flag, only } = parseRunnerArgs();
 const keepAll = () => process.env.TOOLBRIDGE_E2E_KEEP === '1';
 
 const SCENARIO_TIMEOUT_MS = 8 * 60_000;
-const seconds = (/** @type {number} */ since) => `${((Date.now() - since) / 1000).toFixed(1)} s`;
-const indent = (/** @type {string} */ text) => text.split('\n').map((line) => `      ${line}`).join('\n');
 
 /** @type {RunContext | undefined} */
 let context;
 /** @type {QueueTopology | undefined} */
 let topology;
-let interrupted = false;
-for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM'])) {
-	process.on(signal, () => {
-		if (interrupted) process.exit(130);
-		interrupted = true;
-		console.log(`\n${signal}: stopping n8n, Postgres and Redis …`);
-		void Promise.allSettled([topology?.stop(), context?.dispose()]).finally(() => process.exit(130));
-	});
-}
-
-/**
- * Race a promise against a timeout.
- * @template T
- * @param {Promise<T>} promise
- * @param {number} milliseconds
- * @param {string} what
- * @returns {Promise<T>}
- */
-function withTimeout(promise, milliseconds, what) {
-	/** @type {NodeJS.Timeout | undefined} */
-	let timer;
-	const timeout = new Promise((_, reject) => {
-		timer = setTimeout(() => reject(new Error(`${what} timed out after ${milliseconds / 1000} s`)), milliseconds);
-	});
-	return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}
+const interrupted = onInterrupt('stopping n8n, Postgres and Redis …', () => Promise.allSettled([topology?.stop(), context?.dispose()]));
 
 async function main() {
 	const started = Date.now();
@@ -101,74 +71,54 @@ async function main() {
 			await topology.start(log);
 		}
 	} catch (error) {
-		console.log(`FAIL setup: ${/** @type {Error} */ (error).stack ?? error}`);
-		const kept = await topology?.stop(true).catch(() => []);
-		if (kept?.length) console.log(`   kept for inspection: ${kept.join(', ')}`);
-		console.log(`   setup logs kept in ${setupLog}`);
-		console.log('0 passed, 1 failed');
-		return 1;
+		return setupFailed(`${/** @type {Error} */ (error).stack ?? error}`, async () => {
+			const kept = await topology?.stop(true).catch(() => []);
+			if (kept?.length) console.log(`   kept for inspection: ${kept.join(', ')}`);
+			console.log(`   setup logs kept in ${setupLog}`);
+		});
 	}
 
-	let passed = 0;
-	let failed = 0;
-	let pending = 0;
+	const run = context;
+	const tally = new Tally();
 	/** @type {string[]} */
 	const figures = [];
 	try {
 		for (const scenario of scenarios) {
 			if (only && !only.test(scenario.id)) continue;
-			if (interrupted) break;
-			const scope = new QueueScope(context, scenario.id, topology, programs);
-			const scenarioStart = Date.now();
-			/** @type {Error | undefined} */
-			let failure;
-			try {
-				if (scenario.needsTopology && topology) {
-					const restarted = await topology.ensureWorkersRunning();
-					if (restarted.length > 0) scope.note(`restarted before this scenario: ${restarted.join(', ')}`);
-				}
-				await withTimeout(scenario.run(scope), SCENARIO_TIMEOUT_MS, `scenario ${scenario.id}`);
-			} catch (error) {
-				failure = /** @type {Error} */ (error);
-			}
-			const realFailure = Boolean(failure && !scenario.pending);
-			if (realFailure) context.anyFailure = true;
-			await scope.cleanup(realFailure);
-			const took = seconds(scenarioStart);
-			if (!failure) {
-				passed += 1;
-				console.log(`PASS ${scenario.id} — ${scenario.title} (${took})${scenario.pending ? ' [passes: remove its pending flag]' : ''}`);
-			} else if (scenario.pending) {
-				pending += 1;
-				console.log(`PENDING ${scenario.id} — ${scenario.title} (${took}): ${scenario.pending}`);
-				console.log(indent(`current failure: ${failure.message.split('\n').slice(0, 6).join('\n')}`));
-			} else {
-				failed += 1;
-				console.log(`FAIL ${scenario.id} — ${scenario.title} (${took})`);
-				console.log(indent(failure.stack ?? failure.message));
-			}
-			for (const note of scope.notes) console.log(indent(note));
+			if (interrupted()) break;
+			const scope = new QueueScope(run, scenario.id, topology, programs);
+			await runScenario({
+				scenario,
+				scope,
+				context: run,
+				prepare: async () => {
+					if (scenario.needsTopology && topology) {
+						const restarted = await topology.ensureWorkersRunning();
+						if (restarted.length > 0) scope.note(`restarted before this scenario: ${restarted.join(', ')}`);
+					}
+				},
+				run: () => scenario.run(scope),
+				timeoutMs: SCENARIO_TIMEOUT_MS,
+				tally,
+				lines: {
+					pass: (took) => `${scenario.id} — ${scenario.title} (${took})${scenario.pending ? ' [passes: remove its pending flag]' : ''}`,
+					pending: (took) => `${scenario.id} — ${scenario.title} (${took}): ${scenario.pending}`,
+					fail: (took) => `${scenario.id} — ${scenario.title} (${took})`,
+				},
+			});
 			figures.push(...scope.figures);
 		}
 	} finally {
-		const kept = [...((await topology?.stop(failed > 0 || keepAll()).catch(() => [])) ?? [])];
-		await context.dispose();
+		const kept = [...((await topology?.stop(tally.failed > 0 || keepAll()).catch(() => [])) ?? [])];
+		await run.dispose();
 		if (kept.length > 0) console.log(`   kept for inspection: ${kept.join(', ')}`);
-		if (failed === 0 && !keepAll()) rmSync(setupLog, { recursive: true, force: true });
+		if (tally.failed === 0 && !keepAll()) rmSync(setupLog, { recursive: true, force: true });
 		else console.log(`   setup logs kept in ${setupLog}`);
 	}
 	for (const figure of figures) console.log(`   ${figure}`);
 	console.log(`   total ${seconds(started)}`);
 	// The plain closing line CI reads: PENDING rows count as skipped (each printed its reason above).
-	console.log(`${passed} passed, ${failed} failed${pending ? `, ${pending} skipped` : ''}`);
-	return failed > 0 || interrupted ? 1 : 0;
+	return tally.finish(interrupted());
 }
 
-main().then(
-	(code) => process.exit(code),
-	(error) => {
-		console.log(`FAIL e2e harness: ${error?.stack ?? error}`);
-		console.log('0 passed, 1 failed');
-		process.exit(1);
-	},
-);
+runMain(main);

@@ -20,47 +20,17 @@ import { fileURLToPath } from 'node:url';
 import { RunContext, ScenarioScope } from './lib/context.mjs';
 import { buildAndPack } from './lib/pack-package.mjs';
 import { provision } from './lib/provision.mjs';
+import { onInterrupt, parseRunnerArgs, runMain, runScenario, seconds, setupFailed, Tally } from './lib/runner.mjs';
 import { scenarios } from './scenarios/index.mjs';
 
 const repoDir = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const args = process.argv.slice(2);
-const flag = (/** @type {string} */ name) => args.includes(`--${name}`);
-const onlyArgument = args.find((argument) => argument.startsWith('--only='));
-const only = onlyArgument ? new RegExp(onlyArgument.slice('--only='.length)) : undefined;
-if (flag('keep')) process.env.TOOLBRIDGE_E2E_KEEP = '1';
+const { flag, only } = parseRunnerArgs();
 
 const SCENARIO_TIMEOUT_MS = 10 * 60_000;
-const seconds = (/** @type {number} */ since) => `${((Date.now() - since) / 1000).toFixed(1)} s`;
-const indent = (/** @type {string} */ text) => text.split('\n').map((line) => `      ${line}`).join('\n');
 
 /** @type {RunContext | undefined} */
 let context;
-let interrupted = false;
-for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM'])) {
-	process.on(signal, () => {
-		if (interrupted) process.exit(130);
-		interrupted = true;
-		console.log(`\n${signal}: stopping n8n instances …`);
-		void (context?.dispose() ?? Promise.resolve()).finally(() => process.exit(130));
-	});
-}
-
-/**
- * Race a promise against a timeout.
- * @template T
- * @param {Promise<T>} promise
- * @param {number} milliseconds
- * @param {string} what
- * @returns {Promise<T>}
- */
-function withTimeout(promise, milliseconds, what) {
-	/** @type {NodeJS.Timeout | undefined} */
-	let timer;
-	const timeout = new Promise((_, reject) => {
-		timer = setTimeout(() => reject(new Error(`${what} timed out after ${milliseconds / 1000} s`)), milliseconds);
-	});
-	return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}
+const interrupted = onInterrupt('stopping n8n instances …', () => context?.dispose() ?? Promise.resolve());
 
 async function main() {
 	const started = Date.now();
@@ -80,67 +50,44 @@ async function main() {
 		tarball = packed.tarball;
 		console.log(`   ${flag('no-build') ? '' : 'built and '}packed ${packed.filename} (${packed.entryCount} files) in ${seconds(buildStart)}`);
 	} catch (error) {
-		console.log(`FAIL setup: ${/** @type {Error} */ (error).message}`);
-		console.log('0 passed, 1 failed');
-		return 1;
+		return setupFailed(/** @type {Error} */ (error).message);
 	}
 
-	context = new RunContext({ install, repoDir, tarball, logDir: setupLog });
-	let passed = 0;
-	let failed = 0;
-	let skipped = 0;
+	const run = new RunContext({ install, repoDir, tarball, logDir: setupLog });
+	context = run;
+	const tally = new Tally();
 	try {
 		for (const scenario of scenarios) {
 			if (only && !only.test(scenario.id)) continue;
-			if (interrupted) break;
-			const missing = scenario.needs.filter((need) => need === 'fake' && !context?.hasFakeServer);
+			if (interrupted()) break;
+			const missing = scenario.needs.filter((need) => need === 'fake' && !run.hasFakeServer);
 			if (missing.length > 0) {
-				skipped += 1;
+				tally.skipped += 1;
 				console.log(`SKIP ${scenario.id} — ${scenario.title} (missing: test/support/fake-chat-server.ts)`);
 				continue;
 			}
-			const scope = new ScenarioScope(context, scenario.id);
-			const scenarioStart = Date.now();
-			/** @type {Error | undefined} */
-			let failure;
-			try {
-				await withTimeout(scenario.run(scope), SCENARIO_TIMEOUT_MS, `scenario ${scenario.id}`);
-			} catch (error) {
-				failure = /** @type {Error} */ (error);
-			}
-			const realFailure = Boolean(failure && !scenario.pending);
-			if (realFailure) context.anyFailure = true;
-			await scope.cleanup(realFailure);
-			const took = seconds(scenarioStart);
-			if (!failure) {
-				passed += 1;
-				console.log(`PASS ${scenario.id} — ${scenario.title} (${took})${scenario.pending ? ' [passes: remove its pending flag]' : ''}`);
-			} else if (scenario.pending) {
-				skipped += 1;
-				console.log(`PENDING ${scenario.id} — ${scenario.title} (${took}): ${scenario.pending}`);
-				console.log(indent(`current failure: ${failure.message.split('\n').slice(0, 6).join('\n')}`));
-			} else {
-				failed += 1;
-				console.log(`FAIL ${scenario.id} — ${scenario.title} (${took})`);
-				console.log(indent(failure.stack ?? failure.message));
-			}
-			for (const note of scope.notes) console.log(indent(note));
+			const scope = new ScenarioScope(run, scenario.id);
+			await runScenario({
+				scenario,
+				scope,
+				context: run,
+				run: () => scenario.run(scope),
+				timeoutMs: SCENARIO_TIMEOUT_MS,
+				tally,
+				lines: {
+					pass: (took) => `${scenario.id} — ${scenario.title} (${took})${scenario.pending ? ' [passes: remove its pending flag]' : ''}`,
+					pending: (took) => `${scenario.id} — ${scenario.title} (${took}): ${scenario.pending}`,
+					fail: (took) => `${scenario.id} — ${scenario.title} (${took})`,
+				},
+			});
 		}
 	} finally {
-		await context.dispose();
-		if (failed === 0) rmSync(setupLog, { recursive: true, force: true });
+		await run.dispose();
+		if (tally.failed === 0) rmSync(setupLog, { recursive: true, force: true });
 		else console.log(`   setup logs kept in ${setupLog}`);
 	}
 	console.log(`   total ${seconds(started)}`);
-	console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
-	return failed > 0 || interrupted ? 1 : 0;
+	return tally.finish(interrupted());
 }
 
-main().then(
-	(code) => process.exit(code),
-	(error) => {
-		console.log(`FAIL e2e harness: ${error?.stack ?? error}`);
-		console.log('0 passed, 1 failed');
-		process.exit(1);
-	},
-);
+runMain(main);

@@ -5,14 +5,14 @@
  * captured to files, and `n8n start` with readiness polling, owner setup, REST and
  * webhook calls, and guaranteed shutdown (process-group kill).
  */
-import { spawn } from 'node:child_process';
-import { copyFileSync, createWriteStream, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 import { freePorts } from './free-port.mjs';
 import { runCommand, tailFile } from './run-command.mjs';
+import { isRunning, killGroup, spawnService, stopChild } from './service-process.mjs';
 
 /** Owner account created on `start()`; loopback only, never a real secret. */
 export const OWNER = Object.freeze({
@@ -247,27 +247,44 @@ export class N8nInstance {
 	async start(options = {}) {
 		await this.choosePorts();
 		const timeoutMs = options.timeoutMs ?? 120_000;
-		const log = createWriteStream(this.serverLog, { flags: 'a' });
-		const child = spawn(this.install.nodeBin, [this.install.n8nBin, 'start'], {
+		const exited = this.spawnServer(['start']);
+		await this.waitForReadiness(exited, timeoutMs, { exitedAs: 'n8n start', notReadyAs: 'n8n', tailLines: 50 });
+		await this.setupOwner();
+	}
+
+	/**
+	 * Spawn `n8n <args>` as this instance's server: its own process group, output appended to
+	 * the server log, killed when this process exits.
+	 * @param {string[]} args
+	 * @param {string} [header] written to the server log first
+	 * @returns {() => string | undefined} `exited <code or signal>` once the process is gone
+	 */
+	spawnServer(args, header) {
+		const { child, exited } = spawnService(this.install.nodeBin, [this.install.n8nBin, ...args], {
 			env: this.env(),
 			cwd: this.folder,
-			detached: true,
-			stdio: ['ignore', 'pipe', 'pipe'],
+			logPath: this.serverLog,
+			header,
+			killOnExit: this.killOnExit,
 		});
 		this.server = child;
-		process.once('exit', this.killOnExit);
-		child.stdout?.pipe(log);
-		child.stderr?.pipe(log);
-		/** @type {string | undefined} */
-		let exited;
-		child.on('exit', (code, signal) => {
-			exited = `exited ${code ?? signal}`;
-		});
+		return exited;
+	}
+
+	/**
+	 * Poll `/healthz/readiness` every 250 ms until it answers OK.
+	 * @param {() => string | undefined} exited from `spawnServer`
+	 * @param {number} timeoutMs
+	 * @param {{ exitedAs: string, notReadyAs: string, tailLines: number }} words how the errors name the process, and how much log they quote
+	 * @returns {Promise<void>}
+	 * @throws {Error} with the server log tail when the process exits or is not ready in time
+	 */
+	async waitForReadiness(exited, timeoutMs, words) {
 		const deadline = Date.now() + timeoutMs;
 		for (;;) {
-			if (exited) throw new Error(`n8n start ${exited} (log ${this.serverLog}):\n${tailFile(this.serverLog, 50)}`);
+			if (exited()) throw new Error(`${words.exitedAs} ${exited()} (log ${this.serverLog}):\n${tailFile(this.serverLog, words.tailLines)}`);
 			if (Date.now() > deadline) {
-				throw new Error(`n8n not ready after ${timeoutMs} ms (log ${this.serverLog}):\n${tailFile(this.serverLog, 50)}`);
+				throw new Error(`${words.notReadyAs} not ready after ${timeoutMs} ms (log ${this.serverLog}):\n${tailFile(this.serverLog, words.tailLines)}`);
 			}
 			try {
 				const response = await fetch(`${this.baseUrl}/healthz/readiness`);
@@ -277,7 +294,6 @@ export class N8nInstance {
 			}
 			await sleep(250);
 		}
-		await this.setupOwner();
 	}
 
 	/**
@@ -375,13 +391,7 @@ export class N8nInstance {
 	 * @param {NodeJS.Signals} signal
 	 */
 	killServer(signal) {
-		const pid = this.server?.pid;
-		if (!pid || this.server?.exitCode !== null || this.server?.signalCode !== null) return;
-		try {
-			process.kill(-pid, signal);
-		} catch {
-			// already gone
-		}
+		if (isRunning(this.server)) killGroup(this.server, signal);
 	}
 
 	/**
@@ -391,19 +401,9 @@ export class N8nInstance {
 	async stop() {
 		const server = this.server;
 		if (!server) return;
-		if (server.exitCode === null && server.signalCode === null) {
-			const gone = new Promise((resolve) => server.once('exit', resolve));
-			this.killServer('SIGTERM');
-			const timer = setTimeout(() => this.killServer('SIGKILL'), 15_000);
-			await gone;
-			clearTimeout(timer);
-		}
+		await stopChild(server, { ask: () => this.killServer('SIGTERM'), force: () => this.killServer('SIGKILL'), graceMs: 15_000 });
 		// Task runners and other children of the group.
-		try {
-			if (server.pid) process.kill(-server.pid, 'SIGKILL');
-		} catch {
-			// none left
-		}
+		killGroup(server);
 		process.removeListener('exit', this.killOnExit);
 		this.server = undefined;
 	}

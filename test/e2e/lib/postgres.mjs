@@ -7,8 +7,8 @@
  * unprivileged `postgres` account the Debian package creates (through `runuser`), which owns
  * the data dir; any other user runs it directly.
  */
-import { spawn, spawnSync } from 'node:child_process';
-import { chownSync, createWriteStream, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { chownSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,6 +16,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 
 import { freePort } from './free-port.mjs';
 import { runChecked, tailFile } from './run-command.mjs';
+import { killGroup, spawnService, stopChild } from './service-process.mjs';
 
 /** The superuser initdb creates; with trust auth it needs no password. */
 export const POSTGRES_USER = 'postgres';
@@ -61,13 +62,7 @@ export class PostgresServer {
 		/** @type {import('node:child_process').ChildProcess | undefined} */
 		this.server = undefined;
 		this.account = serverAccount();
-		this.killOnExit = () => {
-			try {
-				if (this.server?.pid) process.kill(-this.server.pid, 'SIGKILL');
-			} catch {
-				// gone
-			}
-		};
+		this.killOnExit = () => killGroup(this.server);
 	}
 
 	/**
@@ -94,20 +89,11 @@ export class PostgresServer {
 			'-c', 'full_page_writes=off',
 			'-c', 'max_connections=200',
 		]);
-		const log = createWriteStream(this.logPath, { flags: 'a' });
-		const child = spawn(program, args, { cwd: this.folder, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-		child.stdout?.pipe(log);
-		child.stderr?.pipe(log);
+		const { child, exited } = spawnService(program, args, { cwd: this.folder, logPath: this.logPath, killOnExit: this.killOnExit });
 		this.server = child;
-		process.once('exit', this.killOnExit);
-		/** @type {string | undefined} */
-		let exited;
-		child.on('exit', (code, signal) => {
-			exited = `exited ${code ?? signal}`;
-		});
 		const deadline = Date.now() + 60_000;
 		for (;;) {
-			if (exited) throw new Error(`postgres ${exited} (log ${this.logPath}):\n${tailFile(this.logPath, 30)}`);
+			if (exited()) throw new Error(`postgres ${exited()} (log ${this.logPath}):\n${tailFile(this.logPath, 30)}`);
 			const ready = spawnSync(join(this.binDir, 'pg_isready'), ['-h', '127.0.0.1', '-p', String(this.port), '-U', POSTGRES_USER], { encoding: 'utf8' });
 			if (ready.status === 0) break;
 			if (Date.now() > deadline) throw new Error(`postgres not ready after 60 s (log ${this.logPath}):\n${tailFile(this.logPath, 30)}`);
@@ -150,15 +136,14 @@ export class PostgresServer {
 	 * @returns {Promise<string | undefined>} the folder when kept
 	 */
 	async stop(keep = false) {
-		const server = this.server;
-		if (server && server.exitCode === null && server.signalCode === null) {
-			const gone = new Promise((resolve) => server.once('exit', resolve));
-			const [program, args] = this.account.wrap(join(this.binDir, 'pg_ctl'), ['-D', this.dataDir, 'stop', '-m', 'fast', '-w', '-t', '20']);
-			spawnSync(program, args, { stdio: 'ignore', timeout: 30_000 });
-			const timer = setTimeout(this.killOnExit, 10_000);
-			await gone;
-			clearTimeout(timer);
-		}
+		await stopChild(this.server, {
+			ask: () => {
+				const [program, args] = this.account.wrap(join(this.binDir, 'pg_ctl'), ['-D', this.dataDir, 'stop', '-m', 'fast', '-w', '-t', '20']);
+				spawnSync(program, args, { stdio: 'ignore', timeout: 30_000 });
+			},
+			force: this.killOnExit,
+			graceMs: 10_000,
+		});
 		this.killOnExit();
 		process.removeListener('exit', this.killOnExit);
 		this.server = undefined;

@@ -14,9 +14,8 @@
  * time; n8n forces `maxStalledCount: 0` (scaling.service.js), so a stalled job is failed, never
  * re-run.
  */
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { cpSync, createWriteStream, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -25,7 +24,7 @@ import { installPackageLikeN8n } from './install-package.mjs';
 import { N8nInstance } from './n8n-instance.mjs';
 import { PostgresServer, POSTGRES_USER } from './postgres.mjs';
 import { RedisServer } from './redis.mjs';
-import { tailFile } from './run-command.mjs';
+import { isRunning, killGroup } from './service-process.mjs';
 
 /** Bull timings for the test topology (n8n's defaults: 60000 / 10000 / 30000 ms). */
 export const BULL_TIMINGS = Object.freeze({ lockDurationMs: 20_000, lockRenewMs: 5_000, stalledIntervalMs: 5_000 });
@@ -66,7 +65,7 @@ export class QueueProcess extends N8nInstance {
 	 * @returns {boolean}
 	 */
 	get running() {
-		return Boolean(this.server && this.server.exitCode === null && this.server.signalCode === null);
+		return isRunning(this.server);
 	}
 
 	/**
@@ -80,37 +79,9 @@ export class QueueProcess extends N8nInstance {
 	async start(options = {}) {
 		await this.choosePorts();
 		const timeoutMs = options.timeoutMs ?? 180_000;
-		const log = createWriteStream(this.serverLog, { flags: 'a' });
-		log.write(`\n==== ${new Date().toISOString()} start ${this.role}\n`);
 		const args = this.role === 'main' ? ['start'] : ['worker', `--concurrency=${WORKER_CONCURRENCY}`];
-		const child = spawn(this.install.nodeBin, [this.install.n8nBin, ...args], {
-			env: this.env(),
-			cwd: this.folder,
-			detached: true,
-			stdio: ['ignore', 'pipe', 'pipe'],
-		});
-		this.server = child;
-		process.removeListener('exit', this.killOnExit);
-		process.once('exit', this.killOnExit);
-		child.stdout?.pipe(log);
-		child.stderr?.pipe(log);
-		/** @type {string | undefined} */
-		let exited;
-		child.on('exit', (code, signal) => {
-			exited = `exited ${code ?? signal}`;
-		});
-		const deadline = Date.now() + timeoutMs;
-		for (;;) {
-			if (exited) throw new Error(`n8n ${this.name} ${exited} (log ${this.serverLog}):\n${tailFile(this.serverLog, 40)}`);
-			if (Date.now() > deadline) throw new Error(`n8n ${this.name} not ready after ${timeoutMs} ms (log ${this.serverLog}):\n${tailFile(this.serverLog, 40)}`);
-			try {
-				const response = await fetch(`${this.baseUrl}/healthz/readiness`);
-				if (response.ok) break;
-			} catch {
-				// not listening yet
-			}
-			await sleep(250);
-		}
+		const exited = this.spawnServer(args, `\n==== ${new Date().toISOString()} start ${this.role}\n`);
+		await this.waitForReadiness(exited, timeoutMs, { exitedAs: `n8n ${this.name}`, notReadyAs: `n8n ${this.name}`, tailLines: 40 });
 		if (this.role === 'main') {
 			if (this.ownerReady) await this.login();
 			else await this.setupOwner();
@@ -157,11 +128,7 @@ export class QueueProcess extends N8nInstance {
 		const gone = new Promise((resolve) => server.once('exit', resolve));
 		this.killServer('SIGKILL');
 		await gone;
-		try {
-			if (server.pid) process.kill(-server.pid, 'SIGKILL');
-		} catch {
-			// nothing left
-		}
+		killGroup(server);
 	}
 }
 

@@ -3,8 +3,7 @@
  * A throw-away Redis: `redis-server` on a free loopback port with a temp working dir and no
  * persistence, stopped (and its dir deleted) by `stop()`.
  */
-import { spawn } from 'node:child_process';
-import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,6 +11,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 
 import { freePort } from './free-port.mjs';
 import { tailFile } from './run-command.mjs';
+import { killGroup, spawnService, stopChild } from './service-process.mjs';
 
 /**
  * Send one inline command and read the first reply line.
@@ -50,13 +50,7 @@ export class RedisServer {
 		this.port = 0;
 		/** @type {import('node:child_process').ChildProcess | undefined} */
 		this.server = undefined;
-		this.killOnExit = () => {
-			try {
-				if (this.server?.pid) process.kill(-this.server.pid, 'SIGKILL');
-			} catch {
-				// gone
-			}
-		};
+		this.killOnExit = () => killGroup(this.server);
 	}
 
 	/**
@@ -66,24 +60,15 @@ export class RedisServer {
 	 */
 	async start() {
 		this.port = await freePort();
-		const log = createWriteStream(this.logPath, { flags: 'a' });
-		const child = spawn(
+		const { child, exited } = spawnService(
 			this.binary,
 			['--port', String(this.port), '--bind', '127.0.0.1', '--dir', this.folder, '--save', '', '--appendonly', 'no', '--daemonize', 'no', '--protected-mode', 'yes'],
-			{ cwd: this.folder, detached: true, stdio: ['ignore', 'pipe', 'pipe'] },
+			{ cwd: this.folder, logPath: this.logPath, killOnExit: this.killOnExit },
 		);
-		child.stdout?.pipe(log);
-		child.stderr?.pipe(log);
 		this.server = child;
-		process.once('exit', this.killOnExit);
-		/** @type {string | undefined} */
-		let exited;
-		child.on('exit', (code, signal) => {
-			exited = `exited ${code ?? signal}`;
-		});
 		const deadline = Date.now() + 30_000;
 		for (;;) {
-			if (exited) throw new Error(`redis-server ${exited} (log ${this.logPath}):\n${tailFile(this.logPath, 30)}`);
+			if (exited()) throw new Error(`redis-server ${exited()} (log ${this.logPath}):\n${tailFile(this.logPath, 30)}`);
 			try {
 				if ((await redisCommand(this.port, 'PING')) === '+PONG') return;
 			} catch {
@@ -101,13 +86,7 @@ export class RedisServer {
 	 */
 	async stop(keep = false) {
 		const server = this.server;
-		if (server && server.exitCode === null && server.signalCode === null) {
-			const gone = new Promise((resolve) => server.once('exit', resolve));
-			server.kill('SIGTERM');
-			const timer = setTimeout(this.killOnExit, 10_000);
-			await gone;
-			clearTimeout(timer);
-		}
+		await stopChild(server, { ask: () => server?.kill('SIGTERM'), force: this.killOnExit, graceMs: 10_000 });
 		process.removeListener('exit', this.killOnExit);
 		this.server = undefined;
 		if (keep) return this.folder;

@@ -1,7 +1,7 @@
 // @ts-check
 /**
  * Pieces the queue-mode scenarios share: workflow nodes, webhook calls, readers for chat
- * requests and streamed webhook responses.
+ * requests (streamed webhook responses: ../lib/ndjson.mjs).
  */
 import { createHash, randomUUID } from 'node:crypto';
 
@@ -120,48 +120,6 @@ export function checkRequest(request, model) {
 	if (!String(request.path).endsWith('/chat/completions')) throw new Error(`unexpected path ${request.method} ${request.path}`);
 	if (request.headers.authorization !== `Bearer ${FAKE_API_KEY}`) throw new Error('the credential API key did not arrive as a Bearer token');
 	if (request.body?.model !== model) throw new Error(`model ${JSON.stringify(request.body?.model)}, expected ${model}`);
-}
-
-/**
- * Read an NDJSON streaming webhook response incrementally.
- * @param {Response} response
- * @param {(chunk: any) => void} onChunk called per parsed line, as it arrives
- * @param {{ signal?: AbortSignal }} [options]
- * @returns {Promise<{ chunks: any[], ended: 'end' | 'error', error?: string }>}
- *   `ended: 'error'` when the body broke off (connection reset, abort)
- */
-export async function readNdjson(response, onChunk, options = {}) {
-	if (!response.body) throw new Error('the streaming response has no body');
-	const decoder = new TextDecoder();
-	/** @type {any[]} */
-	const chunks = [];
-	let buffer = '';
-	const take = (/** @type {string} */ line) => {
-		if (line.trim() === '') return;
-		let chunk;
-		try {
-			chunk = JSON.parse(line);
-		} catch {
-			chunk = { type: 'unparsed', content: line };
-		}
-		chunks.push(chunk);
-		onChunk(chunk);
-	};
-	try {
-		for await (const bytes of /** @type {AsyncIterable<Uint8Array>} */ (/** @type {unknown} */ (response.body))) {
-			if (options.signal?.aborted) throw new Error('aborted by the test');
-			buffer += decoder.decode(bytes, { stream: true });
-			for (let newline = buffer.indexOf('\n'); newline >= 0; newline = buffer.indexOf('\n')) {
-				take(buffer.slice(0, newline));
-				buffer = buffer.slice(newline + 1);
-			}
-		}
-	} catch (error) {
-		take(buffer);
-		return { chunks, ended: 'error', error: /** @type {Error} */ (error).message };
-	}
-	take(buffer + decoder.decode());
-	return { chunks, ended: 'end' };
 }
 
 /**

@@ -13,9 +13,10 @@
  *   still holds the model's final answer back.
  */
 import { assertToolSchema, matchStreaming, toolMessages } from '../lib/fake-model.mjs';
+import { readNdjson } from '../lib/ndjson.mjs';
 import { connections, node, workflow } from '../lib/workflows.mjs';
 import { EXPECTED, HASH_TOOL_DESCRIPTION, TOOL_INPUT, hashTextTool } from '../scenarios/tool-fixtures.mjs';
-import { checkRequest, fakeCredential, messagesOf, orchestratorNode, postJson, readNdjson, rolesOf, textOf, toolCallsOf, webhookNode, workflowIdFor } from './common.mjs';
+import { checkRequest, fakeCredential, messagesOf, orchestratorNode, postJson, rolesOf, textOf, toolCallsOf, webhookNode, workflowIdFor } from './common.mjs';
 
 const MODEL = 'fake/queue-memory';
 const FIRST_TURN = `Please hash this exact text: ${TOOL_INPUT.text}`;

@@ -13,9 +13,10 @@
  */
 import { matchStreaming, toolMessages } from '../lib/fake-model.mjs';
 import { recordTextTool, startHttpSink } from '../lib/http-sink.mjs';
+import { readNdjson } from '../lib/ndjson.mjs';
 import { BULL_TIMINGS } from '../lib/queue-topology.mjs';
 import { connections, node, workflow } from '../lib/workflows.mjs';
-import { checkRequest, fakeCredential, orchestratorNode, readNdjson, webhookNode, workflowIdFor } from './common.mjs';
+import { checkRequest, fakeCredential, orchestratorNode, webhookNode, workflowIdFor } from './common.mjs';
 
 const MODEL = 'fake/queue-crash';
 const PARTIAL = 'Partial answer that never ends because the worker dies right here';

@@ -15,6 +15,7 @@
 import { randomUUID } from 'node:crypto';
 
 import { assertToolSchema, matchStreaming, toolMessages } from '../lib/fake-model.mjs';
+import { readNdjson } from '../lib/ndjson.mjs';
 import { connections, node, openRouterCredential, workflow } from '../lib/workflows.mjs';
 import { EXPECTED, HASH_TOOL_DESCRIPTION, TOOL_INPUT, hashTextTool } from './tool-fixtures.mjs';
 
@@ -137,40 +138,6 @@ function memoryModel() {
 }
 
 /**
- * Read an NDJSON streaming webhook response incrementally.
- * @param {Response} response
- * @param {(chunk: any) => void} onChunk called per parsed line, as it arrives
- * @returns {Promise<any[]>} all chunks
- */
-async function readNdjson(response, onChunk) {
-	if (!response.body) throw new Error('the streaming response has no body');
-	const decoder = new TextDecoder();
-	/** @type {any[]} */
-	const chunks = [];
-	let buffer = '';
-	const take = (/** @type {string} */ line) => {
-		if (line.trim() === '') return;
-		let chunk;
-		try {
-			chunk = JSON.parse(line);
-		} catch {
-			chunk = { type: 'unparsed', content: line };
-		}
-		chunks.push(chunk);
-		onChunk(chunk);
-	};
-	for await (const bytes of /** @type {AsyncIterable<Uint8Array>} */ (/** @type {unknown} */ (response.body))) {
-		buffer += decoder.decode(bytes, { stream: true });
-		for (let newline = buffer.indexOf('\n'); newline >= 0; newline = buffer.indexOf('\n')) {
-			take(buffer.slice(0, newline));
-			buffer = buffer.slice(newline + 1);
-		}
-	}
-	take(buffer + decoder.decode());
-	return chunks;
-}
-
-/**
  * POST JSON to a production webhook and parse the JSON answer.
  * @param {import('../lib/n8n-instance.mjs').N8nInstance} n8n
  * @param {string} path
@@ -274,12 +241,13 @@ export async function webhookMemoryStreaming(scope) {
 	if (!response.ok) throw new Error(`POST /webhook/tb-stream: HTTP ${response.status} ${(await response.text()).slice(0, 500)}`);
 	/** @type {boolean | undefined} */
 	let firstTextBeforeLastAnswer;
-	const chunks = await readNdjson(response, (chunk) => {
+	const { chunks, ended, error } = await readNdjson(response, (chunk) => {
 		if (firstTextBeforeLastAnswer === undefined && chunk.type === 'item' && typeof chunk.content === 'string' && chunk.content !== '') {
 			firstTextBeforeLastAnswer = !lastAnswerSent;
 			openGate();
 		}
 	});
+	if (ended === 'error') throw new Error(error);
 	streamFake.assertNoFailures();
 	const items = chunks.filter((chunk) => chunk.type === 'item');
 	const streamedText = items.map((chunk) => chunk.content ?? '').join('');
