@@ -28,9 +28,8 @@ import { CI_LABELS, MATRIX, nodeVersionFor, resolveMatrix } from './compat/matri
 import { describeProfile, readN8nProfile } from './compat/n8n-profile.mjs';
 import { compatScenarios } from './compat/scenarios.mjs';
 import { RunContext, ScenarioScope } from './lib/context.mjs';
-import { buildAndPack } from './lib/pack-package.mjs';
 import { provision, provisionPaths } from './lib/provision.mjs';
-import { indent, onInterrupt, parseRunnerArgs, runMain, runScenario, seconds, setupFailed, Tally } from './lib/runner.mjs';
+import { indent, onInterrupt, packForRun, parseRunnerArgs, runMain, runScenario, seconds, setupFailed, Tally } from './lib/runner.mjs';
 
 const repoDir = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const { flag, valueOf, only } = parseRunnerArgs();
@@ -158,10 +157,7 @@ async function main() {
 			console.log(`   ${entry.label}: n8n ${entry.version} on Node ${entry.nodeVersion}${entry.label === 'newest' ? ' (the newest n8n on the registry now)' : ''}`);
 		}
 		if (!flag('provision-only')) {
-			const buildStart = Date.now();
-			const packed = await buildAndPack({ repoDir, logDir: setupLog, build: !flag('no-build') });
-			tarball = packed.tarball;
-			console.log(`   ${flag('no-build') ? '' : 'built and '}packed ${packed.filename} (${packed.entryCount} files) in ${seconds(buildStart)}`);
+			tarball = await packForRun({ repoDir, logDir: setupLog, build: !flag('no-build'), log: (line) => console.log(`   ${line}`) });
 		}
 	} catch (error) {
 		return setupFailed(/** @type {Error} */ (error).message);

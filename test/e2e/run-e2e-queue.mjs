@@ -24,8 +24,7 @@ import { fileURLToPath } from 'node:url';
 import { RunContext } from './lib/context.mjs';
 import { provision } from './lib/provision.mjs';
 import { QueueTopology } from './lib/queue-topology.mjs';
-import { buildAndPack } from './lib/pack-package.mjs';
-import { onInterrupt, parseRunnerArgs, runMain, runScenario, seconds, setupFailed, Tally } from './lib/runner.mjs';
+import { onInterrupt, packForRun, parseRunnerArgs, runMain, runScenario, scenarioLines, seconds, setupFailed, Tally } from './lib/runner.mjs';
 import { ensureServerPrograms } from './lib/system-packages.mjs';
 import { scenarios } from './queue/index.mjs';
 import { QueueScope } from './queue/scope.mjs';
@@ -59,10 +58,7 @@ async function main() {
 		programs = await ensureServerPrograms({ log, logPath: join(setupLog, 'apt.log') });
 		log(`Postgres programs ${programs.postgresBinDir}, ${programs.redisServer}${programs.installed.length ? ` (installed ${programs.installed.join(', ')})` : ''} in ${seconds(programsStart)}`);
 
-		const buildStart = Date.now();
-		const packed = await buildAndPack({ repoDir, logDir: setupLog, build: !flag('no-build') });
-		tarball = packed.tarball;
-		log(`${flag('no-build') ? '' : 'built and '}packed ${packed.filename} in ${seconds(buildStart)}`);
+		tarball = await packForRun({ repoDir, logDir: setupLog, build: !flag('no-build'), log });
 
 		context = new RunContext({ install, repoDir, tarball, logDir: setupLog });
 		const selected = scenarios.filter((scenario) => !only || only.test(scenario.id));
@@ -100,11 +96,7 @@ async function main() {
 				run: () => scenario.run(scope),
 				timeoutMs: SCENARIO_TIMEOUT_MS,
 				tally,
-				lines: {
-					pass: (took) => `${scenario.id} — ${scenario.title} (${took})${scenario.pending ? ' [passes: remove its pending flag]' : ''}`,
-					pending: (took) => `${scenario.id} — ${scenario.title} (${took}): ${scenario.pending}`,
-					fail: (took) => `${scenario.id} — ${scenario.title} (${took})`,
-				},
+				lines: scenarioLines(scenario),
 			});
 			figures.push(...scope.figures);
 		}

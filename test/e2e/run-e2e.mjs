@@ -18,9 +18,8 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { RunContext, ScenarioScope } from './lib/context.mjs';
-import { buildAndPack } from './lib/pack-package.mjs';
 import { provision } from './lib/provision.mjs';
-import { onInterrupt, parseRunnerArgs, runMain, runScenario, seconds, setupFailed, Tally } from './lib/runner.mjs';
+import { onInterrupt, packForRun, parseRunnerArgs, runMain, runScenario, scenarioLines, seconds, setupFailed, Tally } from './lib/runner.mjs';
 import { scenarios } from './scenarios/index.mjs';
 
 const repoDir = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -45,10 +44,7 @@ async function main() {
 		console.log(`   n8n install: ${install.warm ? 'warm (cached)' : 'cold'} in ${seconds(provisionStart)} at ${install.root}`);
 		if (flag('provision-only')) return 0;
 
-		const buildStart = Date.now();
-		const packed = await buildAndPack({ repoDir, logDir: setupLog, build: !flag('no-build') });
-		tarball = packed.tarball;
-		console.log(`   ${flag('no-build') ? '' : 'built and '}packed ${packed.filename} (${packed.entryCount} files) in ${seconds(buildStart)}`);
+		tarball = await packForRun({ repoDir, logDir: setupLog, build: !flag('no-build'), log: (line) => console.log(`   ${line}`) });
 	} catch (error) {
 		return setupFailed(/** @type {Error} */ (error).message);
 	}
@@ -74,11 +70,7 @@ async function main() {
 				run: () => scenario.run(scope),
 				timeoutMs: SCENARIO_TIMEOUT_MS,
 				tally,
-				lines: {
-					pass: (took) => `${scenario.id} — ${scenario.title} (${took})${scenario.pending ? ' [passes: remove its pending flag]' : ''}`,
-					pending: (took) => `${scenario.id} — ${scenario.title} (${took}): ${scenario.pending}`,
-					fail: (took) => `${scenario.id} — ${scenario.title} (${took})`,
-				},
+				lines: scenarioLines(scenario),
 			});
 		}
 	} finally {

@@ -10,7 +10,7 @@
  * loopback API that echoes the credential header it received. Each cell checks that the
  * echo reached the channel (`[REDACTED]` is there) and that no part of a secret did.
  */
-import type { EngineResponse, IExecuteFunctions, INode, INodeType } from 'n8n-workflow';
+import type { INode } from 'n8n-workflow';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AgentOrchestrator } from '../../nodes/AgentOrchestrator/AgentOrchestrator.node';
 import type { AgentEvent } from '../../src/agent/agent-event';
@@ -22,6 +22,7 @@ import { runWorkflowAgent } from '../../src/hosts/standalone/run-workflow-agent'
 import { StandaloneHost } from '../../src/hosts/standalone/standalone-host';
 import type { FakeRequest } from '../support/fake-chat-server';
 import { orchestratorType } from '../support/real-tool-nodes';
+import { recordingAgent } from '../support/recording-agent';
 import {
 	agentParameters,
 	asText,
@@ -48,20 +49,6 @@ beforeAll(async () => {
 	api = await startEchoApi();
 });
 afterAll(() => api.close());
-
-/** The real node class, recording the EngineRequests it returns (n8n persists them with the execution). */
-function recordingAgent(requests: string[]): Record<string, INodeType> {
-	const real = new AgentOrchestrator();
-	const recording = {
-		description: real.description,
-		async execute(this: IExecuteFunctions, response?: EngineResponse) {
-			const output = await real.execute.call(this, response);
-			if (output && !Array.isArray(output)) requests.push(JSON.stringify(output));
-			return output;
-		},
-	} as INodeType;
-	return { [orchestratorType]: recording };
-}
 
 /** What one run put out, by channel. */
 type Capture = Record<string, string>;
@@ -139,7 +126,7 @@ const hosts: Record<string, HostCase> = {
 				const credentials = redactionCredentials(baseUrl, { extraHeaders: JSON.stringify({ 'X-Tool-Gateway': toolSecret }) });
 				const agent = orchestratorNode('Agent', { ...agentParameters, options: { ...agentParameters.options, toolExecution: 'inProcess' } });
 				try {
-					const { output } = await runEngineWorkflow({ agent, tools: [getToolNode()], items: [{ chatInput: 'go' }], credentials, nodeTypes: recordingAgent([]) });
+					const { output } = await runEngineWorkflow({ agent, tools: [getToolNode()], items: [{ chatInput: 'go' }], credentials, nodeTypes: { [orchestratorType]: recordingAgent([]) } });
 					const capture: Capture = { 'node output item': asText(output.map((item) => item.json)) };
 					return capture;
 				} catch (error) {
@@ -158,7 +145,7 @@ const hosts: Record<string, HostCase> = {
 					const credentials = redactionCredentials(baseUrl, { extraHeaders: JSON.stringify({ 'X-Tool-Gateway': toolSecret }) });
 					const agent: INode = { ...orchestratorNode('Agent', { ...agentParameters, options: { ...agentParameters.options, toolExecution: 'engine' } }), onError: 'continueRegularOutput' };
 					const requests: string[] = [];
-					const { output } = await runEngineWorkflow({ agent, tools: [getToolNode()], items: [{ chatInput: 'go' }], credentials, nodeTypes: recordingAgent(requests) });
+					const { output } = await runEngineWorkflow({ agent, tools: [getToolNode()], items: [{ chatInput: 'go' }], credentials, nodeTypes: { [orchestratorType]: recordingAgent(requests) } });
 					const item = asText(output.map((entry) => entry.json));
 					return { 'node output item': item, 'node output item (continue on fail)': item, 'engine request metadata': requests.join('\n') };
 				},

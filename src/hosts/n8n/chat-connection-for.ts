@@ -20,8 +20,14 @@ export function chatConnectionFor(credential: CredentialConnection, model: Pick<
 	const headers = { ...credential.headers, ...model.headers };
 	const connection: ChatConnection = { baseUrl: credential.baseUrl, headers, appName: 'n8n-nodes-toolbridge' };
 	if (credential.apiKey !== '') connection.apiKey = credential.apiKey;
-	if (typeof timeoutSeconds === 'number' && !Number.isNaN(timeoutSeconds)) connection.timeoutMs = connection.totalTimeoutMs = Math.max(0, timeoutSeconds) * 1000;
+	const timeoutMs = timeoutMsOf(timeoutSeconds);
+	if (timeoutMs !== undefined) connection.timeoutMs = connection.totalTimeoutMs = timeoutMs;
 	if (model.firstTokenTimeoutMs !== undefined) connection.firstTokenTimeoutMs = model.firstTokenTimeoutMs;
 	if (model.stallTimeoutMs !== undefined) connection.stallTimeoutMs = model.stallTimeoutMs;
 	return { connection, secrets: [credential.apiKey, ...Object.values(headers)].filter((secret) => secret !== '') };
+}
+
+/** A node's "Timeout" (seconds) in ms, when it was given; 0 and below: no limit. */
+export function timeoutMsOf(timeoutSeconds: number | undefined): number | undefined {
+	return typeof timeoutSeconds === 'number' && !Number.isNaN(timeoutSeconds) ? Math.max(0, timeoutSeconds) * 1000 : undefined;
 }

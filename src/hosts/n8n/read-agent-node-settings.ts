@@ -1,7 +1,7 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 import type { AgentConfig, AgentToolChoice } from '../../agent/agent-state';
 import type { ChatConnection } from '../../agent/create-chat-model-caller';
-import { chatConnectionFor } from './chat-connection-for';
+import { chatConnectionFor, timeoutMsOf } from './chat-connection-for';
 import { readModelParameter } from './read-model-parameter';
 import { readCredentialConnection } from './read-credential-connection';
 import type { CallModel } from '../../agent/call-model-step';
@@ -77,7 +77,6 @@ export interface AgentNodeSettings {
 export async function readAgentNodeSettings(context: IExecuteFunctions, itemIndex: number): Promise<AgentNodeSettings> {
 	const options = context.getNodeParameter('options', itemIndex, {}) as AgentNodeOptions;
 	const model = readModelOptions(options);
-	const timeoutMs = typeof options.timeout === 'number' && !Number.isNaN(options.timeout) ? Math.max(0, options.timeout) * 1000 : undefined;
 	const connected = await readConnectedModel(context, itemIndex);
 
 	const config: AgentNodeSettings['config'] = {
@@ -109,25 +108,24 @@ export async function readAgentNodeSettings(context: IExecuteFunctions, itemInde
 	};
 
 	if (connected) {
-		// The sub-node's model, settings and credential rule; a structured answer is asked for
-		// with a forced tool (every tool-calling model has that), unless the user chose otherwise.
-		const connectedConfig: AgentNodeSettings['config'] = { ...connectedOnly(config), model: connected.name };
-		if (connectedConfig.structuredOutput?.strategy === 'auto') connectedConfig.structuredOutput = { ...connectedConfig.structuredOutput, strategy: 'tool' };
+		const loopConfig = connectedOnly(config);
 		const native = toolbridgeNativeModelOf(connected.model);
 		if (native) {
 			// Our own sub-node: its client settings, called directly (no LangChain round trip), each call logged as its run.
-			const nativeConfig = { ...connectedOnly(config), ...native.config, structuredOutput: config.structuredOutput };
 			const trace = traceContextOf(connected.model);
 			const direct = createChatModelCaller(native.connection);
 			const callModel = trace ? traceModelCalls(direct, trace, new Redactor(native.secrets)) : direct;
-			return { ...common, config: nativeConfig, connection: native.connection, callModel, modelSource: 'toolbridge-sub-node', secrets: native.secrets };
+			return { ...common, config: { ...loopConfig, ...native.config }, connection: native.connection, callModel, modelSource: 'toolbridge-sub-node', secrets: native.secrets };
 		}
+		// Any other chat model: its own settings and credential rule; a structured answer is asked
+		// for with a forced tool (every tool-calling model has that), unless the user chose otherwise.
+		if (loopConfig.structuredOutput?.strategy === 'auto') loopConfig.structuredOutput = { ...loopConfig.structuredOutput, strategy: 'tool' };
 		const callModel = createLangChainModelCaller(connected.model, {
-			totalTimeoutMs: timeoutMs,
+			totalTimeoutMs: timeoutMsOf(options.timeout),
 			firstTokenTimeoutMs: model.firstTokenTimeoutMs,
 			stallTimeoutMs: model.stallTimeoutMs,
 		});
-		return { ...common, config: connectedConfig, callModel, modelSource: 'connected', secrets: [] };
+		return { ...common, config: { ...loopConfig, model: connected.name }, callModel, modelSource: 'connected', secrets: [] };
 	}
 
 	const { connection, secrets } = chatConnectionFor(await readCredentialConnection(context, itemIndex), model, options.timeout);

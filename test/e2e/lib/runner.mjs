@@ -5,6 +5,8 @@
  * `N passed, N failed[, N skipped]` line and the exit code.
  */
 
+import { buildAndPack } from './pack-package.mjs';
+
 /**
  * The runner's command line: `--<name>` flags, `--<name>=<value>` options, `--only=<regex>`;
  * `--keep` sets TOOLBRIDGE_E2E_KEEP=1.
@@ -117,6 +119,33 @@ export function runMain(main, harness = 'e2e harness') {
 			process.exit(1);
 		},
 	);
+}
+
+/**
+ * The report lines of a scenario of the main and queue suites: `<id> — <title> (<took>)`, a
+ * pending one's reason after it, and a hint when a pending scenario passes.
+ * @param {{ id: string, title: string, pending?: string }} scenario
+ * @returns {ScenarioLines}
+ */
+export function scenarioLines(scenario) {
+	return {
+		pass: (took) => `${scenario.id} — ${scenario.title} (${took})${scenario.pending ? ' [passes: remove its pending flag]' : ''}`,
+		pending: (took) => `${scenario.id} — ${scenario.title} (${took}): ${scenario.pending}`,
+		fail: (took) => `${scenario.id} — ${scenario.title} (${took})`,
+	};
+}
+
+/**
+ * Build (unless `build` is false) and pack this repo once for the run; prints one setup line.
+ * @param {{ repoDir: string, logDir: string, build: boolean, log: (line: string) => void }} options
+ * @returns {Promise<string>} the tarball's path
+ * @throws {Error} with the log tail when the build or the pack fails
+ */
+export async function packForRun({ repoDir, logDir, build, log }) {
+	const started = Date.now();
+	const packed = await buildAndPack({ repoDir, logDir, build });
+	log(`${build ? 'built and ' : ''}packed ${packed.filename} (${packed.entryCount} files) in ${seconds(started)}`);
+	return packed.tarball;
 }
 
 /**

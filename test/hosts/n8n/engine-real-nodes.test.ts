@@ -5,15 +5,15 @@
  * a loopback fake, and it checks the tool schemas it receives.
  */
 import { createHash } from 'node:crypto';
-import type { EngineResponse, IDataObject, IExecuteFunctions, INode, INodeType, ITaskData } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INode, INodeType, ITaskData } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
-import { AgentOrchestrator } from '../../../nodes/AgentOrchestrator/AgentOrchestrator.node';
 import type { AgentStep } from '../../../src/agent/agent-state';
 import { textReply, toolCallReply, type FakeRequest } from '../../support/fake-chat-server';
 import { fakeChatServerForFile } from '../../support/fake-chat-server-hooks';
 import { formatDateToolNode, hashTextToolNode } from '../../support/real-tool-nodes';
 import { fakeModelCredentials, orchestratorNode, runEngineWorkflow } from './engine-workflow';
+import { recordingAgent } from '../../support/recording-agent';
 
 const apiKey = 'sk-engine-0123456789abcdef0123456789abcdef';
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
@@ -24,19 +24,6 @@ type ToolDefinition = { function: { name: string; parameters: { properties: Reco
 /** How the fake model answers, per test. */
 let respond: (request: FakeRequest) => ReturnType<typeof textReply>;
 const server = fakeChatServerForFile({ respond: (request) => respond(request) });
-
-/** The real node class, wrapped to record what each execution returned. */
-function recordingAgent(requests: string[]): INodeType {
-	const real = new AgentOrchestrator();
-	return {
-		description: real.description,
-		async execute(this: IExecuteFunctions, response?: EngineResponse) {
-			const output = await real.execute.call(this, response);
-			if (output && !Array.isArray(output)) requests.push(JSON.stringify(output));
-			return output;
-		},
-	} as INodeType;
-}
 
 function agentNode(options: IDataObject = {}): INode {
 	return orchestratorNode('Agent', { model: 'fake/model', prompt: '={{ $json.chatInput }}', options: { returnIntermediateSteps: true, debugLog: true, ...options } });

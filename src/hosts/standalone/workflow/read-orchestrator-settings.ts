@@ -37,8 +37,10 @@ export async function readOrchestratorSettings(node: INode, nodeType: INodeType,
 		);
 	}
 	const authentication = String(reader.get('authentication', 'openRouterApi'));
+	// With a connected model the node's own credential is not needed: the reader below gets the
+	// model's address only so that it can run; the connection it builds is replaced.
 	const fields = connected
-		? { apiKey: connected.connection.apiKey ?? '', url: connected.connection.baseUrl, extraHeaders: undefined }
+		? { apiKey: '', url: connected.connection.baseUrl, extraHeaders: undefined }
 		: resolveConnectionFields(credentialRecordOf(node, authentication, options.credentials), options);
 	if (!connected) assertConnectionUsable(fields, credentialHint(node, authentication));
 
