@@ -2,7 +2,9 @@ import tseslint from 'typescript-eslint';
 import { configs as n8nCommunity } from '@n8n/eslint-plugin-community-nodes';
 
 export default tseslint.config(
-	{ ignores: ['dist/**', '**/dist/**', 'node_modules/**', 'coverage/**', '.e2e/**', 'gulpfile.js'] },
+	{
+		ignores: ['dist/**', '**/dist/**', 'node_modules/**', 'coverage/**', '.e2e/**', 'gulpfile.js'],
+	},
 	...tseslint.configs.recommended,
 	{
 		files: ['nodes/**/*.ts', 'credentials/**/*.ts', 'package.json'],
@@ -22,10 +24,17 @@ export default tseslint.config(
 	},
 	{ files: ['package.json'], rules: { '@typescript-eslint/no-unused-expressions': 'off' } },
 	// The toolbridge launcher is plain CommonJS run before any build step (it requires dist/).
-	{ files: ['packages/*/bin/*.js'], languageOptions: { sourceType: 'commonjs' }, rules: { '@typescript-eslint/no-require-imports': 'off' } },
+	{
+		files: ['packages/*/bin/*.js'],
+		languageOptions: { sourceType: 'commonjs' },
+		rules: { '@typescript-eslint/no-require-imports': 'off' },
+	},
 	{
 		rules: {
-			'@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+			'@typescript-eslint/no-unused-vars': [
+				'error',
+				{ argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
+			],
 		},
 	},
 );

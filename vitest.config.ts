@@ -14,7 +14,10 @@ export default defineConfig({
 			{ find: /^n8n-workflow\/common$/, replacement: require.resolve('n8n-workflow/common') },
 			// packages/n8n-toolbridge imports the root package by name: test it against the sources.
 			{ find: /^n8n-nodes-toolbridge$/, replacement: resolve(__dirname, 'src/index.ts') },
-			{ find: /^n8n-nodes-toolbridge\/dist\/nodes\/(.*)$/, replacement: `${resolve(__dirname, 'nodes')}/$1` },
+			{
+				find: /^n8n-nodes-toolbridge\/dist\/nodes\/(.*)$/,
+				replacement: `${resolve(__dirname, 'nodes')}/$1`,
+			},
 		],
 	},
 	test: {

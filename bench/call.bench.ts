@@ -26,18 +26,25 @@ async function time(run: () => Promise<unknown>): Promise<number> {
 }
 
 async function main(): Promise<void> {
-	const loaded = await loadWorkflowTools(resolve(__dirname, '../fixtures/workflows/text-tools.json'), {
-		packageDirs: [resolve(__dirname, '../fixtures/packages/n8n-nodes-toolbridge-fixture')],
-		env: {},
-	});
+	const loaded = await loadWorkflowTools(
+		resolve(__dirname, '../fixtures/workflows/text-tools.json'),
+		{
+			packageDirs: [resolve(__dirname, '../fixtures/packages/n8n-nodes-toolbridge-fixture')],
+			env: {},
+		},
+	);
 	const tool = loaded.langChainTools.find((candidate) => candidate.name === 'Hash_text')!;
 	const toolNode = loaded.workflow.nodes.find((node) => node.name === 'Hash text')!;
-	const directNode: INode = { ...toolNode, parameters: { ...toolNode.parameters, value: 'bench text' } };
+	const directNode: INode = {
+		...toolNode,
+		parameters: { ...toolNode.parameters, value: 'bench text' },
+	};
 	const direct = () => loaded.host.runNode(loaded.workflow, directNode, {});
 	const viaTool = () => tool.invoke({ text: 'bench text' });
 
 	const [directResult, toolResult] = await Promise.all([direct(), viaTool()]);
-	if (JSON.stringify(directResult.items.map((item) => item.json)) !== toolResult) throw new Error('direct and tool results differ');
+	if (JSON.stringify(directResult.items.map((item) => item.json)) !== toolResult)
+		throw new Error('direct and tool results differ');
 
 	for (let round = 0; round < WARMUP; round++) {
 		await direct();
@@ -52,10 +59,14 @@ async function main(): Promise<void> {
 	}
 	const directMedian = median(directTimes);
 	const toolMedian = median(toolTimes);
-	console.log(`call.bench — Crypto SHA-256 through n8n-core WorkflowExecute, ${ROUNDS} rounds each (median)`);
+	console.log(
+		`call.bench — Crypto SHA-256 through n8n-core WorkflowExecute, ${ROUNDS} rounds each (median)`,
+	);
 	console.log(`  direct node run     ${directMedian.toFixed(1)} µs`);
 	console.log(`  tool.invoke (func)  ${toolMedian.toFixed(1)} µs`);
-	console.log(`  overhead            ${(toolMedian - directMedian).toFixed(1)} µs per call, ratio ${(toolMedian / directMedian).toFixed(2)}×`);
+	console.log(
+		`  overhead            ${(toolMedian - directMedian).toFixed(1)} µs per call, ratio ${(toolMedian / directMedian).toFixed(2)}×`,
+	);
 }
 
 void main();

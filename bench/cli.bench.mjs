@@ -39,11 +39,18 @@ const min = (values) => Math.min(...values);
  * @param {string} command @param {string[]} args @param {NodeJS.ProcessEnv} env
  */
 function timeProcess(command, args, env) {
-	const wrapped = hasTime ? ['/usr/bin/time', ['-f', '__cpu %U %S', command, ...args]] : [command, args];
+	const wrapped = hasTime
+		? ['/usr/bin/time', ['-f', '__cpu %U %S', command, ...args]]
+		: [command, args];
 	const started = performance.now();
-	const result = spawnSync(/** @type {string} */ (wrapped[0]), /** @type {string[]} */ (wrapped[1]), { cwd: repo, env, encoding: 'utf8' });
+	const result = spawnSync(
+		/** @type {string} */ (wrapped[0]),
+		/** @type {string[]} */ (wrapped[1]),
+		{ cwd: repo, env, encoding: 'utf8' },
+	);
 	const wall = performance.now() - started;
-	if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} failed (${result.status}):\n${result.stderr}`);
+	if (result.status !== 0)
+		throw new Error(`${command} ${args.join(' ')} failed (${result.status}):\n${result.stderr}`);
 	const cpu = /__cpu ([\d.]+) ([\d.]+)/.exec(result.stderr ?? '');
 	return { wall, cpu: cpu ? (Number(cpu[1]) + Number(cpu[2])) * 1000 : Number.NaN };
 }
@@ -68,8 +75,18 @@ function timeMcpList(node, env) {
 			child.kill();
 			resolvePromise({ wall, cpu: Number.NaN });
 		});
-		const send = (/** @type {object} */ message) => child.stdin.write(`${JSON.stringify(message)}\n`);
-		send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bench', version: '1' } } });
+		const send = (/** @type {object} */ message) =>
+			child.stdin.write(`${JSON.stringify(message)}\n`);
+		send({
+			jsonrpc: '2.0',
+			id: 1,
+			method: 'initialize',
+			params: {
+				protocolVersion: '2025-06-18',
+				capabilities: {},
+				clientInfo: { name: 'bench', version: '1' },
+			},
+		});
 		send({ jsonrpc: '2.0', method: 'notifications/initialized' });
 		send({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} });
 	});
@@ -84,8 +101,15 @@ async function series(label, measure) {
 	for (let run = 0; run < RUNS; run++) runs.push(await measure());
 	const walls = runs.map((run) => run.wall);
 	const cpus = runs.map((run) => run.cpu).filter((value) => !Number.isNaN(value));
-	const row = { label, min: min(walls), median: median(walls), cpu: cpus.length ? median(cpus) : Number.NaN };
-	console.log(`${label.padEnd(46)} min ${row.min.toFixed(0).padStart(5)} ms  median ${row.median.toFixed(0).padStart(5)} ms${Number.isNaN(row.cpu) ? '' : `  cpu ${row.cpu.toFixed(0).padStart(5)} ms`}`);
+	const row = {
+		label,
+		min: min(walls),
+		median: median(walls),
+		cpu: cpus.length ? median(cpus) : Number.NaN,
+	};
+	console.log(
+		`${label.padEnd(46)} min ${row.min.toFixed(0).padStart(5)} ms  median ${row.median.toFixed(0).padStart(5)} ms${Number.isNaN(row.cpu) ? '' : `  cpu ${row.cpu.toFixed(0).padStart(5)} ms`}`,
+	);
 	return row;
 }
 
@@ -94,7 +118,12 @@ async function e2eInstall() {
 	try {
 		const { provisionPaths } = await import('../test/e2e/lib/provision.mjs');
 		const paths = provisionPaths();
-		if (existsSync(join(paths.root, 'ready.json')) && existsSync(paths.nodeBin) && existsSync(paths.n8nBin)) return paths;
+		if (
+			existsSync(join(paths.root, 'ready.json')) &&
+			existsSync(paths.nodeBin) &&
+			existsSync(paths.n8nBin)
+		)
+			return paths;
 	} catch {
 		// no e2e libraries: no anchors from n8n
 	}
@@ -103,13 +132,17 @@ async function e2eInstall() {
 
 /** @param {string} node */
 function supportsCompileCache(node) {
-	const result = spawnSync(node, ['-e', "process.exit(typeof require('node:module').enableCompileCache === 'function' ? 0 : 1)"]);
+	const result = spawnSync(node, [
+		'-e',
+		"process.exit(typeof require('node:module').enableCompileCache === 'function' ? 0 : 1)",
+	]);
 	return result.status === 0;
 }
 
 async function main() {
 	for (const built of ['dist/src/index.js', 'packages/n8n-toolbridge/dist/cli/main.js']) {
-		if (!existsSync(join(repo, built))) throw new Error(`${built} is missing: run "npm run build" first`);
+		if (!existsSync(join(repo, built)))
+			throw new Error(`${built} is missing: run "npm run build" first`);
 	}
 	const install = await e2eInstall();
 	const cacheDir = mkdtempSync(join(tmpdir(), 'toolbridge-compile-cache-'));
@@ -120,23 +153,42 @@ async function main() {
 		const version = spawnSync(install.nodeBin, ['--version'], { encoding: 'utf8' }).stdout.trim();
 		runtimes.push({ node: install.nodeBin, version });
 	}
-	console.log(`toolbridge cold start, ${RUNS} runs each (+1 warm-up), workflow fixtures/workflows/crypto-agent.json`);
-	console.log(`load average ${readLoad()} on ${spawnSync('nproc', { encoding: 'utf8' }).stdout.trim() || '?'} cores\n`);
+	console.log(
+		`toolbridge cold start, ${RUNS} runs each (+1 warm-up), workflow fixtures/workflows/crypto-agent.json`,
+	);
+	console.log(
+		`load average ${readLoad()} on ${spawnSync('nproc', { encoding: 'utf8' }).stdout.trim() || '?'} cores\n`,
+	);
 	/** @type {Record<string, { min: number, median: number, cpu: number }>} */
 	const rows = {};
 	for (const { node, version } of runtimes) {
 		const variants = supportsCompileCache(node)
 			? [
-					{ name: `${version}, no compile cache`, env: { ...baseEnv, NODE_DISABLE_COMPILE_CACHE: '1' } },
+					{
+						name: `${version}, no compile cache`,
+						env: { ...baseEnv, NODE_DISABLE_COMPILE_CACHE: '1' },
+					},
 					{ name: `${version}, compile cache`, env: { ...baseEnv, NODE_COMPILE_CACHE: cacheDir } },
 				]
 			: [{ name: `${version}`, env: baseEnv }];
 		for (const variant of variants) {
 			console.log(`— ${variant.name}`);
-			rows[`${variant.name} node`] = await series('node -e 0 (anchor)', () => timeProcess(node, ['-e', '0'], variant.env));
-			rows[`${variant.name} tools`] = await series('toolbridge tools', () => timeProcess(node, [bin, 'tools', workflow], variant.env));
-			rows[`${variant.name} call`] = await series('toolbridge call Hash_text', () => timeProcess(node, [bin, 'call', workflow, 'Hash_text', '--args', '{"text":"hello"}'], variant.env));
-			rows[`${variant.name} mcp`] = await series('toolbridge mcp: start → tools/list answer', () => timeMcpList(node, variant.env));
+			rows[`${variant.name} node`] = await series('node -e 0 (anchor)', () =>
+				timeProcess(node, ['-e', '0'], variant.env),
+			);
+			rows[`${variant.name} tools`] = await series('toolbridge tools', () =>
+				timeProcess(node, [bin, 'tools', workflow], variant.env),
+			);
+			rows[`${variant.name} call`] = await series('toolbridge call Hash_text', () =>
+				timeProcess(
+					node,
+					[bin, 'call', workflow, 'Hash_text', '--args', '{"text":"hello"}'],
+					variant.env,
+				),
+			);
+			rows[`${variant.name} mcp`] = await series('toolbridge mcp: start → tools/list answer', () =>
+				timeMcpList(node, variant.env),
+			);
 			const anchor = rows[`${variant.name} node`].median;
 			console.log(
 				`  ratios to node -e 0 (median): tools ${(rows[`${variant.name} tools`].median / anchor).toFixed(1)}×, call ${(rows[`${variant.name} call`].median / anchor).toFixed(1)}×, mcp list ${(rows[`${variant.name} mcp`].median / anchor).toFixed(1)}×\n`,
@@ -155,21 +207,40 @@ async function main() {
 			settings: { executionOrder: 'v1' },
 			connections: { Start: { main: [[{ node: 'Hash', type: 'main', index: 0 }]] } },
 			nodes: [
-				{ id: 's', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
-				{ id: 'h', name: 'Hash', type: 'n8n-nodes-base.crypto', typeVersion: 2, position: [200, 0], parameters: { type: 'SHA256', value: 'hello', dataPropertyName: 'hash' } },
+				{
+					id: 's',
+					name: 'Start',
+					type: 'n8n-nodes-base.manualTrigger',
+					typeVersion: 1,
+					position: [0, 0],
+					parameters: {},
+				},
+				{
+					id: 'h',
+					name: 'Hash',
+					type: 'n8n-nodes-base.crypto',
+					typeVersion: 2,
+					position: [200, 0],
+					parameters: { type: 'SHA256', value: 'hello', dataPropertyName: 'hash' },
+				},
 			],
 		});
 		const timeExecute = async () => {
 			const started = performance.now();
 			const run = await instance.execute(id);
 			// n8n 2.41.1's CLI can crash on its way out (SIGSEGV) after a successful run: the run counts.
-			if (!run.ok && run.result?.status !== 'success') throw new Error(`n8n execute failed (log ${run.logPath})`);
+			if (!run.ok && run.result?.status !== 'success')
+				throw new Error(`n8n execute failed (log ${run.logPath})`);
 			return { wall: performance.now() - started, cpu: Number.NaN };
 		};
 		console.log('— n8n 2.41.1 (Node 24, e2e cache)');
 		const execute = await series('n8n execute (Manual → Crypto SHA256)', timeExecute);
-		const call = rows[`${process.version} call`] ?? rows[Object.keys(rows).find((key) => key.endsWith(' call')) ?? ''];
-		console.log(`  toolbridge call / n8n execute (median): ${(call.median / execute.median).toFixed(2)}×`);
+		const call =
+			rows[`${process.version} call`] ??
+			rows[Object.keys(rows).find((key) => key.endsWith(' call')) ?? ''];
+		console.log(
+			`  toolbridge call / n8n execute (median): ${(call.median / execute.median).toFixed(2)}×`,
+		);
 		rmSync(instance.folder, { recursive: true, force: true });
 	} else {
 		console.log('(no e2e n8n cache: run npm run test:e2e once for the n8n execute anchor)');

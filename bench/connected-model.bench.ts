@@ -23,7 +23,10 @@ import { performance } from 'node:perf_hooks';
 import type { CallModel } from '../src/agent/call-model-step';
 import { createChatModelCaller } from '../src/agent/create-chat-model-caller';
 import { runAgent } from '../src/agent/run-agent';
-import { createLangChainModelCaller, type LangChainChatModelLike } from '../src/hosts/n8n/langchain-model-caller';
+import {
+	createLangChainModelCaller,
+	type LangChainChatModelLike,
+} from '../src/hosts/n8n/langchain-model-caller';
 import { startFakeChatServer, textReply, toolCallReply } from '../test/support/fake-chat-server';
 import { median, ratioSummary } from './support/stats';
 import { subNodeContenders } from './support/sub-node-contenders';
@@ -35,8 +38,14 @@ const rounds = argument('rounds', 15);
 async function main(): Promise<void> {
 	const server = await startFakeChatServer({
 		respond: ({ body }) => {
-			const done = (body.messages as Array<{ role: string }>).filter((message) => message.role === 'tool').length;
-			return done < iterations ? toolCallReply([{ id: `call_${done}`, name: 'increment', arguments: { n: done } }], { id: `gen-${done}` }) : textReply(`Final: ${done}`, { id: 'gen-final' });
+			const done = (body.messages as Array<{ role: string }>).filter(
+				(message) => message.role === 'tool',
+			).length;
+			return done < iterations
+				? toolCallReply([{ id: `call_${done}`, name: 'increment', arguments: { n: done } }], {
+						id: `gen-${done}`,
+					})
+				: textReply(`Final: ${done}`, { id: 'gen-final' });
 		},
 	});
 	const connection = { baseUrl: server.baseUrl, retry: { maxRetries: 0 } };
@@ -44,7 +53,15 @@ async function main(): Promise<void> {
 		{ name: 'built-in client (anchor)', callModel: createChatModelCaller(connection) },
 		{
 			name: 'connected LangChain model (ChatOpenAI)',
-			callModel: createLangChainModelCaller(new OfflineChatOpenAI({ model: 'bench/model', apiKey: 'sk-bench', configuration: { baseURL: server.baseUrl }, maxRetries: 0, streamUsage: true }) as unknown as LangChainChatModelLike),
+			callModel: createLangChainModelCaller(
+				new OfflineChatOpenAI({
+					model: 'bench/model',
+					apiKey: 'sk-bench',
+					configuration: { baseURL: server.baseUrl },
+					maxRetries: 0,
+					streamUsage: true,
+				}) as unknown as LangChainChatModelLike,
+			),
 		},
 		...(await subNodeContenders(connection)),
 	];
@@ -53,17 +70,22 @@ async function main(): Promise<void> {
 		const cpuBefore = process.cpuUsage();
 		const started = performance.now();
 		const { result } = await runAgent({
-			input: { config: { model: 'bench/model', maxIterations: iterations + 1, repeatedCallLimit: 1_000 }, prompt: 'count' },
+			input: {
+				config: { model: 'bench/model', maxIterations: iterations + 1, repeatedCallLimit: 1_000 },
+				prompt: 'count',
+			},
 			tools: [incrementTool],
 			callModel,
 		});
 		const wall = performance.now() - started;
 		const cpu = process.cpuUsage(cpuBefore);
-		if (result.output !== `Final: ${iterations}`) throw new Error(`unexpected output ${result.output}`);
+		if (result.output !== `Final: ${iterations}`)
+			throw new Error(`unexpected output ${result.output}`);
 		return { wall, cpu: (cpu.user + cpu.system) / 1000 };
 	};
 
-	for (const contender of contenders) for (let warm = 0; warm < 3; warm++) await runOnce(contender.callModel);
+	for (const contender of contenders)
+		for (let warm = 0; warm < 3; warm++) await runOnce(contender.callModel);
 	const times = contenders.map(() => ({ wall: [] as number[], cpu: [] as number[] }));
 	for (let round = 0; round < rounds; round++) {
 		for (let offset = 0; offset < contenders.length; offset++) {
@@ -75,7 +97,9 @@ async function main(): Promise<void> {
 	}
 	await server.close();
 
-	console.log(`Connected chat models vs the built-in client: runAgent, ${iterations} tool iterations + 1 answer per run, ${rounds} interleaved rounds, loopback fake (Node ${process.version}).`);
+	console.log(
+		`Connected chat models vs the built-in client: runAgent, ${iterations} tool iterations + 1 answer per run, ${rounds} interleaved rounds, loopback fake (Node ${process.version}).`,
+	);
 	for (const [index, contender] of contenders.entries()) {
 		const wallRatios = times[index].wall.map((wall, round) => wall / times[0].wall[round]);
 		const cpuRatios = times[index].cpu.map((cpu, round) => cpu / times[0].cpu[round]);

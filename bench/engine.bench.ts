@@ -16,7 +16,15 @@
  *   npm run bench:engine [-- --iterations 20 --rounds 5]
  */
 import { performance } from 'node:perf_hooks';
-import { NodeConnectionTypes, type EngineResponse, type IExecuteFunctions, type INode, type INodeType, type ISupplyDataFunctions, type ITaskData } from 'n8n-workflow';
+import {
+	NodeConnectionTypes,
+	type EngineResponse,
+	type IExecuteFunctions,
+	type INode,
+	type INodeType,
+	type ISupplyDataFunctions,
+	type ITaskData,
+} from 'n8n-workflow';
 import { AgentOrchestrator } from '../nodes/AgentOrchestrator/AgentOrchestrator.node';
 import type { AssistantTurn } from '../src/chat/types';
 import { applyModelTurn } from '../src/agent/apply-model-turn';
@@ -35,20 +43,34 @@ import { argument } from './support/loop-fixtures';
 
 const iterations = argument('iterations', 20);
 const rounds = argument('rounds', 5);
-const median = (values: number[]) => [...values].sort((left, right) => left - right)[Math.floor(values.length / 2)];
+const median = (values: number[]) =>
+	[...values].sort((left, right) => left - right)[Math.floor(values.length / 2)];
 
 function toolTurn(index: number): AssistantTurn {
 	return {
 		text: '',
 		reasoning: '',
 		reasoningDetails: [],
-		toolCalls: [{ toolCallId: `call_${index}`, name: 'echo', arguments: { text: `message ${index}` }, argumentsText: JSON.stringify({ text: `message ${index}` }) }],
+		toolCalls: [
+			{
+				toolCallId: `call_${index}`,
+				name: 'echo',
+				arguments: { text: `message ${index}` },
+				argumentsText: JSON.stringify({ text: `message ${index}` }),
+			},
+		],
 		finishReason: 'tool-calls',
 		rawFinishReason: 'tool_calls',
 		usage: { promptTokens: 100, completionTokens: 10, totalTokens: 110 },
 	} as AssistantTurn;
 }
-const answerTurn = { ...toolTurn(0), toolCalls: [], text: 'done', finishReason: 'stop', rawFinishReason: 'stop' } as AssistantTurn;
+const answerTurn = {
+	...toolTurn(0),
+	toolCalls: [],
+	text: 'done',
+	finishReason: 'stop',
+	rawFinishReason: 'stop',
+} as AssistantTurn;
 
 /** One re-entry's state work, with `history` tool turns already in the state. */
 function cycleMicroseconds(history: number): number {
@@ -56,29 +78,68 @@ function cycleMicroseconds(history: number): number {
 	let state = createAgentState({
 		config: { model: 'm', maxIterations: history + 10 },
 		prompt: 'go',
-		tools: [{ name: 'echo', description: 'echo', parameters: { type: 'object', properties: { text: { type: 'string' } } }, sourceNodeName: 'Echo' }],
+		tools: [
+			{
+				name: 'echo',
+				description: 'echo',
+				parameters: { type: 'object', properties: { text: { type: 'string' } } },
+				sourceNodeName: 'Echo',
+			},
+		],
 	});
 	for (let index = 0; index < history; index++) {
 		state = applyModelTurn(state, toolTurn(index));
-		state = applyToolResults(state, [{ toolCallId: `call_${index}`, observation: { content: payload, isError: false }, durationMs: 1 }]);
+		state = applyToolResults(state, [
+			{
+				toolCallId: `call_${index}`,
+				observation: { content: payload, isError: false },
+				durationMs: 1,
+			},
+		]);
 	}
 	state = applyModelTurn(state, toolTurn(history));
-	const item: EngineItem = { itemIndex: 0, state, routes: { echo: { nodeName: 'Echo' } }, results: [], actionIds: {}, approved: [], debugLog: [] };
+	const item: EngineItem = {
+		itemIndex: 0,
+		state,
+		routes: { echo: { nodeName: 'Echo' } },
+		results: [],
+		actionIds: {},
+		approved: [],
+		debugLog: [],
+	};
 	const calls = (nextAction(state) as { calls: Parameters<typeof planEngineActions>[1] }).calls;
 	const planned = planEngineActions(item, calls, new Set());
 	item.actionIds = planned.actionIds;
-	const request = { actions: planned.actions, metadata: { toolbridge: { version: 1, reEntries: 0, items: [item] } } satisfies EngineRunMetadata };
-	const task: ITaskData = { startTime: 0, executionTime: 1, executionIndex: 0, source: [], data: { ai_tool: [[{ json: { text: payload } }]] } };
+	const request = {
+		actions: planned.actions,
+		metadata: {
+			toolbridge: { version: 1, reEntries: 0, items: [item] },
+		} satisfies EngineRunMetadata,
+	};
+	const task: ITaskData = {
+		startTime: 0,
+		executionTime: 1,
+		executionIndex: 0,
+		source: [],
+		data: { ai_tool: [[{ json: { text: payload } }]] },
+	};
 	const repeat = 200;
 	const started = performance.now();
 	for (let index = 0; index < repeat; index++) {
 		const persisted = JSON.parse(JSON.stringify(request)) as typeof request;
-		const response: EngineResponse = { actionResponses: persisted.actions.map((action) => ({ action, data: task })), metadata: persisted.metadata };
+		const response: EngineResponse = {
+			actionResponses: persisted.actions.map((action) => ({ action, data: task })),
+			metadata: persisted.metadata,
+		};
 		const [resumed] = readEngineMetadata(response).items;
 		collectActionResponses(resumed, response);
 		let next = applyToolResults(resumed.state, resumed.results);
 		next = applyModelTurn(next, toolTurn(history + 1));
-		planEngineActions({ ...resumed, state: next, results: [], actionIds: {} }, (nextAction(next) as { calls: Parameters<typeof planEngineActions>[1] }).calls, new Set());
+		planEngineActions(
+			{ ...resumed, state: next, results: [], actionIds: {} },
+			(nextAction(next) as { calls: Parameters<typeof planEngineActions>[1] }).calls,
+			new Set(),
+		);
 	}
 	return ((performance.now() - started) / repeat) * 1000;
 }
@@ -121,7 +182,10 @@ async function workflowMilliseconds(toolExecution: 'engine' | 'inProcess'): Prom
 				const { runAgentNodeItem } = await import('../src/hosts/n8n/run-agent-node-item');
 				return [[await runAgentNodeItem(this, 0, { callModel })]];
 			}
-			return await runAgentEngine(this, response, { callModel, failItem: (error) => ({ json: errorOutput(error) }) });
+			return await runAgentEngine(this, response, {
+				callModel,
+				failItem: (error) => ({ json: errorOutput(error) }),
+			});
 		},
 	} as INodeType;
 	const agent: INode = {
@@ -130,10 +194,22 @@ async function workflowMilliseconds(toolExecution: 'engine' | 'inProcess'): Prom
 		type: 'n8n-nodes-toolbridge.agentOrchestrator',
 		typeVersion: 1,
 		position: [0, 0],
-		parameters: { authentication: 'openAiCompatibleApi', model: 'm', prompt: 'go', options: { maxIterations: iterations + 5, repeatedCallLimit: 1000 } },
+		parameters: {
+			authentication: 'openAiCompatibleApi',
+			model: 'm',
+			prompt: 'go',
+			options: { maxIterations: iterations + 5, repeatedCallLimit: 1000 },
+		},
 		credentials: { openAiCompatibleApi: { id: '1', name: 'Fake' } },
 	};
-	const tool: INode = { id: 'echo', name: 'Echo', type: 'bench.echo', typeVersion: 1, position: [0, 200], parameters: {} };
+	const tool: INode = {
+		id: 'echo',
+		name: 'Echo',
+		type: 'bench.echo',
+		typeVersion: 1,
+		position: [0, 200],
+		parameters: {},
+	};
 	const started = performance.now();
 	const { output } = await runEngineWorkflow({
 		agent,
@@ -142,15 +218,20 @@ async function workflowMilliseconds(toolExecution: 'engine' | 'inProcess'): Prom
 		credentials: { Fake: { apiKey: 'unused', url: 'http://127.0.0.1:9' } },
 	});
 	const elapsed = performance.now() - started;
-	if (output[0]?.json.output !== 'done') throw new Error(`unexpected output ${JSON.stringify(output[0]?.json)}`);
+	if (output[0]?.json.output !== 'done')
+		throw new Error(`unexpected output ${JSON.stringify(output[0]?.json)}`);
 	return elapsed / iterations;
 }
 
 async function main(): Promise<void> {
-	console.log('Engine re-entry, state work only (serialize → EngineRequest → EngineResponse → resume → next request):');
+	console.log(
+		'Engine re-entry, state work only (serialize → EngineRequest → EngineResponse → resume → next request):',
+	);
 	for (const history of [0, 10, 50]) {
 		const samples = Array.from({ length: rounds }, () => cycleMicroseconds(history));
-		console.log(`  history ${String(history).padStart(2)} tool turns (~${history} KB of results): ${median(samples).toFixed(1)} µs per re-entry`);
+		console.log(
+			`  history ${String(history).padStart(2)} tool turns (~${history} KB of results): ${median(samples).toFixed(1)} µs per re-entry`,
+		);
 	}
 	await workflowMilliseconds('engine'); // warm-up: node classes load once
 	const engine: number[] = [];
@@ -162,9 +243,13 @@ async function main(): Promise<void> {
 	const engineMedian = median(engine);
 	const inProcessMedian = median(inProcess);
 	console.log(`WorkflowExecute, ${iterations} iterations, one tool call each, instant model:`);
-	console.log(`  engine driver:     ${engineMedian.toFixed(3)} ms per iteration (tool node run + re-entry)`);
+	console.log(
+		`  engine driver:     ${engineMedian.toFixed(3)} ms per iteration (tool node run + re-entry)`,
+	);
 	console.log(`  in-process driver: ${inProcessMedian.toFixed(3)} ms per iteration`);
-	console.log(`  engine − in-process: ${(engineMedian - inProcessMedian).toFixed(3)} ms per re-entry; ratio ${(engineMedian / inProcessMedian).toFixed(2)}×`);
+	console.log(
+		`  engine − in-process: ${(engineMedian - inProcessMedian).toFixed(3)} ms per re-entry; ratio ${(engineMedian / inProcessMedian).toFixed(2)}×`,
+	);
 }
 
 void main();

@@ -46,15 +46,26 @@ const runsPerMeasurement = argument('runs', 4);
 
 type Contender = 'loop' | 'bare' | 'raw' | 'langchain';
 type ToChild = { type: 'init'; bodies?: object[] } | { type: 'run' } | { type: 'exit' };
-type FromChild = { type: 'ready'; bodies?: object[] } | { type: 'result'; wall: number; cpu: number };
+type FromChild =
+	{ type: 'ready'; bodies?: object[] } | { type: 'result'; wall: number; cpu: number };
 
 /** A child process: one contender against its own fake server; measured runs on request. */
-async function child(contender: Contender, send: (message: FromChild) => void, bodiesFromParent: object[] | undefined): Promise<void> {
+async function child(
+	contender: Contender,
+	send: (message: FromChild) => void,
+	bodiesFromParent: object[] | undefined,
+): Promise<void> {
 	const server = await startFakeChatServer({
 		respond: ({ body }) => {
-			const done = (body.messages as Array<{ role: string }>).filter((message) => message.role === 'tool').length;
+			const done = (body.messages as Array<{ role: string }>).filter(
+				(message) => message.role === 'tool',
+			).length;
 			// Unique completion ids, as real providers send: LangGraph merges messages with equal ids.
-			return done < iterations ? toolCallReply([{ id: `call_${done}`, name: 'increment', arguments: { n: done } }], { id: `gen-${done}` }) : textReply(`Final: ${done}`, { id: 'gen-final' });
+			return done < iterations
+				? toolCallReply([{ id: `call_${done}`, name: 'increment', arguments: { n: done } }], {
+						id: `gen-${done}`,
+					})
+				: textReply(`Final: ${done}`, { id: 'gen-final' });
 		},
 	});
 	const url = `${server.baseUrl}/chat/completions`;
@@ -67,12 +78,16 @@ async function child(contender: Contender, send: (message: FromChild) => void, b
 		run = async (): Promise<number> => {
 			const started = performance.now();
 			const { result } = await runAgent({
-				input: { config: { model: 'bench/model', maxIterations: iterations + 1, repeatedCallLimit: 1_000 }, prompt: 'count' },
+				input: {
+					config: { model: 'bench/model', maxIterations: iterations + 1, repeatedCallLimit: 1_000 },
+					prompt: 'count',
+				},
 				tools: [incrementTool],
 				callModel,
 			});
 			const elapsed = performance.now() - started;
-			if (result.output !== `Final: ${iterations}`) throw new Error(`unexpected output ${result.output}`);
+			if (result.output !== `Final: ${iterations}`)
+				throw new Error(`unexpected output ${result.output}`);
 			return elapsed;
 		};
 		// One recorded run gives the exact request bodies (with the growing history) the bare client replays.
@@ -82,7 +97,8 @@ async function child(contender: Contender, send: (message: FromChild) => void, b
 		if (bodies.length !== modelCalls) throw new Error('could not record the loop requests');
 	} else if (contender === 'bare' || contender === 'raw') {
 		const replayed = bodiesFromParent;
-		if (!replayed || replayed.length !== modelCalls) throw new Error('no recorded bodies to replay');
+		if (!replayed || replayed.length !== modelCalls)
+			throw new Error('no recorded bodies to replay');
 		const headers = { 'Content-Type': 'application/json', Accept: 'text/event-stream' };
 		run =
 			contender === 'bare'
@@ -91,7 +107,11 @@ async function child(contender: Contender, send: (message: FromChild) => void, b
 						let chunks = 0;
 						for (const body of replayed) {
 							// A bare client still serializes its request body, and reads what comes back.
-							const response = await fetch(url, { method: 'POST', headers, body: JSON.stringify(body) });
+							const response = await fetch(url, {
+								method: 'POST',
+								headers,
+								body: JSON.stringify(body),
+							});
 							const reader = (response.body as ReadableStream<Uint8Array>).getReader();
 							const decoder = new TextDecoder();
 							let buffered = '';
@@ -99,7 +119,11 @@ async function child(contender: Contender, send: (message: FromChild) => void, b
 								const { done, value } = await reader.read();
 								if (done) break;
 								buffered += decoder.decode(value, { stream: true });
-								for (let end = buffered.indexOf('\n\n'); end !== -1; end = buffered.indexOf('\n\n')) {
+								for (
+									let end = buffered.indexOf('\n\n');
+									end !== -1;
+									end = buffered.indexOf('\n\n')
+								) {
 									const event = buffered.slice(0, end);
 									buffered = buffered.slice(end + 2);
 									if (event.startsWith('data: ') && event !== 'data: [DONE]') {
@@ -116,7 +140,11 @@ async function child(contender: Contender, send: (message: FromChild) => void, b
 				: async (): Promise<number> => {
 						const started = performance.now();
 						for (const body of replayed) {
-							const response = await fetch(url, { method: 'POST', headers, body: JSON.stringify(body) });
+							const response = await fetch(url, {
+								method: 'POST',
+								headers,
+								body: JSON.stringify(body),
+							});
 							await response.text();
 						}
 						return performance.now() - started;
@@ -124,15 +152,31 @@ async function child(contender: Contender, send: (message: FromChild) => void, b
 	} else {
 		// LangChain's agent on the same fake: same tool, same replies, streaming like ours.
 		const langChainAgent = createAgent({
-			model: new OfflineChatOpenAI({ model: 'bench/model', apiKey: 'bench-key', streaming: true, maxRetries: 0, configuration: { baseURL: server.baseUrl } }),
-			tools: [tool(async ({ n }: { n: number }) => String(n + 1), { name: 'increment', description: 'Adds one to n', schema: z.object({ n: z.number() }) })],
+			model: new OfflineChatOpenAI({
+				model: 'bench/model',
+				apiKey: 'bench-key',
+				streaming: true,
+				maxRetries: 0,
+				configuration: { baseURL: server.baseUrl },
+			}),
+			tools: [
+				tool(async ({ n }: { n: number }) => String(n + 1), {
+					name: 'increment',
+					description: 'Adds one to n',
+					schema: z.object({ n: z.number() }),
+				}),
+			],
 		});
 		run = async (): Promise<number> => {
 			const started = performance.now();
-			const result = await langChainAgent.invoke({ messages: [{ role: 'user', content: 'count' }] }, { recursionLimit: 3 * modelCalls + 10 });
+			const result = await langChainAgent.invoke(
+				{ messages: [{ role: 'user', content: 'count' }] },
+				{ recursionLimit: 3 * modelCalls + 10 },
+			);
 			const elapsed = performance.now() - started;
 			const answer = result.messages.at(-1)?.content;
-			if (answer !== `Final: ${iterations}`) throw new Error(`unexpected LangChain output ${JSON.stringify(answer)}`);
+			if (answer !== `Final: ${iterations}`)
+				throw new Error(`unexpected LangChain output ${JSON.stringify(answer)}`);
 			return elapsed;
 		};
 	}
@@ -169,8 +213,17 @@ async function child(contender: Contender, send: (message: FromChild) => void, b
 }
 
 /** Forks a fresh child for one contender; resolves once it has warmed up. */
-function spawnContender(contender: Contender, bodies?: object[]): Promise<{ process: ChildProcess; bodies?: object[]; measure: () => Promise<{ wall: number; cpu: number }> }> {
-	const execArgv = process.execArgv.includes('--expose-gc') ? process.execArgv : [...process.execArgv, '--expose-gc'];
+function spawnContender(
+	contender: Contender,
+	bodies?: object[],
+): Promise<{
+	process: ChildProcess;
+	bodies?: object[];
+	measure: () => Promise<{ wall: number; cpu: number }>;
+}> {
+	const execArgv = process.execArgv.includes('--expose-gc')
+		? process.execArgv
+		: [...process.execArgv, '--expose-gc'];
 	const childProcess = fork(process.argv[1], [...process.argv.slice(2), '--contender', contender], {
 		execArgv,
 		serialization: 'advanced',
@@ -243,7 +296,8 @@ async function main(): Promise<void> {
 		rawRatios.push(loop.wall / raw.wall);
 		langChainRatios.push(loop.wall / langChain.wall);
 	}
-	for (const { process: childProcess } of children) childProcess.send({ type: 'exit' } satisfies ToChild);
+	for (const { process: childProcess } of children)
+		childProcess.send({ type: 'exit' } satisfies ToChild);
 
 	// The loop with no HTTP at all: turns handed over in memory (what the state machine and
 	// driver cost by themselves), and the same with a JSON round trip of the state before
@@ -251,19 +305,50 @@ async function main(): Promise<void> {
 	const inMemoryModel = async (request: { messages: Array<{ role: string }> }) => {
 		const done = request.messages.filter((message) => message.role === 'tool').length;
 		return done < iterations
-			? { text: '', reasoning: '', reasoningDetails: [], toolCalls: [{ toolCallId: `call_${done}`, name: 'increment', argumentsText: `{"n":${done}}`, arguments: { n: done } }], finishReason: 'tool-calls' as const, rawFinishReason: 'tool_calls' }
-			: { text: `Final: ${done}`, reasoning: '', reasoningDetails: [], toolCalls: [], finishReason: 'stop' as const, rawFinishReason: 'stop' };
+			? {
+					text: '',
+					reasoning: '',
+					reasoningDetails: [],
+					toolCalls: [
+						{
+							toolCallId: `call_${done}`,
+							name: 'increment',
+							argumentsText: `{"n":${done}}`,
+							arguments: { n: done },
+						},
+					],
+					finishReason: 'tool-calls' as const,
+					rawFinishReason: 'tool_calls',
+				}
+			: {
+					text: `Final: ${done}`,
+					reasoning: '',
+					reasoningDetails: [],
+					toolCalls: [],
+					finishReason: 'stop' as const,
+					rawFinishReason: 'stop',
+				};
 	};
 	const machineTimes: number[] = [];
 	const persistedTimes: number[] = [];
 	for (let round = 0; round < rounds * 3; round++) {
 		let started = performance.now();
-		await runAgent({ input: { config: { model: 'bench/model', maxIterations: iterations + 1, repeatedCallLimit: 1_000 }, prompt: 'count' }, tools: [incrementTool], callModel: inMemoryModel });
+		await runAgent({
+			input: {
+				config: { model: 'bench/model', maxIterations: iterations + 1, repeatedCallLimit: 1_000 },
+				prompt: 'count',
+			},
+			tools: [incrementTool],
+			callModel: inMemoryModel,
+		});
 		machineTimes.push(performance.now() - started);
 		started = performance.now();
 		let bytes = 0;
 		await runAgent({
-			input: { config: { model: 'bench/model', maxIterations: iterations + 1, repeatedCallLimit: 1_000 }, prompt: 'count' },
+			input: {
+				config: { model: 'bench/model', maxIterations: iterations + 1, repeatedCallLimit: 1_000 },
+				prompt: 'count',
+			},
 			tools: [incrementTool],
 			callModel: inMemoryModel,
 			onState: (state) => {
@@ -273,7 +358,10 @@ async function main(): Promise<void> {
 			},
 		});
 		persistedTimes.push(performance.now() - started);
-		if (round === 0) console.log(`  (final state size: ${(bytes / 1024).toFixed(1)} KiB after ${iterations} tool steps)`);
+		if (round === 0)
+			console.log(
+				`  (final state size: ${(bytes / 1024).toFixed(1)} KiB after ${iterations} tool steps)`,
+			);
 	}
 	const machinePerIteration = median(machineTimes) / modelCalls;
 	const persistedPerIteration = median(persistedTimes) / modelCalls;
@@ -284,18 +372,36 @@ async function main(): Promise<void> {
 	const langChainPerIteration = median(langChainTimes) / modelCalls;
 	const ratio = median(bareRatios);
 	const langChainRatio = median(langChainRatios);
-	console.log(`agent loop bench: ${iterations} tool iterations + 1 answer per run, ${rounds} rounds of ${runsPerMeasurement} runs (medians), loopback fake, zero latency`);
-	console.log(`  loop (runAgent: fetch + SSE parse + state machine + tool):   ${loopPerIteration.toFixed(3)} ms / iteration`);
-	console.log(`  bare streaming client (same bodies; fetch + SSE JSON.parse):  ${barePerIteration.toFixed(3)} ms / iteration`);
-	console.log(`  raw round trip (same bodies; fetch + response.text()):        ${rawPerIteration.toFixed(3)} ms / iteration`);
-	console.log(`  LangChain agent (createAgent + ChatOpenAI, streaming):        ${langChainPerIteration.toFixed(3)} ms / iteration`);
-	console.log(`  loop without HTTP (state machine + driver + tool):            ${(machinePerIteration * 1000).toFixed(1)} µs / iteration`);
-	console.log(`  … plus a JSON round trip of the state at every step:          ${(persistedPerIteration * 1000).toFixed(1)} µs / iteration`);
-	console.log(`  overhead over bare: loop ${(loopPerIteration - barePerIteration).toFixed(3)} ms, LangChain ${(langChainPerIteration - barePerIteration).toFixed(3)} ms / iteration`);
+	console.log(
+		`agent loop bench: ${iterations} tool iterations + 1 answer per run, ${rounds} rounds of ${runsPerMeasurement} runs (medians), loopback fake, zero latency`,
+	);
+	console.log(
+		`  loop (runAgent: fetch + SSE parse + state machine + tool):   ${loopPerIteration.toFixed(3)} ms / iteration`,
+	);
+	console.log(
+		`  bare streaming client (same bodies; fetch + SSE JSON.parse):  ${barePerIteration.toFixed(3)} ms / iteration`,
+	);
+	console.log(
+		`  raw round trip (same bodies; fetch + response.text()):        ${rawPerIteration.toFixed(3)} ms / iteration`,
+	);
+	console.log(
+		`  LangChain agent (createAgent + ChatOpenAI, streaming):        ${langChainPerIteration.toFixed(3)} ms / iteration`,
+	);
+	console.log(
+		`  loop without HTTP (state machine + driver + tool):            ${(machinePerIteration * 1000).toFixed(1)} µs / iteration`,
+	);
+	console.log(
+		`  … plus a JSON round trip of the state at every step:          ${(persistedPerIteration * 1000).toFixed(1)} µs / iteration`,
+	);
+	console.log(
+		`  overhead over bare: loop ${(loopPerIteration - barePerIteration).toFixed(3)} ms, LangChain ${(langChainPerIteration - barePerIteration).toFixed(3)} ms / iteration`,
+	);
 	console.log(
 		`  ratio loop / bare:      ${ratio.toFixed(2)}×  (goal ≤ 1.20×) ${ratio <= 1.2 ? 'OK' : 'ABOVE GOAL'}   [middle half of rounds ${quantile(bareRatios, 0.25).toFixed(2)}–${quantile(bareRatios, 0.75).toFixed(2)}×; CPU time ${median(bareCpuRatios).toFixed(2)}×]`,
 	);
-	console.log(`  ratio loop / raw:       ${median(rawRatios).toFixed(2)}×  (reference only: raw parses nothing)`);
+	console.log(
+		`  ratio loop / raw:       ${median(rawRatios).toFixed(2)}×  (reference only: raw parses nothing)`,
+	);
 	console.log(
 		`  ratio loop / LangChain: ${langChainRatio.toFixed(2)}×  (goal ≤ 0.50×) ${langChainRatio <= 0.5 ? 'OK' : 'ABOVE GOAL'}   [middle half of rounds ${quantile(langChainRatios, 0.25).toFixed(2)}–${quantile(langChainRatios, 0.75).toFixed(2)}×]`,
 	);

@@ -17,9 +17,10 @@ import { buildToolSchema } from '../src/schema/build-tool-schema';
 
 const require = createRequire(__filename);
 // Not exported from n8n-core's index; the deep path is fine in a bench.
-const { getSchema } = require('n8n-core/dist/execution-engine/node-execution-context/utils/create-node-as-tool') as {
-	getSchema: (node: unknown) => Parameters<typeof toJsonSchema>[0];
-};
+const { getSchema } =
+	require('n8n-core/dist/execution-engine/node-execution-context/utils/create-node-as-tool') as {
+		getSchema: (node: unknown) => Parameters<typeof toJsonSchema>[0];
+	};
 
 const WARMUP = 300;
 const ITERATIONS = 1500;
@@ -44,9 +45,12 @@ function median(samples: number[]): number {
 }
 
 // Both build the same parameters.
-const ourKeys = Object.keys(buildToolSchema(collectFromAIMarkers(node.parameters).markers).jsonSchema.properties);
+const ourKeys = Object.keys(
+	buildToolSchema(collectFromAIMarkers(node.parameters).markers).jsonSchema.properties,
+);
 const anchorKeys = Object.keys((anchor() as { properties: Record<string, unknown> }).properties);
-if (ourKeys.join() !== anchorKeys.join()) throw new Error(`Parameter keys differ: ${ourKeys.join()} vs ${anchorKeys.join()}`);
+if (ourKeys.join() !== anchorKeys.join())
+	throw new Error(`Parameter keys differ: ${ourKeys.join()} vs ${anchorKeys.join()}`);
 
 for (let index = 0; index < WARMUP; index++) {
 	ours();
@@ -67,7 +71,13 @@ for (let index = 0; index < ITERATIONS; index++) {
 const ourMedian = median(ourTimes);
 const anchorMedian = median(anchorTimes);
 const bytes = JSON.stringify(node.parameters).length;
-console.log(`scan bench: ${bytes} bytes of parameters, ${ourKeys.length} $fromAI parameters, ${ITERATIONS} iterations after ${WARMUP} warm-up`);
-console.log(`ours   (collectFromAIMarkers + buildToolSchema):      median ${ourMedian.toFixed(3)} ms`);
-console.log(`anchor (n8n-core getSchema + LangChain toJsonSchema): median ${anchorMedian.toFixed(3)} ms`);
+console.log(
+	`scan bench: ${bytes} bytes of parameters, ${ourKeys.length} $fromAI parameters, ${ITERATIONS} iterations after ${WARMUP} warm-up`,
+);
+console.log(
+	`ours   (collectFromAIMarkers + buildToolSchema):      median ${ourMedian.toFixed(3)} ms`,
+);
+console.log(
+	`anchor (n8n-core getSchema + LangChain toJsonSchema): median ${anchorMedian.toFixed(3)} ms`,
+);
 console.log(`ratio ours/anchor: ${(ourMedian / anchorMedian).toFixed(3)} (goal ≤ 0.5)`);

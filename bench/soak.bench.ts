@@ -115,7 +115,8 @@ const beforeFix: Record<string, Partial<Record<keyof Sample, number[]>>> = {
 	},
 };
 
-type FromChild = { type: 'sample'; sample: Sample } | { type: 'done'; milliseconds: number } | { type: 'flush' };
+type FromChild =
+	{ type: 'sample'; sample: Sample } | { type: 'done'; milliseconds: number } | { type: 'flush' };
 
 const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
 
@@ -155,17 +156,25 @@ async function settledHeapUsed(): Promise<number> {
 }
 
 async function child(scenario: Scenario, send: (message: FromChild) => void): Promise<void> {
-	const workflow = JSON.parse(readFileSync(join(__dirname, '../fixtures/workflows/crypto-agent.json'), 'utf8')) as object;
+	const workflow = JSON.parse(
+		readFileSync(join(__dirname, '../fixtures/workflows/crypto-agent.json'), 'utf8'),
+	) as object;
 	const server = await startFakeChatServer({
 		respond: ({ body }) => {
 			const messages = body.messages as Array<{ role: string; content: string }>;
 			const toolResult = messages.find((message) => message.role === 'tool');
 			if (toolResult) return textReply(`The tool said: ${toolResult.content}`);
-			const text = [...messages].reverse().find((message) => message.role === 'user')?.content ?? '';
+			const text =
+				[...messages].reverse().find((message) => message.role === 'user')?.content ?? '';
 			return toolCallReply([{ id: 'call_hash', name: 'Hash_text', arguments: { text } }]);
 		},
 	});
-	const options = { baseUrl: server.baseUrl, apiKey: 'sk-soak-bench', env: {}, nodeTypes: ownNodeTypes };
+	const options = {
+		baseUrl: server.baseUrl,
+		apiKey: 'sk-soak-bench',
+		env: {},
+		nodeTypes: ownNodeTypes,
+	};
 	const sharedHost = scenario.sharedHost ? await StandaloneHost.create(options) : undefined;
 	// Counted with finalizers, not WeakRefs: a WeakRef keeps its target alive until Node clears
 	// V8's kept objects, which can be after the next collection.
@@ -179,7 +188,10 @@ async function child(scenario: Scenario, send: (message: FromChild) => void): Pr
 		const host = sharedHost ?? (await StandaloneHost.create(options));
 		const run = await runWorkflowAgent(workflow, { ...options, host, prompt: text });
 		const expected = `The tool said: ${JSON.stringify([{ hash: sha256(text) }])}`;
-		if (run.mode !== 'full' || run.result.output !== expected) throw new Error(`run ${index}: unexpected output ${JSON.stringify(run.mode === 'full' ? run.result.output : run)}`);
+		if (run.mode !== 'full' || run.result.output !== expected)
+			throw new Error(
+				`run ${index}: unexpected output ${JSON.stringify(run.mode === 'full' ? run.result.output : run)}`,
+			);
 		if (!sharedHost) {
 			finishedHostsAlive++;
 			hostCollected.register(host, undefined);
@@ -187,7 +199,7 @@ async function child(scenario: Scenario, send: (message: FromChild) => void): Pr
 	};
 
 	const started = performance.now();
-	for (let done = 0; done < runs; ) {
+	for (let done = 0; done < runs;) {
 		const batch = Math.min(scenario.concurrency, runs - done);
 		await Promise.all(Array.from({ length: batch }, (_, offset) => runOne(done + offset)));
 		done += batch;
@@ -203,8 +215,20 @@ async function child(scenario: Scenario, send: (message: FromChild) => void): Pr
 			server.closeIdleConnections();
 			await new Promise((resolve) => setTimeout(resolve, 50));
 			const settled = await settledHeapUsed();
-			send({ type: 'sample', sample: { runs: done, heapMb: heapUsed / 2 ** 20, settledMb: settled / 2 ** 20, rssMb: process.memoryUsage().rss / 2 ** 20, liveHosts } });
-			if (snapshots && (done === warmUp || done === runs)) writeHeapSnapshot(join(snapshots, `${scenario.name.replace(/\W+/g, '-')}-${done}.heapsnapshot`));
+			send({
+				type: 'sample',
+				sample: {
+					runs: done,
+					heapMb: heapUsed / 2 ** 20,
+					settledMb: settled / 2 ** 20,
+					rssMb: process.memoryUsage().rss / 2 ** 20,
+					liveHosts,
+				},
+			});
+			if (snapshots && (done === warmUp || done === runs))
+				writeHeapSnapshot(
+					join(snapshots, `${scenario.name.replace(/\W+/g, '-')}-${done}.heapsnapshot`),
+				);
 		}
 	}
 	const milliseconds = performance.now() - started;
@@ -217,7 +241,11 @@ function growthAfterWarmUp(samples: Sample[]): number {
 	const points = samples.filter((sample) => sample.runs >= warmUp);
 	const slopes: number[] = [];
 	for (let left = 0; left < points.length; left++) {
-		for (let right = left + 1; right < points.length; right++) slopes.push((points[right].settledMb - points[left].settledMb) / (points[right].runs - points[left].runs));
+		for (let right = left + 1; right < points.length; right++)
+			slopes.push(
+				(points[right].settledMb - points[left].settledMb) /
+					(points[right].runs - points[left].runs),
+			);
 	}
 	if (slopes.length === 0) return Number.NaN;
 	slopes.sort((a, b) => a - b);
@@ -232,8 +260,14 @@ interface Outcome {
 }
 
 function runScenario(scenario: Scenario): Promise<Outcome> {
-	const execArgv = process.execArgv.includes('--expose-gc') ? process.execArgv : [...process.execArgv, '--expose-gc'];
-	const childProcess: ChildProcess = fork(process.argv[1], [...process.argv.slice(2), '--scenario', scenario.name], { execArgv, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+	const execArgv = process.execArgv.includes('--expose-gc')
+		? process.execArgv
+		: [...process.execArgv, '--expose-gc'];
+	const childProcess: ChildProcess = fork(
+		process.argv[1],
+		[...process.argv.slice(2), '--scenario', scenario.name],
+		{ execArgv, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] },
+	);
 	const samples: Sample[] = [];
 	return new Promise((resolve, reject) => {
 		let milliseconds = Number.NaN;
@@ -241,10 +275,16 @@ function runScenario(scenario: Scenario): Promise<Outcome> {
 			if (message.type === 'sample') {
 				const { runs: done, heapMb, settledMb, rssMb, liveHosts } = message.sample;
 				samples.push(message.sample);
-				process.stdout.write(`  ${scenario.name}: ${done} runs, heap ${heapMb.toFixed(1)} MB (settled ${settledMb.toFixed(1)}), RSS ${rssMb.toFixed(1)} MB${scenario.sharedHost ? '' : `, ${liveHosts} hosts of finished runs reachable`}\n`);
+				process.stdout.write(
+					`  ${scenario.name}: ${done} runs, heap ${heapMb.toFixed(1)} MB (settled ${settledMb.toFixed(1)}), RSS ${rssMb.toFixed(1)} MB${scenario.sharedHost ? '' : `, ${liveHosts} hosts of finished runs reachable`}\n`,
+				);
 			} else if (message.type === 'done') milliseconds = message.milliseconds;
 		});
-		childProcess.once('exit', (code) => (code === 0 ? resolve({ scenario, samples, milliseconds }) : reject(new Error(`${scenario.name}: child exited with ${code}`))));
+		childProcess.once('exit', (code) =>
+			code === 0
+				? resolve({ scenario, samples, milliseconds })
+				: reject(new Error(`${scenario.name}: child exited with ${code}`)),
+		);
 	});
 }
 
@@ -255,19 +295,26 @@ function row(label: string, values: number[], digits = 1): string {
 async function main(): Promise<void> {
 	const only = option('only');
 	const selected = scenarios.filter((scenario) => !only || scenario.name.includes(only));
-	process.stdout.write(`soak: ${runs} runs per scenario (crypto-agent.json, real Crypto tool, loopback fake model); figures every ${sampleEvery} runs; ${jobs} scenarios at a time\n`);
+	process.stdout.write(
+		`soak: ${runs} runs per scenario (crypto-agent.json, real Crypto tool, loopback fake model); figures every ${sampleEvery} runs; ${jobs} scenarios at a time\n`,
+	);
 	const outcomes: Outcome[] = [];
 	const queue = [...selected];
 	await Promise.all(
 		Array.from({ length: Math.max(1, jobs) }, async () => {
-			for (let scenario = queue.shift(); scenario; scenario = queue.shift()) outcomes.push(await runScenario(scenario));
+			for (let scenario = queue.shift(); scenario; scenario = queue.shift())
+				outcomes.push(await runScenario(scenario));
 		}),
 	);
 
 	let failed = false;
-	process.stdout.write(`\n${'runs'.padEnd(26)}${Array.from({ length: Math.floor(runs / sampleEvery) }, (_, index) => String((index + 1) * sampleEvery).padStart(7)).join('')}\n`);
+	process.stdout.write(
+		`\n${'runs'.padEnd(26)}${Array.from({ length: Math.floor(runs / sampleEvery) }, (_, index) => String((index + 1) * sampleEvery).padStart(7)).join('')}\n`,
+	);
 	for (const scenario of selected) {
-		const { samples, milliseconds } = outcomes.find((candidate) => candidate.scenario === scenario) as Outcome;
+		const { samples, milliseconds } = outcomes.find(
+			(candidate) => candidate.scenario === scenario,
+		) as Outcome;
 		const growthKb = growthAfterWarmUp(samples) * 1024;
 		const liveHosts = Math.max(0, ...samples.map((sample) => sample.liveHosts));
 		const pass = growthKb <= boundKb && liveHosts === 0;
@@ -278,10 +325,18 @@ async function main(): Promise<void> {
 			['heap after GC, MB', 'heapMb', 1],
 			['settled heap, MB', 'settledMb', 1],
 			['RSS, MB', 'rssMb', 1],
-			...(scenario.sharedHost ? [] : [['finished runs\' hosts alive', 'liveHosts', 0] as [string, keyof Sample, number]]),
+			...(scenario.sharedHost
+				? []
+				: [["finished runs' hosts alive", 'liveHosts', 0] as [string, keyof Sample, number]]),
 		];
 		for (const [label, key, digits] of rows) {
-			process.stdout.write(`${row(label, samples.map((sample) => sample[key]), digits)}\n`);
+			process.stdout.write(
+				`${row(
+					label,
+					samples.map((sample) => sample[key]),
+					digits,
+				)}\n`,
+			);
 			const earlier = before?.[key];
 			if (earlier) process.stdout.write(`${row('  before the fixes', earlier, digits)}\n`);
 		}
@@ -289,7 +344,9 @@ async function main(): Promise<void> {
 			`settled heap growth after run ${warmUp}: ${growthKb.toFixed(2)} KB per run (bound ${boundKb} KB); hosts of finished runs reachable after GC: at most ${liveHosts} (bound 0) → ${pass ? 'PASS' : 'FAIL'}\n`,
 		);
 	}
-	process.stdout.write(`\n${failed ? 'FAIL' : 'PASS'}: ${failed ? 'a scenario exceeds' : 'every scenario within'} ${boundKb} KB of settled heap per run after warm-up, and no finished run's host kept\n`);
+	process.stdout.write(
+		`\n${failed ? 'FAIL' : 'PASS'}: ${failed ? 'a scenario exceeds' : 'every scenario within'} ${boundKb} KB of settled heap per run after warm-up, and no finished run's host kept\n`,
+	);
 	process.exitCode = failed ? 1 : 0;
 }
 

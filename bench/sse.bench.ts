@@ -10,7 +10,11 @@
  * Prints figures only; nothing is asserted.
  */
 import { performance } from 'node:perf_hooks';
-import { chatFixtureNames, frameChunksAsSse, loadChatFixtureChunks } from '../fixtures/chat/load-chat-fixture';
+import {
+	chatFixtureNames,
+	frameChunksAsSse,
+	loadChatFixtureChunks,
+} from '../fixtures/chat/load-chat-fixture';
 import { collectTurn } from '../src/chat/collect-turn';
 import { parseChatStream } from '../src/chat/parse-chat-stream';
 import type { AssistantTurn } from '../src/chat/types';
@@ -18,7 +22,8 @@ import type { AssistantTurn } from '../src/chat/types';
 const pieceSize = 64 * 1024;
 
 async function* inPieces(bytes: Uint8Array): AsyncGenerator<Uint8Array> {
-	for (let start = 0; start < bytes.length; start += pieceSize) yield bytes.subarray(start, start + pieceSize);
+	for (let start = 0; start < bytes.length; start += pieceSize)
+		yield bytes.subarray(start, start + pieceSize);
 }
 
 async function timeTurn(bytes: Uint8Array): Promise<{ milliseconds: number; turn: AssistantTurn }> {
@@ -38,12 +43,16 @@ function largeRecordedStream(targetBytes: number): Uint8Array {
 		.filter((name) => (chatFixtureNames as readonly string[]).includes(name))
 		.flatMap((name) => loadChatFixtureChunks(name as (typeof chatFixtureNames)[number]))
 		.filter((chunk) => {
-			const choice = (chunk as { choices?: Array<{ finish_reason?: unknown; delta?: { tool_calls?: unknown } }> }).choices?.[0];
+			const choice = (
+				chunk as { choices?: Array<{ finish_reason?: unknown; delta?: { tool_calls?: unknown } }> }
+			).choices?.[0];
 			return choice && !choice.finish_reason && !choice.delta?.tool_calls;
 		});
 	const once = frameChunksAsSse(body, { done: false, processingComment: true });
 	const repeats = Math.ceil(targetBytes / Buffer.byteLength(once));
-	const finish = frameChunksAsSse(loadChatFixtureChunks('usage-with-cost').slice(-2), { processingComment: false });
+	const finish = frameChunksAsSse(loadChatFixtureChunks('usage-with-cost').slice(-2), {
+		processingComment: false,
+	});
 	return new TextEncoder().encode(once.repeat(repeats) + finish);
 }
 
@@ -57,11 +66,18 @@ function oneByteArgumentReads(size: number): { reads: Uint8Array[]; bytes: numbe
 	const chunk = (delta: object, finishReason: string | null = null) =>
 		`data: ${JSON.stringify({ id: 'gen-bench', model: 'bench/model', object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: finishReason }] })}\n\n`;
 	const reads: Uint8Array[] = [];
-	let pending = chunk({ role: 'assistant', content: null, tool_calls: [{ index: 0, id: 'call_bench', type: 'function', function: { name: 'store', arguments: '' } }] });
+	let pending = chunk({
+		role: 'assistant',
+		content: null,
+		tool_calls: [
+			{ index: 0, id: 'call_bench', type: 'function', function: { name: 'store', arguments: '' } },
+		],
+	});
 	let bytes = 0;
 	const flush = () => {
 		const encoded = encoder.encode(pending);
-		for (let start = 0; start < encoded.length; start += pieceSize) reads.push(encoded.subarray(start, start + pieceSize));
+		for (let start = 0; start < encoded.length; start += pieceSize)
+			reads.push(encoded.subarray(start, start + pieceSize));
 		bytes += encoded.length;
 		pending = '';
 	};
@@ -106,11 +122,14 @@ function timeAnchor(reads: Uint8Array[]): number {
 
 function readsOf(bytes: Uint8Array): Uint8Array[] {
 	const reads: Uint8Array[] = [];
-	for (let start = 0; start < bytes.length; start += pieceSize) reads.push(bytes.subarray(start, start + pieceSize));
+	for (let start = 0; start < bytes.length; start += pieceSize)
+		reads.push(bytes.subarray(start, start + pieceSize));
 	return reads;
 }
 
-async function timeReads(reads: Uint8Array[]): Promise<{ milliseconds: number; turn: AssistantTurn }> {
+async function timeReads(
+	reads: Uint8Array[],
+): Promise<{ milliseconds: number; turn: AssistantTurn }> {
 	(globalThis as { gc?: () => void }).gc?.();
 	const started = performance.now();
 	const turn = await collectTurn(parseChatStream(replay(reads)));
@@ -118,7 +137,9 @@ async function timeReads(reads: Uint8Array[]): Promise<{ milliseconds: number; t
 }
 
 async function main(): Promise<void> {
-	console.log(`Node ${process.version}; stream read in ${pieceSize / 1024} KB pieces; median of 5 runs\n`);
+	console.log(
+		`Node ${process.version}; stream read in ${pieceSize / 1024} KB pieces; median of 5 runs\n`,
+	);
 
 	const large = largeRecordedStream(32 * 1024 * 1024);
 	await timeTurn(large); // warm-up
@@ -134,8 +155,12 @@ async function main(): Promise<void> {
 		textLength = turn.text.length;
 	}
 	const megabytes = large.length / (1024 * 1024);
-	console.log(`1. Throughput: ${megabytes.toFixed(1)} MB recorded-format stream (${textLength} characters of text) → ${(megabytes / (median(runs) / 1000)).toFixed(1)} MB/s (median ${median(runs).toFixed(0)} ms)`);
-	console.log(`   anchor (decode + split + JSON.parse only): ${(megabytes / (median(anchorRuns) / 1000)).toFixed(1)} MB/s; ratio chain / anchor: ${(median(runs) / median(anchorRuns)).toFixed(2)}×\n`);
+	console.log(
+		`1. Throughput: ${megabytes.toFixed(1)} MB recorded-format stream (${textLength} characters of text) → ${(megabytes / (median(runs) / 1000)).toFixed(1)} MB/s (median ${median(runs).toFixed(0)} ms)`,
+	);
+	console.log(
+		`   anchor (decode + split + JSON.parse only): ${(megabytes / (median(anchorRuns) / 1000)).toFixed(1)} MB/s; ratio chain / anchor: ${(median(runs) / median(anchorRuns)).toFixed(2)}×\n`,
+	);
 
 	console.log('2. Tool-call arguments in 1-byte deltas (each delta a full SSE chunk):');
 	const sizes = [256 * 1024, 512 * 1024, 1024 * 1024];
@@ -147,7 +172,8 @@ async function main(): Promise<void> {
 		const anchorSamples: number[] = [];
 		for (let run = 0; run < 5; run++) {
 			const { milliseconds, turn } = await timeReads(reads);
-			if (turn.toolCalls[0]?.argumentsText.length !== size || turn.toolCalls[0].error) throw new Error(`assembly failed at ${size} bytes`);
+			if (turn.toolCalls[0]?.argumentsText.length !== size || turn.toolCalls[0].error)
+				throw new Error(`assembly failed at ${size} bytes`);
 			samples.push(milliseconds);
 			anchorSamples.push(timeAnchor(reads));
 		}
@@ -156,7 +182,9 @@ async function main(): Promise<void> {
 			`   ${String(size / 1024).padStart(4)} KB of arguments (${(bytes / 1048576).toFixed(1)} MB of SSE, ${size} deltas): ${median(samples).toFixed(0)} ms, ${((median(samples) * 1000) / size).toFixed(2)} µs per delta; anchor ${((median(anchorSamples) * 1000) / size).toFixed(2)} µs, ratio ${(median(samples) / median(anchorSamples)).toFixed(2)}×`,
 		);
 	}
-	console.log(`   ratios: 512/256 = ${(times[1] / times[0]).toFixed(2)}, 1024/512 = ${(times[2] / times[1]).toFixed(2)} (linear ≈ 2, quadratic ≈ 4)`);
+	console.log(
+		`   ratios: 512/256 = ${(times[1] / times[0]).toFixed(2)}, 1024/512 = ${(times[2] / times[1]).toFixed(2)} (linear ≈ 2, quadratic ≈ 4)`,
+	);
 }
 
 void main().catch((error: unknown) => {

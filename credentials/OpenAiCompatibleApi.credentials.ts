@@ -52,7 +52,9 @@ export class OpenAiCompatibleApi implements ICredentialType {
 		credentials: ICredentialDataDecryptedObject,
 		requestOptions: IHttpRequestOptions,
 	): Promise<IHttpRequestOptions> {
-		const headers: Record<string, string> = { ...(requestOptions.headers as Record<string, string> | undefined) };
+		const headers: Record<string, string> = {
+			...(requestOptions.headers as Record<string, string> | undefined),
+		};
 		const extra = parseExtraHeaders(credentials.extraHeaders);
 		Object.assign(headers, extra);
 		if (typeof credentials.apiKey === 'string' && credentials.apiKey !== '') {

@@ -11,15 +11,32 @@ assertPeerDependencies();
 // 1. $fromAI compiler: text → markers → schema → tool name and description
 export { findFromAICalls } from './from-ai/find-from-ai-calls';
 export { collectFromAIMarkers } from './from-ai/collect-from-ai-markers';
-export type { CollectFromAIMarkersOptions, CollectedFromAIMarkers } from './from-ai/collect-from-ai-markers';
-export type { FromAIMarker, FromAIParameterMarker, FromAIType, FromAIJsonValue, FromAISpan } from './from-ai/from-ai-marker';
+export type {
+	CollectFromAIMarkersOptions,
+	CollectedFromAIMarkers,
+} from './from-ai/collect-from-ai-markers';
+export type {
+	FromAIMarker,
+	FromAIParameterMarker,
+	FromAIType,
+	FromAIJsonValue,
+	FromAISpan,
+} from './from-ai/from-ai-marker';
 export { buildToolSchema } from './schema/build-tool-schema';
 export type { ToolSchema, ToolJsonSchema } from './schema/build-tool-schema';
 export { mergeFromAIMarkers } from './schema/merge-from-ai-markers';
-export type { ToolParameter, SchemaMarker, MergeFromAIMarkersOptions } from './schema/merge-from-ai-markers';
+export type {
+	ToolParameter,
+	SchemaMarker,
+	MergeFromAIMarkersOptions,
+} from './schema/merge-from-ai-markers';
 export { toolNameFromNodeName, nodeNameToN8nToolName } from './schema/tool-name-from-node-name';
 export { buildToolDescription } from './schema/build-tool-description';
-export type { BuildToolDescriptionOptions, ToolDescriptionNode, ToolDescriptionNodeType } from './schema/build-tool-description';
+export type {
+	BuildToolDescriptionOptions,
+	ToolDescriptionNode,
+	ToolDescriptionNodeType,
+} from './schema/build-tool-description';
 export type { JsonSchema } from './schema/json-schema';
 
 // 2. Schemas for models: per-family shaping, structured output, validation, tool formats
@@ -29,14 +46,23 @@ export { modelFamilyFromModelId } from './schema/model-family';
 export type { ModelFamily } from './schema/model-family';
 export { inferJsonSchemaFromExample } from './schema/infer-json-schema';
 export { responseFormatForSchema } from './schema/response-format-for-schema';
-export type { JsonSchemaResponseFormat, ResponseFormatOptions } from './schema/response-format-for-schema';
+export type {
+	JsonSchemaResponseFormat,
+	ResponseFormatOptions,
+} from './schema/response-format-for-schema';
 export { validateJson, validateJsonSchema } from './schema/validate-json';
 export type { JsonValidationResult } from './schema/validate-json';
 export { describeSchemaProblem } from './schema/schema-problems';
 export type { SchemaProblem } from './schema/schema-problems';
 export { zodToJsonSchema } from './schema/zod-to-json-schema';
 export { toOpenAITool, toAnthropicTool, toProviderToolChoice } from './chat/tool-conversion';
-export type { ToolDefinitionLike, ToolChoice, AnthropicTool, AnthropicToolChoice, GoogleToolConfig } from './chat/tool-conversion';
+export type {
+	ToolDefinitionLike,
+	ToolChoice,
+	AnthropicTool,
+	AnthropicToolChoice,
+	GoogleToolConfig,
+} from './chat/tool-conversion';
 
 // 3. Tools: any n8n node as a tool
 export type { AgentTool, ToolObservation, ToolInvokeOptions } from './tools/agent-tool';
@@ -94,25 +120,55 @@ export type {
 export type { AgentEvent, AgentEventListener } from './agent/agent-event';
 export { OutputBoundary } from './agent/output-boundary';
 export type { OutputBoundaryOptions } from './agent/output-boundary';
-export type { StructuredOutputConfig, StructuredOutputStrategy, OutputAttempt } from './agent/output-format/structured-output-config';
+export type {
+	StructuredOutputConfig,
+	StructuredOutputStrategy,
+	OutputAttempt,
+} from './agent/output-format/structured-output-config';
 export { runValidator } from './agent/modes/validator/run-validator';
 export type { RunValidatorOptions } from './agent/modes/validator/run-validator';
-export { createValidatorState, defaultValidatorConfig } from './agent/modes/validator/create-validator-state';
+export {
+	createValidatorState,
+	defaultValidatorConfig,
+} from './agent/modes/validator/create-validator-state';
 export type { ValidatorInput } from './agent/modes/validator/create-validator-state';
-export type { ValidatorAttempt, ValidatorCall, ValidatorConfig, ValidatorFailureCode, ValidatorResult, ValidatorState, ValidatorStatus } from './agent/modes/validator/validator-state';
+export type {
+	ValidatorAttempt,
+	ValidatorCall,
+	ValidatorConfig,
+	ValidatorFailureCode,
+	ValidatorResult,
+	ValidatorState,
+	ValidatorStatus,
+} from './agent/modes/validator/validator-state';
 
 // 6. Standalone host: a workflow export in, real n8n nodes run through n8n-core, no server
 export { loadWorkflowTools, readWorkflowInput } from './hosts/standalone/load-workflow-tools';
-export type { LoadWorkflowToolsOptions, WorkflowTools, WorkflowNestedAgentRunner } from './hosts/standalone/load-workflow-tools';
+export type {
+	LoadWorkflowToolsOptions,
+	WorkflowTools,
+	WorkflowNestedAgentRunner,
+} from './hosts/standalone/load-workflow-tools';
 export { runWorkflowAgent, orchestratorNodeType } from './hosts/standalone/run-workflow-agent';
-export type { RunWorkflowAgentOptions, WorkflowAgentRun, FullWorkflowAgentRun, ValidatorWorkflowAgentRun } from './hosts/standalone/run-workflow-agent';
+export type {
+	RunWorkflowAgentOptions,
+	WorkflowAgentRun,
+	FullWorkflowAgentRun,
+	ValidatorWorkflowAgentRun,
+} from './hosts/standalone/run-workflow-agent';
 export { workflowNestedAgentRunner } from './hosts/standalone/workflow/run-workflow-agent-node';
 export { createSessionRedactor } from './hosts/standalone/workflow/workflow-session';
 export type { WorkflowSession } from './hosts/standalone/workflow/workflow-session';
 export { StandaloneHost } from './hosts/standalone/standalone-host';
 export type { StandaloneHostOptions } from './hosts/standalone/standalone-host';
 export type { CredentialRecords } from './hosts/standalone/credential-store';
-export { parseWorkflow, readWorkflowFile, findAgentNames, selectAgent, findToolNodes } from './hosts/standalone/workflow-file';
+export {
+	parseWorkflow,
+	readWorkflowFile,
+	findAgentNames,
+	selectAgent,
+	findToolNodes,
+} from './hosts/standalone/workflow-file';
 export type { WorkflowExport } from './hosts/standalone/workflow-file';
 
 // 7. Errors: every error this package throws is a ToolbridgeError with a stable `code`

@@ -30,8 +30,10 @@ const calls: Record<string, (value: unknown) => unknown> = {
 	nodeNameToN8nToolName: (value) => library.nodeNameToN8nToolName(value as string),
 	parseToolArguments: (value) => library.parseToolArguments(value as string),
 	loadWorkflowTools: (value) => library.loadWorkflowTools(value as string),
-	runWorkflowAgent: (value) => library.runWorkflowAgent({ nodes: [], connections: {} }, value as never),
-	streamChat: (value) => library.streamChat(value as never, { baseUrl: 'http://127.0.0.1:9' } as never),
+	runWorkflowAgent: (value) =>
+		library.runWorkflowAgent({ nodes: [], connections: {} }, value as never),
+	streamChat: (value) =>
+		library.streamChat(value as never, { baseUrl: 'http://127.0.0.1:9' } as never),
 	collectTurn: (value) => library.collectTurn(value as never),
 	createAgentState: (value) => library.createAgentState(value as never),
 	runAgent: (value) => library.runAgent(value as never),
@@ -52,11 +54,26 @@ const accepted: Record<string, ReadonlyArray<(typeof wrong)[number] | string>> =
 	mergeFromAIMarkers: ['[]'],
 };
 
-const key = (value: unknown) => (Array.isArray(value) ? '[]' : value !== null && typeof value === 'object' ? '{}' : (value as string));
+const key = (value: unknown) =>
+	Array.isArray(value)
+		? '[]'
+		: value !== null && typeof value === 'object'
+			? '{}'
+			: (value as string);
 
 describe('the documented library functions refuse wrong-typed arguments', () => {
 	const rows = Object.entries(calls).flatMap(([name, call]) =>
-		wrong.filter((value) => !(accepted[name] ?? []).includes(key(value) as never)).map((value) => [name, typeof value === 'function' ? 'a function' : JSON.stringify(value) ?? 'undefined', call, value] as const),
+		wrong
+			.filter((value) => !(accepted[name] ?? []).includes(key(value) as never))
+			.map(
+				(value) =>
+					[
+						name,
+						typeof value === 'function' ? 'a function' : (JSON.stringify(value) ?? 'undefined'),
+						call,
+						value,
+					] as const,
+			),
 	);
 	it.each(rows)('%s(%s) → INVALID_ARGUMENT', async (name, _label, call, value) => {
 		const error = await settle(() => call(value));
@@ -66,11 +83,17 @@ describe('the documented library functions refuse wrong-typed arguments', () => 
 	});
 
 	it('every function here is exported', () => {
-		for (const name of Object.keys(calls)) expect(typeof (library as Record<string, unknown>)[name]).toBe('function');
+		for (const name of Object.keys(calls))
+			expect(typeof (library as Record<string, unknown>)[name]).toBe('function');
 	});
 
-	it('runWorkflowAgent leaves the caller\'s workflow object as it was', async () => {
-		const workflow = { nodes: [{ name: 'Agent', type: 'n8n-nodes-toolbridge.agentOrchestrator', parameters: undefined }], connections: {} };
+	it("runWorkflowAgent leaves the caller's workflow object as it was", async () => {
+		const workflow = {
+			nodes: [
+				{ name: 'Agent', type: 'n8n-nodes-toolbridge.agentOrchestrator', parameters: undefined },
+			],
+			connections: {},
+		};
 		const before = JSON.stringify(workflow);
 		await settle(() => library.runWorkflowAgent(workflow, { prompt: 'hi', env: {} }));
 		expect(JSON.stringify(workflow)).toBe(before);

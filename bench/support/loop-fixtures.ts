@@ -23,7 +23,9 @@ export const incrementTool: AgentTool = {
  * cheaper than a real tiktoken count: the comparison errs in LangChain's favour.
  */
 export class OfflineChatOpenAI extends ChatOpenAICompletions {
-	override async getNumTokens(content: Parameters<ChatOpenAICompletions['getNumTokens']>[0]): Promise<number> {
+	override async getNumTokens(
+		content: Parameters<ChatOpenAICompletions['getNumTokens']>[0],
+	): Promise<number> {
 		return Math.ceil((typeof content === 'string' ? content : JSON.stringify(content)).length / 4);
 	}
 }

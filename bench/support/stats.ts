@@ -3,7 +3,10 @@ export function quantile(values: number[], fraction: number): number {
 	const sorted = [...values].sort((a, b) => a - b);
 	const position = (sorted.length - 1) * fraction;
 	const below = Math.floor(position);
-	return sorted[below] + (sorted[Math.min(below + 1, sorted.length - 1)] - sorted[below]) * (position - below);
+	return (
+		sorted[below] +
+		(sorted[Math.min(below + 1, sorted.length - 1)] - sorted[below]) * (position - below)
+	);
 }
 
 /** The median of `values`. */

@@ -93,7 +93,10 @@ export class AgentOrchestrator implements INodeType {
 			toolDescriptionParameter,
 			validatorToolParameter,
 			modelParameter,
-			{ ...modelLocatorParameter, displayOptions: { show: { '@version': [{ _cnd: { gte: 1.1 } }] } } },
+			{
+				...modelLocatorParameter,
+				displayOptions: { show: { '@version': [{ _cnd: { gte: 1.1 } }] } },
+			},
 			// Two `prompt` parameters, one per mode group (n8n shows the one whose displayOptions match).
 			nestedPromptParameter,
 			promptParameter,
@@ -111,13 +114,17 @@ export class AgentOrchestrator implements INodeType {
 		try {
 			return await supplyNestedAgentTool(this, itemIndex);
 		} catch (error) {
-			throw new NodeOperationError(this.getNode(), error as Error, { itemIndex, description: describeAgentError(error) });
+			throw new NodeOperationError(this.getNode(), error as Error, {
+				itemIndex,
+				description: describeAgentError(error),
+			});
 		}
 	}
 
 	async execute(this: IExecuteFunctions, response?: EngineResponse): Promise<NodeOutput> {
 		const failItem = (error: unknown, itemIndex: number): INodeExecutionData => {
-			if (this.continueOnFail()) return { json: errorOutput(error), pairedItem: { item: itemIndex } };
+			if (this.continueOnFail())
+				return { json: errorOutput(error), pairedItem: { item: itemIndex } };
 			// A NodeOperationError (e.g. from a sub-node) is returned as is by this constructor.
 			throw new NodeOperationError(this.getNode(), error as Error, {
 				itemIndex,
@@ -126,7 +133,8 @@ export class AgentOrchestrator implements INodeType {
 		};
 		if (!isEngineResumption(response)) checkConnectedTools(this);
 		const mode = readAgentMode(this);
-		if (mode !== 'full' && !isEngineResumption(response)) return [await runModeItems(this, mode, failItem)];
+		if (mode !== 'full' && !isEngineResumption(response))
+			return [await runModeItems(this, mode, failItem)];
 		// Engine or in-process driver; after an EngineRequest, n8n executes the node again with the tool results.
 		return await runFullMode(this, response, failItem);
 	}

@@ -5,7 +5,11 @@ import {
 	type ISupplyDataFunctions,
 	type SupplyData,
 } from 'n8n-workflow';
-import { authenticationParameter, modelLocatorParameter, modelSubtitle } from '../AgentOrchestrator/descriptions/main-parameters';
+import {
+	authenticationParameter,
+	modelLocatorParameter,
+	modelSubtitle,
+} from '../AgentOrchestrator/descriptions/main-parameters';
 import { chatModelOptionsParameter } from './descriptions/chat-model-options';
 import { supplyToolbridgeChatModel } from '../../src/hosts/n8n/chat-model/supply-toolbridge-chat-model';
 import { describeAgentError } from '../../src/hosts/n8n/describe-agent-error';
@@ -26,11 +30,15 @@ export class ToolbridgeChatModel implements INodeType {
 		group: ['transform'],
 		version: 1,
 		subtitle: modelSubtitle,
-		description: 'Chat model for OpenRouter or any OpenAI-compatible API, with fallbacks, provider routing, reasoning and prompt caching',
+		description:
+			'Chat model for OpenRouter or any OpenAI-compatible API, with fallbacks, provider routing, reasoning and prompt caching',
 		defaults: { name: 'Toolbridge Chat Model' },
 		codex: {
 			categories: ['AI'],
-			subcategories: { AI: ['Language Models', 'Root Nodes'], 'Language Models': ['Chat Models (Recommended)'] },
+			subcategories: {
+				AI: ['Language Models', 'Root Nodes'],
+				'Language Models': ['Chat Models (Recommended)'],
+			},
 		},
 		// Literals, not n8n-workflow's `NodeConnectionTypes` (absent before n8n-workflow 1.83).
 		inputs: [],
@@ -59,7 +67,10 @@ export class ToolbridgeChatModel implements INodeType {
 		try {
 			return await supplyToolbridgeChatModel(this, itemIndex);
 		} catch (error) {
-			throw new NodeOperationError(this.getNode(), error as Error, { itemIndex, description: describeAgentError(error) });
+			throw new NodeOperationError(this.getNode(), error as Error, {
+				itemIndex,
+				description: describeAgentError(error),
+			});
 		}
 	}
 }

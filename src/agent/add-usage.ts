@@ -14,7 +14,8 @@ export function addUsage(total: Usage, turn: Usage | undefined): Usage {
 		totalTokens: total.totalTokens + turn.totalTokens,
 	};
 	for (const key of ['reasoningTokens', 'cachedTokens', 'cacheWriteTokens', 'cost'] as const) {
-		if (total[key] !== undefined || turn[key] !== undefined) sum[key] = (total[key] ?? 0) + (turn[key] ?? 0);
+		if (total[key] !== undefined || turn[key] !== undefined)
+			sum[key] = (total[key] ?? 0) + (turn[key] ?? 0);
 	}
 	return sum;
 }

@@ -39,7 +39,10 @@ export interface AdvancedAgent {
  * @throws the model call's own error (e.g. ApiCallError), redacted by `boundary`, when a
  * model call fails; the state is failed with `model-error` (and passed to `onState`) first.
  */
-export async function advanceAgent(start: AgentState, options: AdvanceAgentOptions): Promise<AdvancedAgent> {
+export async function advanceAgent(
+	start: AgentState,
+	options: AdvanceAgentOptions,
+): Promise<AdvancedAgent> {
 	const { signal } = options;
 	const debug = options.debug ?? (() => undefined);
 	let state = start;
@@ -58,14 +61,23 @@ export async function advanceAgent(start: AgentState, options: AdvanceAgentOptio
 		debug(() => debugLines.iteration(state, action.final));
 		let turn;
 		try {
-			turn = await callModelStep(action.request, { iteration: state.iterations + 1, final: action.final }, options);
+			turn = await callModelStep(
+				action.request,
+				{ iteration: state.iterations + 1, final: action.final },
+				options,
+			);
 		} catch (error) {
 			if (signal?.aborted) {
 				update(abortAgent(state, abortReason(signal)));
 				continue;
 			}
 			const failure = options.boundary ? options.boundary.error(error) : error;
-			update(failAgent(state, { code: 'model-error', message: (failure as Error)?.message ?? String(failure) }));
+			update(
+				failAgent(state, {
+					code: 'model-error',
+					message: (failure as Error)?.message ?? String(failure),
+				}),
+			);
 			debug(() => debugLines.end(state));
 			throw failure;
 		}

@@ -1,7 +1,11 @@
 import type { ProviderPreferences } from '../chat/openrouter-fields';
 import type { ChatMessage, ChatRequest, FinishReason, ToolCall, Usage } from '../chat/types';
 import type { JsonSchema } from '../schema/json-schema';
-import type { OutputAttempt, StructuredOutputConfig, StructuredOutputProgress } from './output-format/structured-output-config';
+import type {
+	OutputAttempt,
+	StructuredOutputConfig,
+	StructuredOutputProgress,
+} from './output-format/structured-output-config';
 
 /** What happens when a limit (max iterations, repeated calls) stops the loop. */
 export type LimitBehavior = 'error' | 'final-answer';
@@ -92,7 +96,13 @@ export interface PendingToolCall extends ToolCall {
 }
 
 /** Why a run ended without an answer. */
-export type AgentFailureCode = 'max-iterations' | 'repeated-call' | 'aborted' | 'empty-answer' | 'model-error' | 'invalid-output';
+export type AgentFailureCode =
+	| 'max-iterations'
+	| 'repeated-call'
+	| 'aborted'
+	| 'empty-answer'
+	| 'model-error'
+	| 'invalid-output';
 
 /** A failed run, as data. */
 export interface AgentFailure {
@@ -129,7 +139,8 @@ export interface AgentResult {
  * - `output-call`: output format `json`: the answer is due as constrained JSON (or a repair of it);
  * - `done` / `failed`: finished.
  */
-export type AgentStatus = 'ready' | 'awaiting-tools' | 'final-call' | 'output-call' | 'done' | 'failed';
+export type AgentStatus =
+	'ready' | 'awaiting-tools' | 'final-call' | 'output-call' | 'done' | 'failed';
 
 /**
  * The whole state of one agent run. Plain JSON: `JSON.parse(JSON.stringify(state))`

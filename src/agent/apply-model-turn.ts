@@ -33,7 +33,8 @@ export function applyModelTurn(state: AgentState, turn: AssistantTurn): AgentSta
 function applyTurn(state: AgentState, turn: AssistantTurn): AgentState {
 	const final = state.status === 'final-call';
 	const iterations = state.iterations + 1;
-	const reasoningText = turn.reasoning !== '' ? turn.reasoning : turn.reasoningDetails.map(reasoningTextOf).join('');
+	const reasoningText =
+		turn.reasoning !== '' ? turn.reasoning : turn.reasoningDetails.map(reasoningTextOf).join('');
 	if (state.status === 'output-call') {
 		return applyOutputTurn(
 			{
@@ -88,7 +89,10 @@ function applyTurn(state: AgentState, turn: AssistantTurn): AgentState {
 		};
 		if (call.error !== undefined) {
 			entry.brokenArguments = true;
-			entry.resolved = { content: invalidArgumentsObservation(call.name, call.error), isError: true };
+			entry.resolved = {
+				content: invalidArgumentsObservation(call.name, call.error),
+				isError: true,
+			};
 			return entry;
 		}
 		if (!toolNames.includes(call.name)) {
@@ -112,11 +116,20 @@ function applyTurn(state: AgentState, turn: AssistantTurn): AgentState {
 	});
 	if (stop) {
 		for (const entry of pending) {
-			entry.resolved ??= { content: stoppingObservation('the same tool call was repeated after a warning'), isError: true };
+			entry.resolved ??= {
+				content: stoppingObservation('the same tool call was repeated after a warning'),
+				isError: true,
+			};
 		}
 	}
 
-	next = { ...next, callCounts, repeatWarnings, status: 'awaiting-tools', pendingToolCalls: pending };
+	next = {
+		...next,
+		callCounts,
+		repeatWarnings,
+		status: 'awaiting-tools',
+		pendingToolCalls: pending,
+	};
 	if (stop) next.stopAfterTools = stop;
 	if (pending.every((entry) => entry.resolved !== undefined)) return applyToolResults(next, []);
 	return next;

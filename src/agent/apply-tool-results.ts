@@ -28,10 +28,17 @@ export function applyToolResults(state: AgentState, results: ToolCallResult[]): 
 		const result = call.resolved
 			? { observation: call.resolved as ToolObservation, durationMs: 0 }
 			: (byId.get(call.toolCallId) ?? {
-					observation: { content: `No result came back for this call of '${call.name}'.`, isError: true },
+					observation: {
+						content: `No result came back for this call of '${call.name}'.`,
+						isError: true,
+					},
 					durationMs: 0,
 				});
-		messages.push({ role: 'tool', tool_call_id: call.toolCallId, content: result.observation.content });
+		messages.push({
+			role: 'tool',
+			tool_call_id: call.toolCallId,
+			content: result.observation.content,
+		});
 		const step: AgentStep = {
 			iteration: state.iterations,
 			toolCallId: call.toolCallId,

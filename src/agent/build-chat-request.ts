@@ -3,7 +3,11 @@ import type { JsonSchema } from '../schema/json-schema';
 import { modelFamilyFromModelId, type ModelFamily } from '../schema/model-family';
 import { shapeToolSchema } from '../schema/shape-tool-schema';
 import type { AgentState } from './agent-state';
-import { constrainOutputCall, resolveOutputStrategy, withOutputInstruction } from './output-format/structured-output-request';
+import {
+	constrainOutputCall,
+	resolveOutputStrategy,
+	withOutputInstruction,
+} from './output-format/structured-output-request';
 import { finalAnswerInstruction } from './tool-observations';
 import { applyModelRouting, applyModelSampling, withPromptCaching } from './model-request';
 
@@ -30,19 +34,28 @@ export function buildChatRequest(state: AgentState): ChatRequest {
 	const family = modelFamilyFromModelId(config.model);
 
 	let messages = state.messages;
-	if (final) messages = [...messages, { role: 'user', content: finalAnswerInstruction(state.limitReached ?? 'max-iterations') }];
+	if (final)
+		messages = [
+			...messages,
+			{ role: 'user', content: finalAnswerInstruction(state.limitReached ?? 'max-iterations') },
+		];
 	if (config.structuredOutput) messages = withOutputInstruction(messages, config.structuredOutput);
-	const request: ChatRequest = { model: config.model, messages: withPromptCaching(config, messages) };
+	const request: ChatRequest = {
+		model: config.model,
+		messages: withPromptCaching(config, messages),
+	};
 	applyModelRouting(request, config);
 
 	if (state.tools.length > 0) {
 		request.tools = wireTools(state.tools, family);
 		const choice = final || output ? 'none' : toolChoiceFor(state);
 		if (choice !== 'auto') request.tool_choice = choice;
-		if (config.parallelToolCalls !== undefined && !final && !output) request.parallel_tool_calls = config.parallelToolCalls;
+		if (config.parallelToolCalls !== undefined && !final && !output)
+			request.parallel_tool_calls = config.parallelToolCalls;
 	}
 	if (output && config.structuredOutput) {
-		const strategy = state.structured?.strategy ?? resolveOutputStrategy(config.structuredOutput.strategy, family);
+		const strategy =
+			state.structured?.strategy ?? resolveOutputStrategy(config.structuredOutput.strategy, family);
 		constrainOutputCall(request, config.structuredOutput, strategy, family);
 	}
 	applyModelSampling(request, config);
@@ -86,12 +99,14 @@ function wireTools(tools: AgentState['tools'], family: ModelFamily): WireTool[] 
 	}
 	let wire = byFamily.get(family);
 	if (!wire) {
-		wire = tools.map(
-			(tool): WireTool => ({
-				type: 'function',
-				function: { name: tool.name, description: tool.description, parameters: shapedSchema(tool.parameters, family) },
-			}),
-		);
+		wire = tools.map((tool): WireTool => ({
+			type: 'function',
+			function: {
+				name: tool.name,
+				description: tool.description,
+				parameters: shapedSchema(tool.parameters, family),
+			},
+		}));
 		byFamily.set(family, wire);
 	}
 	return wire;

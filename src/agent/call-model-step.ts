@@ -22,10 +22,17 @@ export interface CallModelStepOptions {
  * @throws the model call's own error (e.g. ApiCallError, ChatAbortedError); the caller
  * decides what it means for its state.
  */
-export async function callModelStep(request: ChatRequest, step: { iteration: number; final: boolean }, options: CallModelStepOptions): Promise<AssistantTurn> {
+export async function callModelStep(
+	request: ChatRequest,
+	step: { iteration: number; final: boolean },
+	options: CallModelStepOptions,
+): Promise<AssistantTurn> {
 	const { emit } = options;
 	emit({ type: 'model-call-start', iteration: step.iteration, final: step.final, request });
-	const turn = await options.callModel(request, { signal: options.signal, onPart: (part) => forwardStreamPart(part, emit) });
+	const turn = await options.callModel(request, {
+		signal: options.signal,
+		onPart: (part) => forwardStreamPart(part, emit),
+	});
 	emit({ type: 'model-call-end', iteration: step.iteration, turn });
 	return turn;
 }

@@ -19,7 +19,12 @@ export function canonicalJson(value: unknown): string {
 			work.push(']');
 			for (let index = current.length - 1; index >= 0; index--) {
 				// As JSON.stringify: a hole, undefined or a function in an array is null.
-				work.push({ value: current[index] === undefined || typeof current[index] === 'function' ? null : current[index] });
+				work.push({
+					value:
+						current[index] === undefined || typeof current[index] === 'function'
+							? null
+							: current[index],
+				});
 				if (index > 0) work.push(',');
 			}
 			work.push('[');

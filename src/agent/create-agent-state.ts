@@ -32,9 +32,16 @@ export interface AgentInput {
  */
 export function createAgentState(input: AgentInput): AgentState {
 	const check = argumentChecks('createAgentState');
-	check.string(check.object(check.object(input, 'input').config, 'input.config').model, 'input.config.model');
+	check.string(
+		check.object(check.object(input, 'input').config, 'input.config').model,
+		'input.config.model',
+	);
 	check.array(input.tools, 'input.tools');
-	const config = { ...defaultAgentConfig, ...dropUndefined(input.config), model: input.config.model } as AgentConfig;
+	const config = {
+		...defaultAgentConfig,
+		...dropUndefined(input.config),
+		model: input.config.model,
+	} as AgentConfig;
 	validateConfig(config);
 	if (isEmptyPrompt(input.prompt)) {
 		throw new AgentConfigurationError(
@@ -56,7 +63,9 @@ export function createAgentState(input: AgentInput): AgentState {
 
 	const messages: ChatMessage[] = [];
 	if (config.systemMessage) messages.push({ role: 'system', content: config.systemMessage });
-	messages.push(...sanitizeHistory((input.history ?? []).filter((message) => message.role !== 'system')));
+	messages.push(
+		...sanitizeHistory((input.history ?? []).filter((message) => message.role !== 'system')),
+	);
 	const turnStart = messages.length;
 	messages.push({ role: 'user', content: input.prompt });
 
@@ -78,14 +87,21 @@ export function createAgentState(input: AgentInput): AgentState {
 }
 
 function toSpec(tool: AgentToolSpec): AgentToolSpec {
-	const spec: AgentToolSpec = { name: tool.name, description: tool.description, parameters: tool.parameters };
+	const spec: AgentToolSpec = {
+		name: tool.name,
+		description: tool.description,
+		parameters: tool.parameters,
+	};
 	if (tool.sourceNodeName !== undefined) spec.sourceNodeName = tool.sourceNodeName;
 	return spec;
 }
 
 function validateConfig(config: AgentConfig): void {
 	if (typeof config.model !== 'string' || config.model.trim() === '') {
-		throw new AgentConfigurationError('model', 'The model is empty. Give a model id such as anthropic/claude-sonnet-4.');
+		throw new AgentConfigurationError(
+			'model',
+			'The model is empty. Give a model id such as anthropic/claude-sonnet-4.',
+		);
 	}
 	for (const [setting, minimum] of [
 		['maxIterations', 1],
@@ -93,7 +109,10 @@ function validateConfig(config: AgentConfig): void {
 	] as const) {
 		const value = config[setting];
 		if (!Number.isInteger(value) || value < minimum) {
-			throw new AgentConfigurationError(setting, `${setting} must be an integer of at least ${minimum}; found ${String(value)}.`);
+			throw new AgentConfigurationError(
+				setting,
+				`${setting} must be an integer of at least ${minimum}; found ${String(value)}.`,
+			);
 		}
 	}
 }
@@ -104,5 +123,7 @@ function isEmptyPrompt(prompt: AgentInput['prompt']): boolean {
 }
 
 function dropUndefined<T extends object>(value: T): Partial<T> {
-	return Object.fromEntries(Object.entries(value).filter(([, entry]) => entry !== undefined)) as Partial<T>;
+	return Object.fromEntries(
+		Object.entries(value).filter(([, entry]) => entry !== undefined),
+	) as Partial<T>;
 }

@@ -44,13 +44,22 @@ export function createChatModelCaller(connection: ChatConnection): CallModel {
 	const bodyWriter = new RequestBodyWriter();
 	const { totalTimeoutMs } = resolveChatTimeLimits(client);
 	return async (built, { signal, onPart }) => {
-		const { request, fallbackModels } = openRouter ? { request: built, fallbackModels: [] } : withoutOpenRouterFields(built);
+		const { request, fallbackModels } = openRouter
+			? { request: built, fallbackModels: [] }
+			: withoutOpenRouterFields(built);
 		const models = [request.model, ...fallbackModels];
 		const budget = new CallBudget(totalTimeoutMs);
 		for (let index = 0; ; index++) {
 			const attempt: ChatRequest = index === 0 ? request : { ...request, model: models[index] };
 			try {
-				const turn = await callWithStallRetry(attempt, { ...client, signal }, stallRetries, onPart, bodyWriter, budget);
+				const turn = await callWithStallRetry(
+					attempt,
+					{ ...client, signal },
+					stallRetries,
+					onPart,
+					bodyWriter,
+					budget,
+				);
 				if (fallbackModels.length > 0 && turn.model === undefined) turn.model = attempt.model;
 				return turn;
 			} catch (error) {
@@ -70,10 +79,18 @@ async function callWithStallRetry(
 ): Promise<AssistantTurn> {
 	for (let retry = 0; ; retry++) {
 		try {
-			return await collectTurnFromBatches(streamChatBatches(request, { ...options, totalTimeoutMs: budget.remaining() }, bodyWriter), onPart);
+			return await collectTurnFromBatches(
+				streamChatBatches(request, { ...options, totalTimeoutMs: budget.remaining() }, bodyWriter),
+				onPart,
+			);
 		} catch (error) {
 			const failure = budget.translate(error);
-			if (retry >= stallRetries || options.signal?.aborted || !(failure instanceof ChatTimeoutError && failure.phase === 'stall')) throw failure;
+			if (
+				retry >= stallRetries ||
+				options.signal?.aborted ||
+				!(failure instanceof ChatTimeoutError && failure.phase === 'stall')
+			)
+				throw failure;
 		}
 	}
 }
@@ -99,12 +116,17 @@ class CallBudget {
 
 	/** A request's `total` timeout names the whole call's limit, not what was left of it. */
 	translate(error: unknown): unknown {
-		return error instanceof ChatTimeoutError && error.phase === 'total' ? new ChatTimeoutError(this.totalTimeoutMs, 'total') : error;
+		return error instanceof ChatTimeoutError && error.phase === 'total'
+			? new ChatTimeoutError(this.totalTimeoutMs, 'total')
+			: error;
 	}
 }
 
 /** Errors after which the next fallback model is worth asking: the model or its providers are unavailable. */
 function fallsBack(error: unknown): boolean {
-	if (error instanceof ApiCallError) return error.status === 404 || error.status === 408 || error.status >= 500 || isRetryableError(error);
+	if (error instanceof ApiCallError)
+		return (
+			error.status === 404 || error.status === 408 || error.status >= 500 || isRetryableError(error)
+		);
 	return isRetryableError(error);
 }

@@ -10,19 +10,27 @@ const maxShown = 500;
  */
 export const debugLines = {
 	start(state: AgentState): string[] {
-		const choice = typeof state.config.toolChoice === 'string' ? state.config.toolChoice : state.config.toolChoice.name;
+		const choice =
+			typeof state.config.toolChoice === 'string'
+				? state.config.toolChoice
+				: state.config.toolChoice.name;
 		const names = state.tools.map((tool) => tool.name).join(', ');
-		const lines = [`[DEBUG] Starting agent loop. Tools available: ${state.tools.length}, toolChoice: ${choice}`];
+		const lines = [
+			`[DEBUG] Starting agent loop. Tools available: ${state.tools.length}, toolChoice: ${choice}`,
+		];
 		if (state.tools.length > 0) lines.push(`[DEBUG] Tools: ${names}`);
-		if (state.iterations > 0) lines.push(`[DEBUG] Resuming at iteration ${state.iterations}, status ${state.status}`);
+		if (state.iterations > 0)
+			lines.push(`[DEBUG] Resuming at iteration ${state.iterations}, status ${state.status}`);
 		return lines;
 	},
 	iteration(state: AgentState, final: boolean): string {
-		if (final) return `[DEBUG] Limit reached (${state.limitReached ?? 'max-iterations'}): final call without tools`;
+		if (final)
+			return `[DEBUG] Limit reached (${state.limitReached ?? 'max-iterations'}): final call without tools`;
 		return `[DEBUG] Iteration ${state.iterations + 1}/${state.config.maxIterations}`;
 	},
 	response(turn: AssistantTurn): string {
-		const thinking = turn.reasoning.length > 0 ? turn.reasoning.length : turn.reasoningDetails.length;
+		const thinking =
+			turn.reasoning.length > 0 ? turn.reasoning.length : turn.reasoningDetails.length;
 		return `[DEBUG] LLM response received. Content length: ${turn.text.length}, thinking length: ${thinking}, tool_calls: ${turn.toolCalls.length}, finish: ${turn.rawFinishReason}`;
 	},
 	toolStart(call: ToolCallRequest): string {

@@ -26,13 +26,21 @@ export function nextAction(state: AgentState): AgentAction {
 		case 'ready':
 		case 'final-call':
 		case 'output-call':
-			return { type: 'call-model', request: buildChatRequest(state), final: state.status !== 'ready' };
+			return {
+				type: 'call-model',
+				request: buildChatRequest(state),
+				final: state.status !== 'ready',
+			};
 		case 'awaiting-tools': {
 			const sources = new Map(state.tools.map((tool) => [tool.name, tool.sourceNodeName]));
 			const calls = state.pendingToolCalls
 				.filter((call) => call.resolved === undefined)
 				.map((call): ToolCallRequest => {
-					const request: ToolCallRequest = { toolCallId: call.toolCallId, name: call.name, arguments: call.arguments };
+					const request: ToolCallRequest = {
+						toolCallId: call.toolCallId,
+						name: call.name,
+						arguments: call.arguments,
+					};
 					const sourceNodeName = sources.get(call.name);
 					if (sourceNodeName !== undefined) request.sourceNodeName = sourceNodeName;
 					return request;

@@ -36,7 +36,10 @@ export class OutputBoundary {
 
 	/** The observation as the state and the model may have it: secrets redacted, then the text capped. */
 	observation(observation: ToolObservation): ToolObservation {
-		const guarded: ToolObservation = { ...observation, content: truncateText(this.redactor.text(observation.content), this.maxOutputLength) };
+		const guarded: ToolObservation = {
+			...observation,
+			content: truncateText(this.redactor.text(observation.content), this.maxOutputLength),
+		};
 		if (observation.data !== undefined) guarded.data = this.redactor.value(observation.data);
 		return guarded;
 	}

@@ -16,7 +16,10 @@ export function parseExtraHeaders(value: unknown): Record<string, string> {
 			parsed = JSON.parse(value);
 		} catch (error) {
 			// Not the parser's error as the cause: its message quotes the text, which holds header values.
-			throw new AgentConfigurationError('extraHeaders', `Extra headers must be a JSON object such as {"X-Title": "my app"}; found text that is not JSON: ${jsonSyntaxProblem(error)}`);
+			throw new AgentConfigurationError(
+				'extraHeaders',
+				`Extra headers must be a JSON object such as {"X-Title": "my app"}; found text that is not JSON: ${jsonSyntaxProblem(error)}`,
+			);
 		}
 	}
 	if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {

@@ -89,7 +89,14 @@ async function runAgentLoop(options: RunAgentOptions): Promise<AgentRunOutcome> 
 	if (options.debug) for (const line of debugLines.start(state)) debug(() => line);
 
 	for (;;) {
-		const { action } = await advanceAgent(state, { callModel: options.callModel, signal, emit, debug, onState: update, boundary });
+		const { action } = await advanceAgent(state, {
+			callModel: options.callModel,
+			signal,
+			emit,
+			debug,
+			onState: update,
+			boundary,
+		});
 		if (action.type === 'done') return { state, result: action.result };
 		if (action.type === 'failed') throw action.error;
 		const iteration = state.iterations;
@@ -109,6 +116,10 @@ async function runAgentLoop(options: RunAgentOptions): Promise<AgentRunOutcome> 
 }
 
 function requireInput(input: RunAgentOptions['input']): Omit<AgentInput, 'tools'> {
-	if (!input) throw new AgentConfigurationError('input', 'runAgent needs a state to resume or an input to start from.');
+	if (!input)
+		throw new AgentConfigurationError(
+			'input',
+			'runAgent needs a state to resume or an input to start from.',
+		);
 	return input;
 }

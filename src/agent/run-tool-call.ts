@@ -25,20 +25,38 @@ const defaultBoundary = new OutputBoundary();
  * handed; a tool that does not is abandoned and its late result dropped. A call whose run
  * was already aborted is not started.
  */
-export async function runToolCall(tool: AgentTool | undefined, call: ToolCallRequest, options: RunToolCallOptions = {}): Promise<ToolCallResult> {
+export async function runToolCall(
+	tool: AgentTool | undefined,
+	call: ToolCallRequest,
+	options: RunToolCallOptions = {},
+): Promise<ToolCallResult> {
 	const { signal } = options;
 	const started = performance.now();
 	let observation: ToolObservation;
 	if (!tool) {
-		observation = { content: `Tool '${call.name}' has no implementation in this run.`, isError: true };
+		observation = {
+			content: `Tool '${call.name}' has no implementation in this run.`,
+			isError: true,
+		};
 	} else if (signal?.aborted) {
 		observation = toolStoppedObservation(call.name, signal.reason);
 	} else {
 		try {
-			observation = await settleOnAbort(tool.invoke(call.arguments, { toolCallId: call.toolCallId, signal }), signal, (reason) => toolStoppedObservation(call.name, reason));
+			observation = await settleOnAbort(
+				tool.invoke(call.arguments, { toolCallId: call.toolCallId, signal }),
+				signal,
+				(reason) => toolStoppedObservation(call.name, reason),
+			);
 		} catch (error) {
-			observation = { content: `Tool '${call.name}' failed: ${(error as Error)?.message ?? String(error)}`, isError: true };
+			observation = {
+				content: `Tool '${call.name}' failed: ${(error as Error)?.message ?? String(error)}`,
+				isError: true,
+			};
 		}
 	}
-	return { toolCallId: call.toolCallId, observation: (options.boundary ?? defaultBoundary).observation(observation), durationMs: performance.now() - started };
+	return {
+		toolCallId: call.toolCallId,
+		observation: (options.boundary ?? defaultBoundary).observation(observation),
+		durationMs: performance.now() - started,
+	};
 }

@@ -31,13 +31,22 @@ export function abortAgent(state: AgentState, reason = 'the run was aborted'): A
  * Moves a run whose limit was reached to its limit behaviour: one last call without
  * tools, or failure with the steps attached.
  */
-export function reachLimit(state: AgentState, limit: 'max-iterations' | 'repeated-call', message: string): AgentState {
-	if (state.config.limitBehavior === 'final-answer') return { ...state, status: 'final-call', limitReached: limit };
+export function reachLimit(
+	state: AgentState,
+	limit: 'max-iterations' | 'repeated-call',
+	message: string,
+): AgentState {
+	if (state.config.limitBehavior === 'final-answer')
+		return { ...state, status: 'final-call', limitReached: limit };
 	return { ...state, status: 'failed', failure: { code: limit, message } };
 }
 
 /** Ends a run with the model's answer. */
-export function finishAgent(state: AgentState, output: string, stopReason: AgentResult['stopReason']): AgentState {
+export function finishAgent(
+	state: AgentState,
+	output: string,
+	stopReason: AgentResult['stopReason'],
+): AgentState {
 	const result: AgentResult = {
 		output,
 		steps: state.steps,
@@ -52,9 +61,18 @@ export function finishAgent(state: AgentState, output: string, stopReason: Agent
 /**
  * @throws {AgentStateError} when the state is not in one of the expected statuses.
  */
-export function expectStatus(state: AgentState, transition: string, ...allowed: AgentState['status'][]): void {
-	if (state.version !== 1) throw new AgentStateError(`Unknown agent state version ${String(state.version)}; this package reads version 1.`);
+export function expectStatus(
+	state: AgentState,
+	transition: string,
+	...allowed: AgentState['status'][]
+): void {
+	if (state.version !== 1)
+		throw new AgentStateError(
+			`Unknown agent state version ${String(state.version)}; this package reads version 1.`,
+		);
 	if (!allowed.includes(state.status)) {
-		throw new AgentStateError(`${transition} needs a state in ${allowed.join(' or ')}; this one is ${state.status}.`);
+		throw new AgentStateError(
+			`${transition} needs a state in ${allowed.join(' or ')}; this one is ${state.status}.`,
+		);
 	}
 }

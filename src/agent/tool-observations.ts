@@ -5,7 +5,10 @@
 
 /** The model called a tool that is not connected. */
 export function unknownToolObservation(name: string, availableNames: string[]): string {
-	const available = availableNames.length > 0 ? `Available tools: ${availableNames.join(', ')}.` : 'No tools are available.';
+	const available =
+		availableNames.length > 0
+			? `Available tools: ${availableNames.join(', ')}.`
+			: 'No tools are available.';
 	return `Model tried to call unavailable tool '${name}'. ${available}`;
 }
 
@@ -31,6 +34,8 @@ export function stoppingObservation(reason: string): string {
 /** The text added to the last call when a limit forces a final answer. */
 export function finalAnswerInstruction(reason: 'max-iterations' | 'repeated-call'): string {
 	const why =
-		reason === 'max-iterations' ? 'You have reached the maximum number of tool-calling steps' : 'You have been repeating the same tool call';
+		reason === 'max-iterations'
+			? 'You have reached the maximum number of tool-calling steps'
+			: 'You have been repeating the same tool call';
 	return `${why} for this request. Do not call any more tools. Answer now, as well as you can, with the information you already have.`;
 }

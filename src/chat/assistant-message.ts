@@ -7,7 +7,9 @@ import type { AssistantTurn, ChatMessage } from './types';
  * JSON is sent back with `"{}"`: some providers reject a request whose history holds
  * invalid JSON arguments, and the tool message for that call explains the problem.
  */
-export function assistantMessageFromTurn(turn: AssistantTurn): Extract<ChatMessage, { role: 'assistant' }> {
+export function assistantMessageFromTurn(
+	turn: AssistantTurn,
+): Extract<ChatMessage, { role: 'assistant' }> {
 	const message: Extract<ChatMessage, { role: 'assistant' }> = {
 		role: 'assistant',
 		content: turn.text === '' && turn.toolCalls.length > 0 ? null : turn.text,
@@ -16,7 +18,11 @@ export function assistantMessageFromTurn(turn: AssistantTurn): Extract<ChatMessa
 		message.tool_calls = turn.toolCalls.map((call) => ({
 			id: call.toolCallId,
 			type: 'function',
-			function: { name: call.name, arguments: call.error === undefined && call.argumentsText.trim() !== '' ? call.argumentsText : '{}' },
+			function: {
+				name: call.name,
+				arguments:
+					call.error === undefined && call.argumentsText.trim() !== '' ? call.argumentsText : '{}',
+			},
 		}));
 	}
 	if (turn.reasoningDetails.length > 0) message.reasoning_details = turn.reasoningDetails;

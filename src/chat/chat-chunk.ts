@@ -14,7 +14,11 @@ export interface WireUsage {
 	completion_tokens?: number;
 	total_tokens?: number;
 	cost?: number | null;
-	prompt_tokens_details?: { cached_tokens?: number; cache_write_tokens?: number; cache_creation_tokens?: number } | null;
+	prompt_tokens_details?: {
+		cached_tokens?: number;
+		cache_write_tokens?: number;
+		cache_creation_tokens?: number;
+	} | null;
 	completion_tokens_details?: { reasoning_tokens?: number } | null;
 	/** Anthropic-style names some gateways pass through. */
 	cache_creation_input_tokens?: number;

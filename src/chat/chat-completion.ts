@@ -7,6 +7,9 @@ import type { AssistantTurn, ChatRequest } from './types';
  * `onPart` as it arrives (for `sendChunk`-style streaming).
  * @throws everything {@link streamChat} and {@link collectTurn} throw
  */
-export function chatCompletion(request: ChatRequest, options: ChatClientOptions & { onPart?: StreamPartListener }): Promise<AssistantTurn> {
+export function chatCompletion(
+	request: ChatRequest,
+	options: ChatClientOptions & { onPart?: StreamPartListener },
+): Promise<AssistantTurn> {
 	return collectTurnFromBatches(streamChatBatches(request, options), options.onPart);
 }

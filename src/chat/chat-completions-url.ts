@@ -23,10 +23,16 @@ function completionsUrlOf(baseUrl: string): string {
 	try {
 		url = new URL(baseUrl.trim());
 	} catch {
-		throw new ToolbridgeError('CHAT_BASE_URL_INVALID', `The base URL ${JSON.stringify(baseUrl)} is not a URL; expected e.g. https://openrouter.ai/api/v1.`);
+		throw new ToolbridgeError(
+			'CHAT_BASE_URL_INVALID',
+			`The base URL ${JSON.stringify(baseUrl)} is not a URL; expected e.g. https://openrouter.ai/api/v1.`,
+		);
 	}
 	if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-		throw new ToolbridgeError('CHAT_BASE_URL_INVALID', `The base URL ${JSON.stringify(baseUrl)} must start with http:// or https://.`);
+		throw new ToolbridgeError(
+			'CHAT_BASE_URL_INVALID',
+			`The base URL ${JSON.stringify(baseUrl)} must start with http:// or https://.`,
+		);
 	}
 	let path = url.pathname.replace(/\/+$/, '');
 	path = path.replace(/\/chat\/completions$/, '');

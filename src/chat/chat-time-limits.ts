@@ -36,7 +36,10 @@ export function resolveChatTimeLimits(options: Partial<ChatTimeLimits>): ChatTim
  * Each limit of `defaults`, taken from `options` when given there. 0 (or any value that is not
  * a positive number) switches that limit off. Shared by the chat client's and the loop's limits.
  */
-export function resolveTimeLimits<Limits extends { [Name in keyof Limits]: number }>(options: Partial<Limits>, defaults: Readonly<Limits>): Limits {
+export function resolveTimeLimits<Limits extends { [Name in keyof Limits]: number }>(
+	options: Partial<Limits>,
+	defaults: Readonly<Limits>,
+): Limits {
 	const given = options as Partial<Record<string, number>>;
 	const limits: Record<string, number> = {};
 	for (const [name, fallback] of Object.entries(defaults as Record<string, number>)) {

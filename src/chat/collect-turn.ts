@@ -75,10 +75,18 @@ export class TurnAssembler {
  * @throws IncompleteStreamError when the parts end without a `finish` part
  * @throws whatever the stream itself throws (ApiCallError, ChatTimeoutError, ChatAbortedError, ChatConnectionError)
  */
-export async function collectTurn(parts: AsyncIterable<StreamPart>, onPart?: StreamPartListener): Promise<AssistantTurn> {
+export async function collectTurn(
+	parts: AsyncIterable<StreamPart>,
+	onPart?: StreamPartListener,
+): Promise<AssistantTurn> {
 	const check = argumentChecks('collectTurn');
-	if (typeof (parts as { [Symbol.asyncIterator]?: unknown } | null)?.[Symbol.asyncIterator] !== 'function') check.fail('parts', 'an async iterable of stream parts (from streamChat)', parts);
-	if (onPart !== undefined && typeof onPart !== 'function') check.fail('onPart', 'a function when given', onPart);
+	if (
+		typeof (parts as { [Symbol.asyncIterator]?: unknown } | null)?.[Symbol.asyncIterator] !==
+		'function'
+	)
+		check.fail('parts', 'an async iterable of stream parts (from streamChat)', parts);
+	if (onPart !== undefined && typeof onPart !== 'function')
+		check.fail('onPart', 'a function when given', onPart);
 	const turn = new TurnAssembler();
 	for await (const part of parts) {
 		if (onPart) await onPart(part);
@@ -92,7 +100,10 @@ export async function collectTurn(parts: AsyncIterable<StreamPart>, onPart?: Str
  * yields them): the same turn, one await per read instead of one per part. `onPart` is
  * awaited only when it returns a promise.
  */
-export async function collectTurnFromBatches(batches: AsyncIterable<readonly StreamPart[]>, onPart?: StreamPartListener): Promise<AssistantTurn> {
+export async function collectTurnFromBatches(
+	batches: AsyncIterable<readonly StreamPart[]>,
+	onPart?: StreamPartListener,
+): Promise<AssistantTurn> {
 	const turn = new TurnAssembler();
 	for await (const batch of batches) {
 		for (const part of batch) {

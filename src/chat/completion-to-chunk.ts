@@ -5,7 +5,12 @@ interface WireCompletion {
 	model?: string;
 	choices?: Array<{
 		index?: number;
-		message?: { content?: string | null; reasoning?: string | null; reasoning_details?: unknown; tool_calls?: Array<Omit<WireToolCallDelta, 'index'>> | null };
+		message?: {
+			content?: string | null;
+			reasoning?: string | null;
+			reasoning_details?: unknown;
+			tool_calls?: Array<Omit<WireToolCallDelta, 'index'>> | null;
+		};
 		finish_reason?: string | null;
 	}>;
 	usage?: ChatCompletionChunk['usage'];
@@ -18,7 +23,12 @@ interface WireCompletion {
  * takes the same assembly path.
  */
 export function completionToChunk(completion: WireCompletion): ChatCompletionChunk {
-	const chunk: ChatCompletionChunk = { id: completion.id, model: completion.model, usage: completion.usage, error: completion.error };
+	const chunk: ChatCompletionChunk = {
+		id: completion.id,
+		model: completion.model,
+		usage: completion.usage,
+		error: completion.error,
+	};
 	chunk.choices = (completion.choices ?? []).map((choice) => {
 		const message = choice.message ?? {};
 		return {
@@ -26,7 +36,9 @@ export function completionToChunk(completion: WireCompletion): ChatCompletionChu
 			delta: {
 				content: message.content,
 				reasoning: message.reasoning,
-				reasoning_details: Array.isArray(message.reasoning_details) ? message.reasoning_details : undefined,
+				reasoning_details: Array.isArray(message.reasoning_details)
+					? message.reasoning_details
+					: undefined,
 				tool_calls: message.tool_calls?.map((call, index) => ({ ...call, index })),
 			},
 			finish_reason: choice.finish_reason,

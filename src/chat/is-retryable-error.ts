@@ -4,7 +4,13 @@ import { ChatTimeoutError } from '../errors/chat-timeout-error';
 
 const retryableStatuses = new Set([429, 502, 503]);
 // Resets and sockets closed under us; a refused connection or a DNS failure is not retried.
-const retryableConnectionCodes = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED', 'ECONNABORTED']);
+const retryableConnectionCodes = new Set([
+	'ECONNRESET',
+	'EPIPE',
+	'UND_ERR_SOCKET',
+	'UND_ERR_CLOSED',
+	'ECONNABORTED',
+]);
 
 /**
  * True when a request that failed BEFORE any output may be sent again: HTTP 429 / 502 /
@@ -14,7 +20,9 @@ const retryableConnectionCodes = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET
  */
 export function isRetryableError(error: unknown): boolean {
 	if (error instanceof ApiCallError) return retryableStatuses.has(error.status);
-	if (error instanceof ChatTimeoutError) return error.phase === 'first-token' || error.phase === 'stall';
-	if (error instanceof ChatConnectionError) return error.systemCode !== undefined && retryableConnectionCodes.has(error.systemCode);
+	if (error instanceof ChatTimeoutError)
+		return error.phase === 'first-token' || error.phase === 'stall';
+	if (error instanceof ChatConnectionError)
+		return error.systemCode !== undefined && retryableConnectionCodes.has(error.systemCode);
 	return false;
 }

@@ -15,7 +15,9 @@ export function mapUsage(wire: WireUsage): Usage {
 	const cachedTokens = wire.prompt_tokens_details?.cached_tokens ?? wire.cache_read_input_tokens;
 	if (typeof cachedTokens === 'number') usage.cachedTokens = cachedTokens;
 	const cacheWriteTokens =
-		wire.prompt_tokens_details?.cache_write_tokens ?? wire.prompt_tokens_details?.cache_creation_tokens ?? wire.cache_creation_input_tokens;
+		wire.prompt_tokens_details?.cache_write_tokens ??
+		wire.prompt_tokens_details?.cache_creation_tokens ??
+		wire.cache_creation_input_tokens;
 	if (typeof cacheWriteTokens === 'number') usage.cacheWriteTokens = cacheWriteTokens;
 	if (typeof wire.cost === 'number') usage.cost = wire.cost;
 	return usage;

@@ -33,18 +33,30 @@ const openRouterOnlyFields = ['models', 'provider'] as const;
  * becomes a plain string again). Returns the fallback models that were in `models` (after
  * the primary `model`), for a client-side fallback. The input is not changed.
  */
-export function withoutOpenRouterFields(request: ChatRequest): { request: ChatRequest; fallbackModels: string[] } {
+export function withoutOpenRouterFields(request: ChatRequest): {
+	request: ChatRequest;
+	fallbackModels: string[];
+} {
 	const fallbackModels = Array.isArray(request.models)
-		? (request.models as unknown[]).filter((model): model is string => typeof model === 'string' && model !== request.model)
+		? (request.models as unknown[]).filter(
+				(model): model is string => typeof model === 'string' && model !== request.model,
+			)
 		: [];
-	if (!openRouterOnlyFields.some((field) => field in request) && !request.messages.some(hasCacheControl)) return { request, fallbackModels };
+	if (
+		!openRouterOnlyFields.some((field) => field in request) &&
+		!request.messages.some(hasCacheControl)
+	)
+		return { request, fallbackModels };
 	const stripped: ChatRequest = { ...request, messages: request.messages.map(withoutCacheControl) };
 	for (const field of openRouterOnlyFields) delete stripped[field];
 	return { request: stripped, fallbackModels };
 }
 
 function hasCacheControl(message: ChatMessage): boolean {
-	return Array.isArray(message.content) && (message.content as ContentPart[]).some((part) => 'cache_control' in part);
+	return (
+		Array.isArray(message.content) &&
+		(message.content as ContentPart[]).some((part) => 'cache_control' in part)
+	);
 }
 
 function withoutCacheControl(message: ChatMessage): ChatMessage {
@@ -55,8 +67,14 @@ function withoutCacheControl(message: ChatMessage): ChatMessage {
 		return rest;
 	});
 	// Messages we split into parts only to mark them go back to the plain text they were.
-	if ((message.role === 'system' || message.role === 'tool') && parts.every((part) => part.type === 'text')) {
-		return { ...message, content: (parts as TextPart[]).map((part) => part.text).join('') } as ChatMessage;
+	if (
+		(message.role === 'system' || message.role === 'tool') &&
+		parts.every((part) => part.type === 'text')
+	) {
+		return {
+			...message,
+			content: (parts as TextPart[]).map((part) => part.text).join(''),
+		} as ChatMessage;
 	}
 	return { ...message, content: parts } as ChatMessage;
 }

@@ -4,7 +4,8 @@ import { jsonSyntaxProblem } from './json-syntax-problem';
 import type { Redactor } from './redactor';
 
 /** A parsed chunk, or the error for a `data:` payload that was not a JSON object. */
-export type ChunkResult = { type: 'chunk'; chunk: ChatCompletionChunk } | { type: 'error'; error: InvalidChunkError };
+export type ChunkResult =
+	{ type: 'chunk'; chunk: ChatCompletionChunk } | { type: 'error'; error: InvalidChunkError };
 
 /**
  * Parses one SSE `data` payload; `'done'` for OpenRouter's and OpenAI's `[DONE]` marker.
@@ -17,11 +18,16 @@ export function parseChatChunk(data: string, redactor?: Redactor): ChunkResult |
 	try {
 		value = JSON.parse(data);
 	} catch (error) {
-		return { type: 'error', error: new InvalidChunkError(redactor ? redactor.text(data) : data, jsonSyntaxProblem(error)) };
+		return {
+			type: 'error',
+			error: new InvalidChunkError(redactor ? redactor.text(data) : data, jsonSyntaxProblem(error)),
+		};
 	}
 	if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-		return { type: 'error', error: new InvalidChunkError(redactor ? redactor.text(data) : data, 'not an object') };
+		return {
+			type: 'error',
+			error: new InvalidChunkError(redactor ? redactor.text(data) : data, 'not an object'),
+		};
 	}
 	return { type: 'chunk', chunk: value as ChatCompletionChunk };
 }
-

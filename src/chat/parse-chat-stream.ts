@@ -65,7 +65,9 @@ export class ChatStreamParser {
 /**
  * {@link ChatStreamParser} over an async body: yields every part as its read completes it.
  */
-export async function* parseChatStream(body: AsyncIterable<Uint8Array>): AsyncGenerator<StreamPart> {
+export async function* parseChatStream(
+	body: AsyncIterable<Uint8Array>,
+): AsyncGenerator<StreamPart> {
 	const parser = new ChatStreamParser();
 	for await (const bytes of body) {
 		yield* parser.push(bytes);

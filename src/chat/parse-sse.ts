@@ -34,9 +34,14 @@ export class SseParser {
 		let nextCarriageReturn = -2;
 		while (start < length) {
 			if (nextLineFeed !== -1 && nextLineFeed < start) nextLineFeed = text.indexOf('\n', start);
-			if (nextCarriageReturn !== -1 && nextCarriageReturn < start) nextCarriageReturn = text.indexOf('\r', start);
+			if (nextCarriageReturn !== -1 && nextCarriageReturn < start)
+				nextCarriageReturn = text.indexOf('\r', start);
 			let end =
-				nextLineFeed === -1 ? nextCarriageReturn : nextCarriageReturn === -1 ? nextLineFeed : Math.min(nextLineFeed, nextCarriageReturn);
+				nextLineFeed === -1
+					? nextCarriageReturn
+					: nextCarriageReturn === -1
+						? nextLineFeed
+						: Math.min(nextLineFeed, nextCarriageReturn);
 			if (end === -1) end = length;
 			if (end === length) {
 				this.linePieces.push(text.slice(start));
@@ -92,7 +97,9 @@ export class SseParser {
 			this.eventName = undefined;
 			return undefined;
 		}
-		const event: SseEvent = { data: this.dataLines.length === 1 ? this.dataLines[0] : this.dataLines.join('\n') };
+		const event: SseEvent = {
+			data: this.dataLines.length === 1 ? this.dataLines[0] : this.dataLines.join('\n'),
+		};
 		if (this.eventName !== undefined) event.event = this.eventName;
 		if (this.lastId !== undefined) event.id = this.lastId;
 		this.dataLines = [];

@@ -40,7 +40,11 @@ function describeJsonError(text: string, error: unknown): ToolArgumentsError {
 		);
 	}
 	if (!match) return new ToolArgumentsError('the JSON ends too early (truncated)', position, text);
-	return new ToolArgumentsError(`invalid JSON (${reason.replace(/ in JSON at position \d+.*$/, '').replace(/\s*\(line \d+ column \d+\)$/, '')})`, position, text);
+	return new ToolArgumentsError(
+		`invalid JSON (${reason.replace(/ in JSON at position \d+.*$/, '').replace(/\s*\(line \d+ column \d+\)$/, '')})`,
+		position,
+		text,
+	);
 }
 
 function isJson(text: string): boolean {

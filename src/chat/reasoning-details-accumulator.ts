@@ -26,7 +26,12 @@ export class ReasoningDetailsAccumulator {
 			const key = typeof delta.index === 'number' ? `${delta.index}\u0000${type}` : undefined;
 			let entry = key === undefined ? undefined : this.byKey.get(key);
 			if (!entry) {
-				entry = { detail: {} as ReasoningDetail, textPieces: [], summaryPieces: [], dataPieces: [] };
+				entry = {
+					detail: {} as ReasoningDetail,
+					textPieces: [],
+					summaryPieces: [],
+					dataPieces: [],
+				};
 				this.entries.push(entry);
 				if (key !== undefined) this.byKey.set(key, entry);
 			}
@@ -55,6 +60,7 @@ export class ReasoningDetailsAccumulator {
 /** The human-readable reasoning text a detail delta carries (`text` or `summary`). */
 export function reasoningTextOf(detail: ReasoningDetail): string {
 	if (detail.type === 'reasoning.text' && typeof detail.text === 'string') return detail.text;
-	if (detail.type === 'reasoning.summary' && typeof detail.summary === 'string') return detail.summary;
+	if (detail.type === 'reasoning.summary' && typeof detail.summary === 'string')
+		return detail.summary;
 	return '';
 }

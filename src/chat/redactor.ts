@@ -36,7 +36,8 @@ export class Redactor {
 
 	constructor(secrets: Iterable<string | null | undefined> = []) {
 		const distinct = new Set<string>();
-		for (const secret of secrets) if (typeof secret === 'string' && secret.length >= minSecretLength) distinct.add(secret);
+		for (const secret of secrets)
+			if (typeof secret === 'string' && secret.length >= minSecretLength) distinct.add(secret);
 		this.secrets = [...distinct].sort((left, right) => right.length - left.length);
 		const forms = new Set<string>();
 		for (const secret of this.secrets) {
@@ -108,7 +109,8 @@ export class Redactor {
 
 	private redactError(error: unknown, depth: number, seen: Set<object>): unknown {
 		if (typeof error === 'string') return this.text(error);
-		if (typeof error !== 'object' || error === null || seen.has(error) || depth > maxDepth) return error;
+		if (typeof error !== 'object' || error === null || seen.has(error) || depth > maxDepth)
+			return error;
 		if (!(error instanceof Error)) return this.redactValue(error, depth);
 		seen.add(error);
 		const fields = error as unknown as Record<string, unknown>;
@@ -119,7 +121,8 @@ export class Redactor {
 			let redacted: unknown = field;
 			if (typeof field === 'string') redacted = this.text(field);
 			else if (field instanceof Error) redacted = this.redactError(field, depth + 1, seen);
-			else if (Array.isArray(field) || isPlainObject(field)) redacted = this.redactValue(field, depth + 1);
+			else if (Array.isArray(field) || isPlainObject(field))
+				redacted = this.redactValue(field, depth + 1);
 			if (redacted !== field) assign(fields, key, redacted);
 		}
 		return error;

@@ -39,8 +39,13 @@ export class RequestBodyWriter {
 			...(Array.isArray(tools) ? { tools: toolsStandIn } : {}),
 			...streamingFields,
 		});
-		let body = spliceOnce(head, messagesPlaceholder, () => `[${this.messagesJson(messages).join(',')}]`);
-		if (body !== undefined && Array.isArray(tools)) body = spliceOnce(body, toolsPlaceholder, () => this.toolsJson(tools));
+		let body = spliceOnce(
+			head,
+			messagesPlaceholder,
+			() => `[${this.messagesJson(messages).join(',')}]`,
+		);
+		if (body !== undefined && Array.isArray(tools))
+			body = spliceOnce(body, toolsPlaceholder, () => this.toolsJson(tools));
 		return body ?? chatRequestBody(request);
 	}
 
@@ -48,7 +53,10 @@ export class RequestBodyWriter {
 		const json = new Array<string>(messages.length);
 		for (let index = 0; index < messages.length; index++) {
 			const message = messages[index];
-			json[index] = index < this.lastMessages.length && this.lastMessages[index] === message ? this.lastMessagesJson[index] : (JSON.stringify(message) ?? 'null');
+			json[index] =
+				index < this.lastMessages.length && this.lastMessages[index] === message
+					? this.lastMessagesJson[index]
+					: (JSON.stringify(message) ?? 'null');
 		}
 		// A copy: the caller's array may grow in place before the next call.
 		this.lastMessages = messages.slice();
@@ -66,7 +74,11 @@ export class RequestBodyWriter {
 }
 
 /** `text` with its one occurrence of `placeholder` replaced; `undefined` when it occurs more or less than once. */
-function spliceOnce(text: string, placeholder: string, replacement: () => string): string | undefined {
+function spliceOnce(
+	text: string,
+	placeholder: string,
+	replacement: () => string,
+): string | undefined {
 	const at = text.indexOf(placeholder);
 	if (at === -1 || text.indexOf(placeholder, at + placeholder.length) !== -1) return undefined;
 	return text.slice(0, at) + replacement() + text.slice(at + placeholder.length);

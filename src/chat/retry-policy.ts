@@ -22,7 +22,10 @@ export const defaultRetryOptions: Readonly<Required<RetryOptions>> = {
  * Parses `Retry-After` (delta-seconds or an HTTP date) into milliseconds from `now`.
  * Returns `undefined` when absent or unreadable; a date in the past gives 0.
  */
-export function parseRetryAfter(value: string | null | undefined, now = Date.now()): number | undefined {
+export function parseRetryAfter(
+	value: string | null | undefined,
+	now = Date.now(),
+): number | undefined {
 	if (value === null || value === undefined) return undefined;
 	const text = value.trim();
 	if (text === '') return undefined;
@@ -37,8 +40,14 @@ export function parseRetryAfter(value: string | null | undefined, now = Date.now
  * sent one (capped at `maxRetryAfterMs`), else exponential backoff with full jitter in
  * the upper half: `min(maxDelayMs, baseDelayMs·2^attempt) · (0.5 … 1)`.
  */
-export function retryDelayMs(attempt: number, options: RetryOptions, retryAfterMs?: number, random = Math.random): number {
-	if (retryAfterMs !== undefined) return Math.min(retryAfterMs, options.maxRetryAfterMs ?? defaultRetryOptions.maxRetryAfterMs);
+export function retryDelayMs(
+	attempt: number,
+	options: RetryOptions,
+	retryAfterMs?: number,
+	random = Math.random,
+): number {
+	if (retryAfterMs !== undefined)
+		return Math.min(retryAfterMs, options.maxRetryAfterMs ?? defaultRetryOptions.maxRetryAfterMs);
 	const exponential = Math.min(options.maxDelayMs, options.baseDelayMs * 2 ** attempt);
 	return Math.round(exponential * (0.5 + random() * 0.5));
 }

@@ -92,7 +92,10 @@ export const defaultChatTimeoutMs = defaultChatTimeLimits.timeoutMs;
  * @throws ChatConnectionError when the connection fails or breaks
  * @throws ToolbridgeError `CHAT_BASE_URL_INVALID` for a base URL that is not http(s)
  */
-export async function* streamChat(request: ChatRequest, options: ChatClientOptions): AsyncGenerator<StreamPart, void, undefined> {
+export async function* streamChat(
+	request: ChatRequest,
+	options: ChatClientOptions,
+): AsyncGenerator<StreamPart, void, undefined> {
 	const check = argumentChecks('streamChat');
 	check.array(check.object(request, 'request').messages, 'request.messages');
 	check.string(check.object(options, 'options').baseUrl, 'options.baseUrl');
@@ -115,7 +118,10 @@ export async function* streamChatBatches(
 	const fetchFunction = options.fetch ?? globalThis.fetch;
 	const retry: RetryOptions = { ...defaultRetryOptions, ...options.retry };
 	const resolved = resolveChatTimeLimits(options);
-	const limits: AttemptLimits = { ...resolved, deadline: resolved.totalTimeoutMs > 0 ? Date.now() + resolved.totalTimeoutMs : Infinity };
+	const limits: AttemptLimits = {
+		...resolved,
+		deadline: resolved.totalTimeoutMs > 0 ? Date.now() + resolved.totalTimeoutMs : Infinity,
+	};
 	const body = bodyWriter ? bodyWriter.write(request) : chatRequestBody(request);
 	const headers = requestHeaders(options);
 	// The errors this client makes from what the server sent (an HTTP error body, a mid-stream
@@ -130,7 +136,12 @@ export async function* streamChatBatches(
 		try {
 			let response: Response;
 			try {
-				response = await fetchFunction(url, { method: 'POST', headers, body, signal: control.signal });
+				response = await fetchFunction(url, {
+					method: 'POST',
+					headers,
+					body,
+					signal: control.signal,
+				});
 				if (!response.ok) throw await errorFromResponse(response, url, redactor);
 			} catch (error) {
 				throw control.translate(error, url);
@@ -143,7 +154,13 @@ export async function* streamChatBatches(
 			try {
 				// A server that ignored `stream: true` sends JSON: its whole body is parsed as one event.
 				const wholeJson = /application\/json/i.test(response.headers.get('content-type') ?? '');
-				for (let bytes = wholeJson ? completionAsSse(await reader.readAll()) : reader.received(await reader.read()); bytes !== undefined; bytes = reader.received(await reader.read())) {
+				for (
+					let bytes = wholeJson
+						? completionAsSse(await reader.readAll())
+						: reader.received(await reader.read());
+					bytes !== undefined;
+					bytes = reader.received(await reader.read())
+				) {
 					const parts = parser.push(bytes);
 					if (parts.length > 0) {
 						yielded = true;
@@ -173,7 +190,11 @@ export async function* streamChatBatches(
 			return;
 		} catch (error) {
 			if (yielded || attempt >= retry.maxRetries || !isRetryableError(error)) throw error;
-			const delayMs = retryDelayMs(attempt, retry, error instanceof ApiCallError ? error.retryAfterMs : undefined);
+			const delayMs = retryDelayMs(
+				attempt,
+				retry,
+				error instanceof ApiCallError ? error.retryAfterMs : undefined,
+			);
 			// A retry that could only start after the call's deadline is not worth the wait.
 			if (Date.now() + delayMs >= limits.deadline) throw error;
 			options.onRetry?.({ attempt: attempt + 1, delayMs, error: error as Error });

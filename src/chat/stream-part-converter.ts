@@ -53,8 +53,14 @@ export class StreamPartConverter {
 					: `${this.chunkCount} chunks, ${this.textLength} characters of text, ${this.toolCalls.size} tool calls`;
 			return [{ type: 'error', error: new IncompleteStreamError(summary) }];
 		}
-		const parts: StreamPart[] = this.toolCalls.finish().map((toolCall) => ({ type: 'tool-call', toolCall }));
-		const finish: StreamPart = { type: 'finish', finishReason: mapFinishReason(this.rawFinishReason), rawFinishReason: this.rawFinishReason };
+		const parts: StreamPart[] = this.toolCalls
+			.finish()
+			.map((toolCall) => ({ type: 'tool-call', toolCall }));
+		const finish: StreamPart = {
+			type: 'finish',
+			finishReason: mapFinishReason(this.rawFinishReason),
+			rawFinishReason: this.rawFinishReason,
+		};
 		if (this.usage) finish.usage = this.usage;
 		if (this.model) finish.model = this.model;
 		parts.push(finish);
@@ -65,7 +71,9 @@ export class StreamPartConverter {
 		this.chunkCount++;
 		if (typeof chunk.model === 'string' && chunk.model !== '') this.model = chunk.model;
 		if (chunk.usage && typeof chunk.usage === 'object') this.usage = mapUsage(chunk.usage);
-		const choice = Array.isArray(chunk.choices) ? (chunk.choices.find((candidate) => (candidate?.index ?? 0) === 0) ?? chunk.choices[0]) : undefined;
+		const choice = Array.isArray(chunk.choices)
+			? (chunk.choices.find((candidate) => (candidate?.index ?? 0) === 0) ?? chunk.choices[0])
+			: undefined;
 
 		if (chunk.error && typeof chunk.error === 'object') {
 			this.failed = true;
@@ -73,8 +81,16 @@ export class StreamPartConverter {
 			// Only a string or number is a code: an object one (`{"toString":0}`) cannot go into a message.
 			const providerCode = typeof code === 'string' || typeof code === 'number' ? code : undefined;
 			const text = typeof message === 'string' ? message : describeErrorObject(chunk.error);
-			const redactedCode = typeof providerCode === 'string' && this.redactor ? this.redactor.text(providerCode) : providerCode;
-			return [{ type: 'error', error: new MidStreamError(this.redactor ? this.redactor.text(text) : text, redactedCode) }];
+			const redactedCode =
+				typeof providerCode === 'string' && this.redactor
+					? this.redactor.text(providerCode)
+					: providerCode;
+			return [
+				{
+					type: 'error',
+					error: new MidStreamError(this.redactor ? this.redactor.text(text) : text, redactedCode),
+				},
+			];
 		}
 
 		const parts: StreamPart[] = [];
@@ -85,9 +101,14 @@ export class StreamPartConverter {
 				this.sawReasoningDetails = true;
 				parts.push({ type: 'reasoning-details', details });
 				let text = '';
-				for (const detail of details) if (detail && typeof detail === 'object') text += reasoningTextOf(detail);
+				for (const detail of details)
+					if (detail && typeof detail === 'object') text += reasoningTextOf(detail);
 				if (text !== '') parts.push({ type: 'reasoning-delta', text });
-			} else if (!this.sawReasoningDetails && typeof delta.reasoning === 'string' && delta.reasoning !== '') {
+			} else if (
+				!this.sawReasoningDetails &&
+				typeof delta.reasoning === 'string' &&
+				delta.reasoning !== ''
+			) {
 				parts.push({ type: 'reasoning-delta', text: delta.reasoning });
 			}
 			if (typeof delta.content === 'string' && delta.content !== '') {
@@ -110,7 +131,10 @@ export class StreamPartConverter {
 		if (typeof finishReason === 'string' && finishReason !== '') {
 			if (finishReason === 'error') {
 				this.failed = true;
-				parts.push({ type: 'error', error: new MidStreamError('the stream finished with finish_reason "error"') });
+				parts.push({
+					type: 'error',
+					error: new MidStreamError('the stream finished with finish_reason "error"'),
+				});
 				return parts;
 			}
 			this.rawFinishReason = finishReason;

@@ -24,7 +24,8 @@ export interface AnthropicTool {
 }
 
 /** Anthropic `tool_choice`. */
-export type AnthropicToolChoice = { type: 'auto' } | { type: 'any' } | { type: 'none' } | { type: 'tool'; name: string };
+export type AnthropicToolChoice =
+	{ type: 'auto' } | { type: 'any' } | { type: 'none' } | { type: 'tool'; name: string };
 
 /** Google Gemini `toolConfig`. */
 export interface GoogleToolConfig {
@@ -49,7 +50,10 @@ export function toolParametersSchema(tool: ToolDefinitionLike): JsonSchema {
  * @throws ToolbridgeError `ZOD_CONVERSION_UNAVAILABLE` for a zod schema without @langchain/core
  */
 export function toOpenAITool(tool: ToolDefinitionLike): WireTool {
-	const wire: WireTool = { type: 'function', function: { name: tool.name, parameters: toolParametersSchema(tool) } };
+	const wire: WireTool = {
+		type: 'function',
+		function: { name: tool.name, parameters: toolParametersSchema(tool) },
+	};
 	if (tool.description) wire.function.description = tool.description;
 	return wire;
 }
@@ -69,24 +73,52 @@ export function toAnthropicTool(tool: ToolDefinitionLike): AnthropicTool {
  * @throws ToolbridgeError `TOOL_CHOICE_INVALID` for an unknown choice or provider
  */
 export function toProviderToolChoice(choice: ToolChoice, provider: 'openai'): WireToolChoice;
-export function toProviderToolChoice(choice: ToolChoice, provider: 'anthropic'): AnthropicToolChoice;
+export function toProviderToolChoice(
+	choice: ToolChoice,
+	provider: 'anthropic',
+): AnthropicToolChoice;
 export function toProviderToolChoice(choice: ToolChoice, provider: 'google'): GoogleToolConfig;
-export function toProviderToolChoice(choice: ToolChoice, provider: 'openai' | 'anthropic' | 'google'): WireToolChoice | AnthropicToolChoice | GoogleToolConfig;
-export function toProviderToolChoice(choice: ToolChoice, provider: 'openai' | 'anthropic' | 'google'): WireToolChoice | AnthropicToolChoice | GoogleToolConfig {
-	const toolName = typeof choice === 'object' && choice !== null && choice.type === 'tool' && typeof choice.toolName === 'string' ? choice.toolName : undefined;
+export function toProviderToolChoice(
+	choice: ToolChoice,
+	provider: 'openai' | 'anthropic' | 'google',
+): WireToolChoice | AnthropicToolChoice | GoogleToolConfig;
+export function toProviderToolChoice(
+	choice: ToolChoice,
+	provider: 'openai' | 'anthropic' | 'google',
+): WireToolChoice | AnthropicToolChoice | GoogleToolConfig {
+	const toolName =
+		typeof choice === 'object' &&
+		choice !== null &&
+		choice.type === 'tool' &&
+		typeof choice.toolName === 'string'
+			? choice.toolName
+			: undefined;
 	if (toolName === undefined && choice !== 'auto' && choice !== 'required' && choice !== 'none') {
-		throw new ToolbridgeError('TOOL_CHOICE_INVALID', `Unknown tool choice ${JSON.stringify(choice)}; allowed: 'auto', 'required', 'none', { type: 'tool', toolName }.`);
+		throw new ToolbridgeError(
+			'TOOL_CHOICE_INVALID',
+			`Unknown tool choice ${JSON.stringify(choice)}; allowed: 'auto', 'required', 'none', { type: 'tool', toolName }.`,
+		);
 	}
 	switch (provider) {
 		case 'openai':
-			return toolName === undefined ? (choice as WireToolChoice) : { type: 'function', function: { name: toolName } };
+			return toolName === undefined
+				? (choice as WireToolChoice)
+				: { type: 'function', function: { name: toolName } };
 		case 'anthropic':
 			if (toolName !== undefined) return { type: 'tool', name: toolName };
 			return choice === 'required' ? { type: 'any' } : { type: choice as 'auto' | 'none' };
 		case 'google':
-			if (toolName !== undefined) return { functionCallingConfig: { mode: 'ANY', allowedFunctionNames: [toolName] } };
-			return { functionCallingConfig: { mode: choice === 'required' ? 'ANY' : choice === 'none' ? 'NONE' : 'AUTO' } };
+			if (toolName !== undefined)
+				return { functionCallingConfig: { mode: 'ANY', allowedFunctionNames: [toolName] } };
+			return {
+				functionCallingConfig: {
+					mode: choice === 'required' ? 'ANY' : choice === 'none' ? 'NONE' : 'AUTO',
+				},
+			};
 		default:
-			throw new ToolbridgeError('TOOL_CHOICE_INVALID', `Unknown provider ${JSON.stringify(provider)}; allowed: openai, anthropic, google.`);
+			throw new ToolbridgeError(
+				'TOOL_CHOICE_INVALID',
+				`Unknown provider ${JSON.stringify(provider)}; allowed: openai, anthropic, google.`,
+			);
 	}
 }

@@ -70,7 +70,8 @@ export interface WireTool {
 	function: { name: string; description?: string; parameters: JsonSchema; strict?: boolean };
 }
 
-export type WireToolChoice = 'auto' | 'required' | 'none' | { type: 'function'; function: { name: string } };
+export type WireToolChoice =
+	'auto' | 'required' | 'none' | { type: 'function'; function: { name: string } };
 
 /** The body of a Chat Completions request. Only fields that were set are sent. */
 export interface ChatRequest {
@@ -81,7 +82,11 @@ export interface ChatRequest {
 	parallel_tool_calls?: boolean;
 	temperature?: number;
 	max_tokens?: number;
-	reasoning?: { effort?: 'minimal' | 'low' | 'medium' | 'high'; max_tokens?: number; exclude?: boolean };
+	reasoning?: {
+		effort?: 'minimal' | 'low' | 'medium' | 'high';
+		max_tokens?: number;
+		exclude?: boolean;
+	};
 	[key: string]: unknown;
 }
 
@@ -121,9 +126,21 @@ export type StreamPart =
 	| { type: 'text-delta'; text: string }
 	| { type: 'reasoning-delta'; text: string }
 	| { type: 'reasoning-details'; details: ReasoningDetail[] }
-	| { type: 'tool-call-delta'; index: number; toolCallId?: string; name?: string; argumentsDelta?: string }
+	| {
+			type: 'tool-call-delta';
+			index: number;
+			toolCallId?: string;
+			name?: string;
+			argumentsDelta?: string;
+	  }
 	| { type: 'tool-call'; toolCall: AssembledToolCall }
-	| { type: 'finish'; finishReason: FinishReason; rawFinishReason: string; usage?: Usage; model?: string }
+	| {
+			type: 'finish';
+			finishReason: FinishReason;
+			rawFinishReason: string;
+			usage?: Usage;
+			model?: string;
+	  }
 	| { type: 'error'; error: Error };
 
 /** A whole assistant turn, assembled from a stream. */

@@ -1,7 +1,8 @@
 import { ToolbridgeError } from './toolbridge-error';
 
 /** Why an item's file could not be sent to the model. */
-export type BinaryInputErrorCode = 'BINARY_TOO_LARGE' | 'BINARY_UNSUPPORTED_TYPE' | 'BINARY_PROPERTY_MISSING';
+export type BinaryInputErrorCode =
+	'BINARY_TOO_LARGE' | 'BINARY_UNSUPPORTED_TYPE' | 'BINARY_PROPERTY_MISSING';
 
 /**
  * A file of the input item cannot go to the model with the prompt ("Binary Input"): it is

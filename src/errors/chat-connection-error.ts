@@ -8,7 +8,11 @@ export class ChatConnectionError extends ToolbridgeError {
 	readonly systemCode?: string;
 
 	constructor(url: string, systemCode: string | undefined, options?: { cause?: unknown }) {
-		super('CHAT_CONNECTION', `Could not talk to the chat API at ${url}${systemCode ? ` (${systemCode})` : ''}.`, options);
+		super(
+			'CHAT_CONNECTION',
+			`Could not talk to the chat API at ${url}${systemCode ? ` (${systemCode})` : ''}.`,
+			options,
+		);
 		this.name = 'ChatConnectionError';
 		this.systemCode = systemCode;
 	}

@@ -11,11 +11,15 @@ import { ToolbridgeError } from './toolbridge-error';
 export type ChatTimeoutPhase = 'response' | 'stream' | 'first-token' | 'stall' | 'total';
 
 const messages: Record<ChatTimeoutPhase, (timeoutMs: number) => string> = {
-	response: (timeoutMs) => `The chat API sent no response within ${timeoutMs} ms (option timeoutMs).`,
+	response: (timeoutMs) =>
+		`The chat API sent no response within ${timeoutMs} ms (option timeoutMs).`,
 	stream: (timeoutMs) => `The chat API stream sent no data for ${timeoutMs} ms (option timeoutMs).`,
-	'first-token': (timeoutMs) => `The model sent no token within ${timeoutMs} ms of the request (option firstTokenTimeoutMs).`,
-	stall: (timeoutMs) => `The model's stream stalled: no data for ${timeoutMs} ms after it had started (option stallTimeoutMs).`,
-	total: (timeoutMs) => `The model call did not finish within ${timeoutMs} ms in all and was stopped (option totalTimeoutMs).`,
+	'first-token': (timeoutMs) =>
+		`The model sent no token within ${timeoutMs} ms of the request (option firstTokenTimeoutMs).`,
+	stall: (timeoutMs) =>
+		`The model's stream stalled: no data for ${timeoutMs} ms after it had started (option stallTimeoutMs).`,
+	total: (timeoutMs) =>
+		`The model call did not finish within ${timeoutMs} ms in all and was stopped (option totalTimeoutMs).`,
 };
 
 /** The chat API sent nothing (no headers, no bytes, no token) for longer than the allowed time, or the whole call took too long. */
@@ -24,7 +28,10 @@ export class ChatTimeoutError extends ToolbridgeError {
 	readonly phase: ChatTimeoutPhase;
 
 	constructor(timeoutMs: number, phase: ChatTimeoutPhase) {
-		super(phase === 'stall' || phase === 'first-token' ? 'CHAT_STREAM_STALLED' : 'CHAT_TIMEOUT', messages[phase](timeoutMs));
+		super(
+			phase === 'stall' || phase === 'first-token' ? 'CHAT_STREAM_STALLED' : 'CHAT_TIMEOUT',
+			messages[phase](timeoutMs),
+		);
 		this.name = 'ChatTimeoutError';
 		this.timeoutMs = timeoutMs;
 		this.phase = phase;

@@ -41,7 +41,12 @@ export class FromAIError extends ToolbridgeError {
 	path?: string;
 	nodeName?: string;
 
-	constructor(code: FromAIErrorCode, detail: string, location: FromAIErrorLocation = {}, options?: { cause?: unknown }) {
+	constructor(
+		code: FromAIErrorCode,
+		detail: string,
+		location: FromAIErrorLocation = {},
+		options?: { cause?: unknown },
+	) {
 		super(code, formatFromAIMessage(detail, location), options);
 		this.name = 'FromAIError';
 		this.detail = detail;
@@ -72,7 +77,12 @@ export class FromAIKeyConflictError extends FromAIError {
 	readonly key: string;
 	readonly paths: readonly [string, string];
 
-	constructor(key: string, paths: readonly [string, string], detail: string, location: FromAIErrorLocation = {}) {
+	constructor(
+		key: string,
+		paths: readonly [string, string],
+		detail: string,
+		location: FromAIErrorLocation = {},
+	) {
 		super('FROM_AI_KEY_CONFLICT', detail, location);
 		this.name = 'FromAIKeyConflictError';
 		this.key = key;
@@ -83,7 +93,8 @@ export class FromAIKeyConflictError extends FromAIError {
 function formatFromAIMessage(detail: string, location: FromAIErrorLocation): string {
 	const parts: string[] = [];
 	if (location.nodeName !== undefined) parts.push(`Node '${location.nodeName}'`);
-	if (location.path !== undefined && location.path !== '') parts.push(`parameter '${location.path}'`);
+	if (location.path !== undefined && location.path !== '')
+		parts.push(`parameter '${location.path}'`);
 	if (location.index !== undefined) parts.push(`position ${location.index}`);
 	return parts.length === 0 ? detail : `${parts.join(', ')}: ${detail}`;
 }

@@ -11,7 +11,10 @@ export class InvalidArgumentError extends ToolbridgeError {
 	readonly parameter: string;
 
 	constructor(functionName: string, parameter: string, expected: string, received: unknown) {
-		super('INVALID_ARGUMENT', `${functionName}: "${parameter}" must be ${expected}; received ${describeValue(received)}.`);
+		super(
+			'INVALID_ARGUMENT',
+			`${functionName}: "${parameter}" must be ${expected}; received ${describeValue(received)}.`,
+		);
 		this.name = 'InvalidArgumentError';
 		this.functionName = functionName;
 		this.parameter = parameter;
@@ -22,7 +25,10 @@ export class InvalidArgumentError extends ToolbridgeError {
 export function describeValue(value: unknown): string {
 	if (value === null) return 'null';
 	if (Array.isArray(value)) return `an array of ${value.length}`;
-	if (typeof value === 'string') return value.length > 40 ? `a string of ${value.length} characters` : `the string ${JSON.stringify(value)}`;
+	if (typeof value === 'string')
+		return value.length > 40
+			? `a string of ${value.length} characters`
+			: `the string ${JSON.stringify(value)}`;
 	if (typeof value === 'object') return 'an object';
 	if (typeof value === 'function') return 'a function';
 	return `${typeof value} ${String(value)}`.replace(/^undefined undefined$/, 'undefined');
@@ -47,19 +53,27 @@ export function argumentChecks(functionName: string) {
 			return typeof value === 'string' ? value : fail(parameter, 'a string', value);
 		},
 		optionalString(value: unknown, parameter: string): string | undefined {
-			return value === undefined || typeof value === 'string' ? value : fail(parameter, 'a string when given', value);
+			return value === undefined || typeof value === 'string'
+				? value
+				: fail(parameter, 'a string when given', value);
 		},
 		object(value: unknown, parameter: string): Record<string, unknown> {
 			return isPlainObject(value) ? value : fail(parameter, 'an object', value);
 		},
 		optionalObject(value: unknown, parameter: string): Record<string, unknown> | undefined {
-			return value === undefined ? undefined : isPlainObject(value) ? value : fail(parameter, 'an object when given', value);
+			return value === undefined
+				? undefined
+				: isPlainObject(value)
+					? value
+					: fail(parameter, 'an object when given', value);
 		},
 		array(value: unknown, parameter: string): unknown[] {
 			return Array.isArray(value) ? value : fail(parameter, 'an array', value);
 		},
 		stringOrObject(value: unknown, parameter: string): string | Record<string, unknown> {
-			return typeof value === 'string' || isPlainObject(value) ? value : fail(parameter, 'a file path (string) or a workflow object', value);
+			return typeof value === 'string' || isPlainObject(value)
+				? value
+				: fail(parameter, 'a file path (string) or a workflow object', value);
 		},
 	};
 }

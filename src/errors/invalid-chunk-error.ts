@@ -6,7 +6,10 @@ export class InvalidChunkError extends ToolbridgeError {
 
 	constructor(data: string, reason: string) {
 		const excerpt = data.length > 200 ? `${data.slice(0, 200)}…` : data;
-		super('CHAT_INVALID_CHUNK', `The model stream sent a chunk that is not a JSON object (${reason}): ${excerpt}`);
+		super(
+			'CHAT_INVALID_CHUNK',
+			`The model stream sent a chunk that is not a JSON object (${reason}): ${excerpt}`,
+		);
 		this.name = 'InvalidChunkError';
 		this.data = excerpt;
 	}

@@ -9,7 +9,10 @@ export class MidStreamError extends ToolbridgeError {
 	readonly providerCode?: string | number;
 
 	constructor(providerMessage: string, providerCode?: string | number) {
-		super('CHAT_MID_STREAM', `The model provider failed mid-stream${providerCode === undefined ? '' : ` (${providerCode})`}: ${providerMessage}`);
+		super(
+			'CHAT_MID_STREAM',
+			`The model provider failed mid-stream${providerCode === undefined ? '' : ` (${providerCode})`}: ${providerMessage}`,
+		);
 		this.name = 'MidStreamError';
 		this.providerCode = providerCode;
 	}

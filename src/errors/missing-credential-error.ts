@@ -9,7 +9,12 @@ export class MissingCredentialError extends ToolbridgeError {
 	/** The node that needs it. */
 	readonly nodeName: string;
 
-	constructor(options: { credentialType: string; credentialName: string; nodeName: string; message: string }) {
+	constructor(options: {
+		credentialType: string;
+		credentialName: string;
+		nodeName: string;
+		message: string;
+	}) {
 		super('CREDENTIAL_MISSING', options.message);
 		this.name = 'MissingCredentialError';
 		this.credentialType = options.credentialType;

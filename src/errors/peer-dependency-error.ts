@@ -24,7 +24,9 @@ export class PeerDependencyError extends ToolbridgeError {
 	readonly missing: string[];
 
 	constructor(missing: string[]) {
-		const versioned = missing.map((name) => `${name}@${PEERS.find((peer) => peer.name === name)?.version ?? 'latest'}`);
+		const versioned = missing.map(
+			(name) => `${name}@${PEERS.find((peer) => peer.name === name)?.version ?? 'latest'}`,
+		);
 		super(
 			'PEER_DEPENDENCY_MISSING',
 			`n8n-nodes-toolbridge is an n8n community package: it uses n8n's own copies of ${missing.join(', ')}, which are not installed here. ` +

@@ -10,7 +10,10 @@ export class ToolArgumentsError extends ToolbridgeError {
 
 	constructor(description: string, index: number, argumentsText: string) {
 		const excerpt = argumentsText.length > 120 ? `${argumentsText.slice(0, 120)}…` : argumentsText;
-		super('TOOL_ARGUMENTS_INVALID', `Tool arguments are not one JSON object: ${description} at position ${index} in ${JSON.stringify(excerpt)}`);
+		super(
+			'TOOL_ARGUMENTS_INVALID',
+			`Tool arguments are not one JSON object: ${description} at position ${index} in ${JSON.stringify(excerpt)}`,
+		);
 		this.name = 'ToolArgumentsError';
 		this.index = index;
 		this.description = description;

@@ -28,7 +28,10 @@ export class ToolBuildError extends ToolbridgeError {
 	static describe(problems: ToolBuildProblem[]): string {
 		return problems
 			.map((problem) => {
-				const where = [problem.path, problem.index === undefined ? undefined : `position ${problem.index}`]
+				const where = [
+					problem.path,
+					problem.index === undefined ? undefined : `position ${problem.index}`,
+				]
 					.filter(Boolean)
 					.join(' at ');
 				return `Node "${problem.nodeName}"${where ? `, ${where}` : ''}: ${problem.message}`;

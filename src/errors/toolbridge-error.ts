@@ -19,6 +19,10 @@ export class ToolbridgeError extends Error {
 
 	/** True for any error of this family, whichever copy of the package made it. */
 	static isInstance(error: unknown): error is ToolbridgeError {
-		return typeof error === 'object' && error !== null && (error as Record<symbol, unknown>)[marker] === true;
+		return (
+			typeof error === 'object' &&
+			error !== null &&
+			(error as Record<symbol, unknown>)[marker] === true
+		);
 	}
 }

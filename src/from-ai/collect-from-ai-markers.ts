@@ -25,7 +25,10 @@ export interface CollectedFromAIMarkers {
  *
  * @returns markers in parameter order and all errors; never throws a FromAIError.
  */
-export function collectFromAIMarkers(parameters: unknown, options: CollectFromAIMarkersOptions = {}): CollectedFromAIMarkers {
+export function collectFromAIMarkers(
+	parameters: unknown,
+	options: CollectFromAIMarkersOptions = {},
+): CollectedFromAIMarkers {
 	const check = argumentChecks('collectFromAIMarkers');
 	check.optionalObject(options, 'options');
 	check.optionalString(options.nodeName, 'options.nodeName');
@@ -73,8 +76,10 @@ class ParameterWalker {
 		// One copy of the segments per value, shared by its markers (read-only).
 		const segments = [...this.path];
 		const path = formatParameterPath(segments);
-		for (const marker of scan.markers) this.result.markers.push(locateMarker(marker, segments, path));
-		for (const error of scan.errors) this.result.errors.push(error.locate({ path, nodeName: this.nodeName }));
+		for (const marker of scan.markers)
+			this.result.markers.push(locateMarker(marker, segments, path));
+		for (const error of scan.errors)
+			this.result.errors.push(error.locate({ path, nodeName: this.nodeName }));
 	}
 }
 
@@ -82,7 +87,11 @@ class ParameterWalker {
  * The marker with its path. Built field by field: an object spread here (`{ ...marker, … }`)
  * made the whole scan about 40% slower (bench:scan).
  */
-function locateMarker(marker: FromAIMarker, segments: readonly ParameterPathSegment[], path: string): FromAIParameterMarker {
+function locateMarker(
+	marker: FromAIMarker,
+	segments: readonly ParameterPathSegment[],
+	path: string,
+): FromAIParameterMarker {
 	const located: FromAIParameterMarker = {
 		key: marker.key,
 		type: marker.type,

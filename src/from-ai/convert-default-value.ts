@@ -1,7 +1,8 @@
 import type { FromAIJsonValue, FromAIType } from './from-ai-marker';
 
 /** The outcome of converting a default literal to its parameter type. */
-export type DefaultConversion = { ok: true; value: FromAIJsonValue } | { ok: false; allowed: string };
+export type DefaultConversion =
+	{ ok: true; value: FromAIJsonValue } | { ok: false; allowed: string };
 
 /**
  * Converts a `$fromAI` default literal to the parameter's type:
@@ -12,11 +13,16 @@ export type DefaultConversion = { ok: true; value: FromAIJsonValue } | { ok: fal
 export function convertDefaultValue(literal: FromAIJsonValue, type: FromAIType): DefaultConversion {
 	switch (type) {
 		case 'string':
-			if (literal === null) return { ok: false, allowed: 'a string, number or boolean literal (null is not a string)' };
-			return { ok: true, value: typeof literal === 'object' ? JSON.stringify(literal) : String(literal) };
+			if (literal === null)
+				return { ok: false, allowed: 'a string, number or boolean literal (null is not a string)' };
+			return {
+				ok: true,
+				value: typeof literal === 'object' ? JSON.stringify(literal) : String(literal),
+			};
 		case 'number': {
-			const allowed = 'a finite number, or a string holding one (e.g. 5, -2.5, \'10\')';
-			if (typeof literal === 'number') return Number.isFinite(literal) ? { ok: true, value: literal } : { ok: false, allowed };
+			const allowed = "a finite number, or a string holding one (e.g. 5, -2.5, '10')";
+			if (typeof literal === 'number')
+				return Number.isFinite(literal) ? { ok: true, value: literal } : { ok: false, allowed };
 			if (typeof literal === 'string' && literal.trim() !== '') {
 				const number = Number(literal);
 				if (Number.isFinite(number)) return { ok: true, value: number };
@@ -40,7 +46,10 @@ export function convertDefaultValue(literal: FromAIJsonValue, type: FromAIType):
 				}
 			}
 			if (candidate === null) return { ok: true, value: null };
-			if (typeof candidate === 'object' && (Array.isArray(candidate) ? candidate.length > 0 : Object.keys(candidate).length > 0)) {
+			if (
+				typeof candidate === 'object' &&
+				(Array.isArray(candidate) ? candidate.length > 0 : Object.keys(candidate).length > 0)
+			) {
 				return { ok: true, value: candidate as FromAIJsonValue };
 			}
 			return { ok: false, allowed };

@@ -1,4 +1,11 @@
-const SIMPLE_ESCAPES: Record<string, string> = { n: '\n', r: '\r', t: '\t', b: '\b', f: '\f', v: '\v' };
+const SIMPLE_ESCAPES: Record<string, string> = {
+	n: '\n',
+	r: '\r',
+	t: '\t',
+	b: '\b',
+	f: '\f',
+	v: '\v',
+};
 
 /**
  * The value of a JavaScript string or template literal from its source text between the
@@ -58,7 +65,8 @@ export function cookStringLiteral(body: string, isTemplate: boolean): string | u
 			// Legacy octal (sloppy-mode strings): up to three digits, at most \377.
 			let digits = escape;
 			const maxLength = escape <= '3' ? 3 : 2;
-			while (digits.length < maxLength && body[position] >= '0' && body[position] <= '7') digits += body[position++];
+			while (digits.length < maxLength && body[position] >= '0' && body[position] <= '7')
+				digits += body[position++];
 			result += String.fromCharCode(parseInt(digits, 8));
 		} else if ((escape === '8' || escape === '9') && isTemplate) {
 			return undefined;

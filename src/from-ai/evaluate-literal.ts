@@ -20,7 +20,10 @@ export function stringLiteralOf(node: jsep.Expression): string | undefined {
 		return cookStringLiteral(String(node.raw).slice(1, -1), false);
 	}
 	if (node.type === 'TemplateLiteral') {
-		const template = node as unknown as { quasis: { value: { raw: string } }[]; expressions: unknown[] };
+		const template = node as unknown as {
+			quasis: { value: { raw: string } }[];
+			expressions: unknown[];
+		};
 		if (template.expressions.length > 0) return undefined;
 		return cookStringLiteral(template.quasis[0]?.value.raw ?? '', true);
 	}
@@ -43,7 +46,8 @@ export function evaluateLiteral(node: jsep.Expression, depth = 0): FromAIJsonVal
 				if (cooked === undefined) throw new NotLiteral('malformed escape');
 				return cooked;
 			}
-			if (node.value === null || typeof node.value === 'number' || typeof node.value === 'boolean') return node.value;
+			if (node.value === null || typeof node.value === 'number' || typeof node.value === 'boolean')
+				return node.value;
 			throw new NotLiteral('unsupported literal');
 		}
 		case 'TemplateLiteral': {
@@ -53,7 +57,11 @@ export function evaluateLiteral(node: jsep.Expression, depth = 0): FromAIJsonVal
 		}
 		case 'UnaryExpression': {
 			const argument = node.argument as jsep.Expression;
-			if ((node.operator === '-' || node.operator === '+') && argument.type === 'Literal' && typeof argument.value === 'number') {
+			if (
+				(node.operator === '-' || node.operator === '+') &&
+				argument.type === 'Literal' &&
+				typeof argument.value === 'number'
+			) {
 				return node.operator === '-' ? -argument.value : argument.value;
 			}
 			throw new NotLiteral(`operator ${String(node.operator)}`);
@@ -69,15 +77,24 @@ export function evaluateLiteral(node: jsep.Expression, depth = 0): FromAIJsonVal
 			const result: { [key: string]: FromAIJsonValue } = {};
 			for (const property of node.properties as jsep.Expression[]) {
 				if (property.type !== 'Property' || property.computed || property.shorthand) {
-					throw new NotLiteral(property.shorthand ? 'a shorthand property' : 'a computed or spread property');
+					throw new NotLiteral(
+						property.shorthand ? 'a shorthand property' : 'a computed or spread property',
+					);
 				}
 				const keyNode = property.key as jsep.Expression;
 				let name: string | undefined;
 				if (keyNode.type === 'Identifier') name = String(keyNode.name);
-				else if (keyNode.type === 'Literal') name = typeof keyNode.value === 'string' ? stringLiteralOf(keyNode) : String(keyNode.value);
+				else if (keyNode.type === 'Literal')
+					name =
+						typeof keyNode.value === 'string' ? stringLiteralOf(keyNode) : String(keyNode.value);
 				if (name === undefined) throw new NotLiteral('a non-literal property name');
 				// defineProperty: a key named `__proto__` must stay data, not replace the prototype.
-				Object.defineProperty(result, name, { value: evaluateLiteral(property.value as jsep.Expression, depth + 1), enumerable: true, writable: true, configurable: true });
+				Object.defineProperty(result, name, {
+					value: evaluateLiteral(property.value as jsep.Expression, depth + 1),
+					enumerable: true,
+					writable: true,
+					configurable: true,
+				});
 			}
 			return result;
 		}

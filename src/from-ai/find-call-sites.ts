@@ -1,5 +1,13 @@
 import { FromAIError } from '../errors/from-ai-error';
-import { findClosingQuote, findRegexLiteralEnd, findTemplateTextEnd, isIdentifierPart, isIdentifierStart, isWhitespace, skipTrivia } from './javascript-lexing';
+import {
+	findClosingQuote,
+	findRegexLiteralEnd,
+	findTemplateTextEnd,
+	isIdentifierPart,
+	isIdentifierStart,
+	isWhitespace,
+	skipTrivia,
+} from './javascript-lexing';
 import { readFromAIReference } from './read-from-ai-reference';
 
 /** A `$fromAI(` call found by the lexer, before its arguments are parsed. */
@@ -14,7 +22,20 @@ export interface CallSite {
 
 /** After these keywords an expression starts, so `/` begins a regex literal. */
 const KEYWORDS_BEFORE_EXPRESSION = new Set([
-	'return', 'typeof', 'instanceof', 'in', 'of', 'new', 'delete', 'void', 'throw', 'case', 'do', 'else', 'yield', 'await',
+	'return',
+	'typeof',
+	'instanceof',
+	'in',
+	'of',
+	'new',
+	'delete',
+	'void',
+	'throw',
+	'case',
+	'do',
+	'else',
+	'yield',
+	'await',
 ]);
 
 const enum Previous {
@@ -27,8 +48,21 @@ const enum Previous {
 }
 
 const enum Char {
-	Quote = 34, Dollar = 36, Apostrophe = 39, OpenParen = 40, CloseParen = 41, Asterisk = 42, Dot = 46, Slash = 47,
-	Zero = 48, Nine = 57, Question = 63, CloseBracket = 93, Backtick = 96, OpenBrace = 123, CloseBrace = 125,
+	Quote = 34,
+	Dollar = 36,
+	Apostrophe = 39,
+	OpenParen = 40,
+	CloseParen = 41,
+	Asterisk = 42,
+	Dot = 46,
+	Slash = 47,
+	Zero = 48,
+	Nine = 57,
+	Question = 63,
+	CloseBracket = 93,
+	Backtick = 96,
+	OpenBrace = 123,
+	CloseBrace = 125,
 }
 
 /**
@@ -38,7 +72,12 @@ const enum Char {
  * counts (not `x.$fromAI`, not `my$fromAI`). Problems are pushed to `errors` and the scan
  * goes on, so a caller can list every problem.
  */
-export function findCallSites(value: string, codeStart: number, codeEnd: number, errors: FromAIError[]): CallSite[] {
+export function findCallSites(
+	value: string,
+	codeStart: number,
+	codeEnd: number,
+	errors: FromAIError[],
+): CallSite[] {
 	return new CallSiteLexer(value, codeStart, codeEnd, errors).run();
 }
 
@@ -84,7 +123,11 @@ class CallSiteLexer {
 	private skipNumber(from: number): number {
 		const { value, codeEnd } = this;
 		let at = from;
-		while (at < codeEnd && (isIdentifierPart(value.charCodeAt(at)) || value.charCodeAt(at) === Char.Dot)) at++;
+		while (
+			at < codeEnd &&
+			(isIdentifierPart(value.charCodeAt(at)) || value.charCodeAt(at) === Char.Dot)
+		)
+			at++;
 		return at;
 	}
 
@@ -94,11 +137,19 @@ class CallSiteLexer {
 		const isMember = this.previous === Previous.Dot;
 		this.previous = Previous.Value;
 		if (end - start !== 7 || value.charCodeAt(start) !== Char.Dollar) {
-			if (!isMember && end - start <= 10 && KEYWORDS_BEFORE_EXPRESSION.has(value.slice(start, end))) this.previous = Previous.Operator;
+			if (!isMember && end - start <= 10 && KEYWORDS_BEFORE_EXPRESSION.has(value.slice(start, end)))
+				this.previous = Previous.Operator;
 			return end;
 		}
 		if (isMember || value.slice(start, end).toLowerCase() !== '$fromai') return end;
-		const openParen = readFromAIReference(value, start, end, this.codeStart, this.codeEnd, this.errors);
+		const openParen = readFromAIReference(
+			value,
+			start,
+			end,
+			this.codeStart,
+			this.codeEnd,
+			this.errors,
+		);
 		if (openParen === -1) return end;
 		this.parens.push(this.calls.length);
 		this.calls.push({ start, openParen, closeParen: -1 });
@@ -168,7 +219,11 @@ class CallSiteLexer {
 				case Char.Question: {
 					const next = value.charCodeAt(position + 1);
 					const afterNext = value.charCodeAt(position + 2);
-					if (next === Char.Dot && !(afterNext >= Char.Zero && afterNext <= Char.Nine) && position + 1 < codeEnd) {
+					if (
+						next === Char.Dot &&
+						!(afterNext >= Char.Zero && afterNext <= Char.Nine) &&
+						position + 1 < codeEnd
+					) {
 						position += 2;
 						this.previous = Previous.Dot;
 						continue;
@@ -215,7 +270,13 @@ class CallSiteLexer {
 		const complete: CallSite[] = [];
 		for (const call of this.calls) {
 			if (call.closeParen === -1) {
-				this.errors.push(new FromAIError('FROM_AI_UNCLOSED_CALL', `Found '${this.value.slice(call.start, call.openParen + 1)}' without its closing ')' before the end of the {{ }} block. Allowed: a complete call such as $fromAI('key', 'description', 'string').`, { index: call.start }));
+				this.errors.push(
+					new FromAIError(
+						'FROM_AI_UNCLOSED_CALL',
+						`Found '${this.value.slice(call.start, call.openParen + 1)}' without its closing ')' before the end of the {{ }} block. Allowed: a complete call such as $fromAI('key', 'description', 'string').`,
+						{ index: call.start },
+					),
+				);
 			} else {
 				complete.push(call);
 			}

@@ -15,9 +15,12 @@ function mentionsFromAI(value: string, from: number, to: number): boolean {
 	while (dollar !== -1 && dollar + 7 <= to) {
 		// "fromai" compared case-insensitively (| 32 lowercases ASCII letters).
 		if (
-			(value.charCodeAt(dollar + 1) | 32) === 102 && (value.charCodeAt(dollar + 2) | 32) === 114 &&
-			(value.charCodeAt(dollar + 3) | 32) === 111 && (value.charCodeAt(dollar + 4) | 32) === 109 &&
-			(value.charCodeAt(dollar + 5) | 32) === 97 && (value.charCodeAt(dollar + 6) | 32) === 105
+			(value.charCodeAt(dollar + 1) | 32) === 102 &&
+			(value.charCodeAt(dollar + 2) | 32) === 114 &&
+			(value.charCodeAt(dollar + 3) | 32) === 111 &&
+			(value.charCodeAt(dollar + 4) | 32) === 109 &&
+			(value.charCodeAt(dollar + 5) | 32) === 97 &&
+			(value.charCodeAt(dollar + 6) | 32) === 105
 		) {
 			return true;
 		}
@@ -48,7 +51,8 @@ export function scanFromAICalls(value: string): ValueScan {
 				const parsed = parseFromAIArguments(value, call.start, call.openParen, call.closeParen);
 				const end = call.closeParen + 1;
 				const wholeSegment =
-					skipWhitespace(value, segment.codeStart, call.start) === call.start && skipWhitespace(value, end, segment.codeEnd) === segment.codeEnd;
+					skipWhitespace(value, segment.codeStart, call.start) === call.start &&
+					skipWhitespace(value, end, segment.codeEnd) === segment.codeEnd;
 				const marker: FromAIMarker = {
 					key: parsed.key,
 					type: parsed.type,
@@ -56,7 +60,12 @@ export function scanFromAICalls(value: string): ValueScan {
 					end,
 					segment: { start: segment.start, end: segment.end },
 					wholeSegment,
-					wholeValue: wholeSegment && segment.start === 1 && value.charCodeAt(0) === 61 && segment.end === value.length && segment.codeEnd < segment.end,
+					wholeValue:
+						wholeSegment &&
+						segment.start === 1 &&
+						value.charCodeAt(0) === 61 &&
+						segment.end === value.length &&
+						segment.codeEnd < segment.end,
 				};
 				if (parsed.description !== undefined) marker.description = parsed.description;
 				if (parsed.defaultValue !== undefined) marker.defaultValue = parsed.defaultValue;

@@ -2,7 +2,8 @@
 export type FromAIType = 'string' | 'number' | 'boolean' | 'json';
 
 /** A JSON value as a `$fromAI` default can hold it. */
-export type FromAIJsonValue = string | number | boolean | null | FromAIJsonValue[] | { [key: string]: FromAIJsonValue };
+export type FromAIJsonValue =
+	string | number | boolean | null | FromAIJsonValue[] | { [key: string]: FromAIJsonValue };
 
 /** A character span in a parameter value; `end` is exclusive. */
 export interface FromAISpan {

@@ -9,10 +9,27 @@
  */
 
 const enum Char {
-	Tab = 9, LineFeed = 10, VerticalTab = 11, FormFeed = 12, CarriageReturn = 13, Space = 32, Dollar = 36,
-	Asterisk = 42, Slash = 47, Zero = 48, Nine = 57, OpenBracket = 91, Backslash = 92, CloseBracket = 93,
-	Underscore = 95, Backtick = 96, OpenBrace = 123, NoBreakSpace = 0xa0, LineSeparator = 0x2028,
-	ParagraphSeparator = 0x2029, ByteOrderMark = 0xfeff,
+	Tab = 9,
+	LineFeed = 10,
+	VerticalTab = 11,
+	FormFeed = 12,
+	CarriageReturn = 13,
+	Space = 32,
+	Dollar = 36,
+	Asterisk = 42,
+	Slash = 47,
+	Zero = 48,
+	Nine = 57,
+	OpenBracket = 91,
+	Backslash = 92,
+	CloseBracket = 93,
+	Underscore = 95,
+	Backtick = 96,
+	OpenBrace = 123,
+	NoBreakSpace = 0xa0,
+	LineSeparator = 0x2028,
+	ParagraphSeparator = 0x2029,
+	ByteOrderMark = 0xfeff,
 }
 
 /** Longest regex literal recognised (see {@link findRegexLiteralEnd}). */
@@ -20,20 +37,36 @@ const MAX_REGEX_LENGTH = 2000;
 
 /** A JavaScript line terminator: LF, CR, U+2028, U+2029. */
 export function isLineTerminator(code: number): boolean {
-	return code === Char.LineFeed || code === Char.CarriageReturn || code === Char.LineSeparator || code === Char.ParagraphSeparator;
+	return (
+		code === Char.LineFeed ||
+		code === Char.CarriageReturn ||
+		code === Char.LineSeparator ||
+		code === Char.ParagraphSeparator
+	);
 }
 
 /** Whitespace between tokens: space, tab, vertical tab, form feed, NBSP, BOM and the line terminators. */
 export function isWhitespace(code: number): boolean {
 	return (
-		code === Char.Space || code === Char.Tab || isLineTerminator(code) || code === Char.VerticalTab || code === Char.FormFeed ||
-		code === Char.NoBreakSpace || code === Char.ByteOrderMark
+		code === Char.Space ||
+		code === Char.Tab ||
+		isLineTerminator(code) ||
+		code === Char.VerticalTab ||
+		code === Char.FormFeed ||
+		code === Char.NoBreakSpace ||
+		code === Char.ByteOrderMark
 	);
 }
 
 /** A character that may start an identifier: ASCII letters, `$`, `_`, and anything beyond ASCII. */
 export function isIdentifierStart(code: number): boolean {
-	return (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || code === Char.Dollar || code === Char.Underscore || code >= 128;
+	return (
+		(code >= 97 && code <= 122) ||
+		(code >= 65 && code <= 90) ||
+		code === Char.Dollar ||
+		code === Char.Underscore ||
+		code >= 128
+	);
 }
 
 /** A character that may continue an identifier: an identifier start or a digit. */
@@ -108,7 +141,10 @@ export function findTemplateTextEnd(value: string, from: number, to: number): nu
 		const code = value.charCodeAt(at);
 		if (code === Char.Backslash) {
 			at += 2;
-		} else if (code === Char.Backtick || (code === Char.Dollar && value.charCodeAt(at + 1) === Char.OpenBrace && at + 1 < to)) {
+		} else if (
+			code === Char.Backtick ||
+			(code === Char.Dollar && value.charCodeAt(at + 1) === Char.OpenBrace && at + 1 < to)
+		) {
 			return at;
 		} else {
 			at++;

@@ -30,10 +30,18 @@ export function parseArgument(source: ArgumentSource): jsep.Expression {
 		const parseError = error as { index?: number; description?: string; message?: string };
 		const offset = typeof parseError.index === 'number' ? parseError.index : 0;
 		const reason = parseError.description ?? parseError.message ?? 'syntax error';
-		throw new FromAIError('FROM_AI_SYNTAX', `Cannot parse argument ${describeArgument(source)}: ${reason}. Allowed: literals separated by commas.`, { index: source.start + Math.min(offset, source.text.length) });
+		throw new FromAIError(
+			'FROM_AI_SYNTAX',
+			`Cannot parse argument ${describeArgument(source)}: ${reason}. Allowed: literals separated by commas.`,
+			{ index: source.start + Math.min(offset, source.text.length) },
+		);
 	}
 	if (node.type === 'Compound') {
-		throw new FromAIError('FROM_AI_SYNTAX', `Found ${describeArgument(source)} where one value was expected. Allowed: literals separated by commas.`, { index: source.start });
+		throw new FromAIError(
+			'FROM_AI_SYNTAX',
+			`Found ${describeArgument(source)} where one value was expected. Allowed: literals separated by commas.`,
+			{ index: source.start },
+		);
 	}
 	return node;
 }
@@ -53,11 +61,14 @@ function parseSimpleArgument(text: string): jsep.Expression | undefined {
 		// A raw line break is a syntax error: let jsep report it.
 		if (body.indexOf('\n') !== -1 || body.indexOf('\r') !== -1) return undefined;
 		const cooked = cookStringLiteral(body, false);
-		return cooked === undefined ? undefined : { type: 'Literal', value: cooked, raw: text.slice(0, end), cooked: true };
+		return cooked === undefined
+			? undefined
+			: { type: 'Literal', value: cooked, raw: text.slice(0, end), cooked: true };
 	}
 	const word = end === text.length ? text : text.slice(0, end);
 	if (SIMPLE_IDENTIFIER.test(word)) {
-		if (word === 'true' || word === 'false') return { type: 'Literal', value: word === 'true', raw: word };
+		if (word === 'true' || word === 'false')
+			return { type: 'Literal', value: word === 'true', raw: word };
 		if (word === 'null') return { type: 'Literal', value: null, raw: word };
 		if (word === 'this') return undefined;
 		return { type: 'Identifier', name: word };

@@ -14,10 +14,31 @@ const KEY_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
  * `$fromAI` through `isSafeObjectProperty`): they resolve to inherited members.
  */
 const RESERVED_KEYS = new Set([
-	'__proto__', 'prototype', 'constructor', 'getPrototypeOf', 'setPrototypeOf', 'getOwnPropertyDescriptor',
-	'getOwnPropertyDescriptors', 'defineProperty', 'defineProperties', 'mainModule', 'binding', '_linkedBinding',
-	'_load', 'prepareStackTrace', '__lookupGetter__', '__lookupSetter__', '__defineGetter__', '__defineSetter__',
-	'caller', 'callee', 'arguments', 'getBuiltinModule', 'dlopen', 'execve', 'loadEnvFile',
+	'__proto__',
+	'prototype',
+	'constructor',
+	'getPrototypeOf',
+	'setPrototypeOf',
+	'getOwnPropertyDescriptor',
+	'getOwnPropertyDescriptors',
+	'defineProperty',
+	'defineProperties',
+	'mainModule',
+	'binding',
+	'_linkedBinding',
+	'_load',
+	'prepareStackTrace',
+	'__lookupGetter__',
+	'__lookupSetter__',
+	'__defineGetter__',
+	'__defineSetter__',
+	'caller',
+	'callee',
+	'arguments',
+	'getBuiltinModule',
+	'dlopen',
+	'execve',
+	'loadEnvFile',
 ]);
 
 const TYPES: readonly FromAIType[] = ['string', 'number', 'boolean', 'json'];
@@ -40,27 +61,53 @@ export interface FromAIArguments {
  * bare identifier, one of string/number/boolean/json), default (a literal convertible to the
  * type), at most four arguments.
  */
-export function parseFromAIArguments(value: string, callStart: number, openParen: number, closeParen: number): FromAIArguments {
+export function parseFromAIArguments(
+	value: string,
+	callStart: number,
+	openParen: number,
+	closeParen: number,
+): FromAIArguments {
 	const sources = splitArguments(value, openParen + 1, closeParen);
 	if (sources.length > MAX_ARGUMENTS) {
-		fail('FROM_AI_TOO_MANY_ARGUMENTS', `Found ${sources.length} arguments; allowed: at most 4 — $fromAI(key, description, type, defaultValue). n8n silently ignores the extra ones.`, sources[MAX_ARGUMENTS].start);
+		fail(
+			'FROM_AI_TOO_MANY_ARGUMENTS',
+			`Found ${sources.length} arguments; allowed: at most 4 — $fromAI(key, description, type, defaultValue). n8n silently ignores the extra ones.`,
+			sources[MAX_ARGUMENTS].start,
+		);
 	}
 	if (sources.length === 0) {
-		fail('FROM_AI_MISSING_KEY', "Found $fromAI() without a key. Allowed: a key string first, e.g. $fromAI('email').", callStart);
+		fail(
+			'FROM_AI_MISSING_KEY',
+			"Found $fromAI() without a key. Allowed: a key string first, e.g. $fromAI('email').",
+			callStart,
+		);
 	}
 	const [keySource, descriptionSource, typeSource, defaultSource] = sources;
 
 	const keyNode = parseArgument(keySource);
 	const key = stringLiteralOf(keyNode);
 	if (key === undefined) {
-		const hint = keyNode.type === 'Identifier' ? ` Did you mean '${String(keyNode.name)}' (quoted)?` : '';
-		fail('FROM_AI_KEY_NOT_LITERAL', `Found key ${describeArgument(keySource)}; allowed: a string literal such as 'email' (quotes required; no \${…}).${hint}`, keySource.start);
+		const hint =
+			keyNode.type === 'Identifier' ? ` Did you mean '${String(keyNode.name)}' (quoted)?` : '';
+		fail(
+			'FROM_AI_KEY_NOT_LITERAL',
+			`Found key ${describeArgument(keySource)}; allowed: a string literal such as 'email' (quotes required; no \${…}).${hint}`,
+			keySource.start,
+		);
 	}
 	if (!KEY_PATTERN.test(key)) {
-		fail('FROM_AI_INVALID_KEY', `Found key '${key}'; allowed: 1 to 64 characters, only letters, digits, '_' and '-'.`, keySource.start);
+		fail(
+			'FROM_AI_INVALID_KEY',
+			`Found key '${key}'; allowed: 1 to 64 characters, only letters, digits, '_' and '-'.`,
+			keySource.start,
+		);
 	}
 	if (RESERVED_KEYS.has(key)) {
-		fail('FROM_AI_RESERVED_KEY', `Found key '${key}', a reserved name that n8n refuses at runtime; choose another key (e.g. '${key.replace(/^_+/, '')}_value').`, keySource.start);
+		fail(
+			'FROM_AI_RESERVED_KEY',
+			`Found key '${key}', a reserved name that n8n refuses at runtime; choose another key (e.g. '${key.replace(/^_+/, '')}_value').`,
+			keySource.start,
+		);
 	}
 
 	let description: string | undefined;
@@ -69,7 +116,11 @@ export function parseFromAIArguments(value: string, callStart: number, openParen
 		if (!isUndefinedIdentifier(node)) {
 			description = stringLiteralOf(node);
 			if (description === undefined) {
-				fail('FROM_AI_DESCRIPTION_NOT_LITERAL', `Found description ${describeArgument(descriptionSource)}; allowed: a string literal (or undefined). The model never sees computed text.`, descriptionSource.start);
+				fail(
+					'FROM_AI_DESCRIPTION_NOT_LITERAL',
+					`Found description ${describeArgument(descriptionSource)}; allowed: a string literal (or undefined). The model never sees computed text.`,
+					descriptionSource.start,
+				);
 			}
 		}
 	}
@@ -80,11 +131,19 @@ export function parseFromAIArguments(value: string, callStart: number, openParen
 		if (!isUndefinedIdentifier(node)) {
 			const written = node.type === 'Identifier' ? String(node.name) : stringLiteralOf(node);
 			if (written === undefined) {
-				fail('FROM_AI_TYPE_NOT_LITERAL', `Found type ${describeArgument(typeSource)}; allowed: one of string, number, boolean, json (quoted or bare).`, typeSource.start);
+				fail(
+					'FROM_AI_TYPE_NOT_LITERAL',
+					`Found type ${describeArgument(typeSource)}; allowed: one of string, number, boolean, json (quoted or bare).`,
+					typeSource.start,
+				);
 			}
 			const lower = written.toLowerCase() as FromAIType;
 			if (!TYPES.includes(lower)) {
-				fail('FROM_AI_INVALID_TYPE', `Found type '${written}'; allowed: string, number, boolean, json (any case).`, typeSource.start);
+				fail(
+					'FROM_AI_INVALID_TYPE',
+					`Found type '${written}'; allowed: string, number, boolean, json (any case).`,
+					typeSource.start,
+				);
 			}
 			type = lower;
 		}
@@ -98,11 +157,20 @@ export function parseFromAIArguments(value: string, callStart: number, openParen
 			literal = isUndefinedIdentifier(node) ? undefined : evaluateLiteral(node);
 		} catch (error) {
 			if (!(error instanceof NotLiteral)) throw error;
-			fail('FROM_AI_DEFAULT_NOT_LITERAL', `Found default ${describeArgument(defaultSource)} (${error.what}); allowed: a literal — string, number, boolean, null, or an object/array of literals.`, defaultSource.start);
+			fail(
+				'FROM_AI_DEFAULT_NOT_LITERAL',
+				`Found default ${describeArgument(defaultSource)} (${error.what}); allowed: a literal — string, number, boolean, null, or an object/array of literals.`,
+				defaultSource.start,
+			);
 		}
 		if (literal !== undefined) {
 			const converted = convertDefaultValue(literal, type);
-			if (!converted.ok) fail('FROM_AI_INVALID_DEFAULT', `Found default ${describeArgument(defaultSource)} for type '${type}'; allowed: ${converted.allowed}.`, defaultSource.start);
+			if (!converted.ok)
+				fail(
+					'FROM_AI_INVALID_DEFAULT',
+					`Found default ${describeArgument(defaultSource)} for type '${type}'; allowed: ${converted.allowed}.`,
+					defaultSource.start,
+				);
 			defaultValue = converted.value;
 		}
 	}

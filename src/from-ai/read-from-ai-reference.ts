@@ -5,7 +5,10 @@ import { isWhitespace, skipTrivia } from './javascript-lexing';
 const RUNTIME_SPELLINGS = new Set(['$fromAI', '$fromai', '$fromAi']);
 
 const enum Char {
-	OpenParen = 40, Comma = 44, Colon = 58, OpenBrace = 123,
+	OpenParen = 40,
+	Comma = 44,
+	Colon = 58,
+	OpenBrace = 123,
 }
 
 /**
@@ -17,25 +20,50 @@ const enum Char {
  * @returns the position of the call's `(` (comments and whitespace may precede it), or -1
  *   when this is not a call site.
  */
-export function readFromAIReference(value: string, start: number, end: number, codeStart: number, codeEnd: number, errors: FromAIError[]): number {
+export function readFromAIReference(
+	value: string,
+	start: number,
+	end: number,
+	codeStart: number,
+	codeEnd: number,
+	errors: FromAIError[],
+): number {
 	const name = value.slice(start, end);
 	const after = skipTrivia(value, end, codeEnd);
 	const calledHere = after < codeEnd && value.charCodeAt(after) === Char.OpenParen;
 	if (!RUNTIME_SPELLINGS.has(name)) {
 		if (calledHere) {
-			errors.push(new FromAIError('FROM_AI_WRONG_CASE', `Found '${name}(', which does not exist when n8n runs the node (it would return undefined). Allowed spellings: $fromAI, $fromai, $fromAi. Did you mean '$fromAI('?`, { index: start }));
+			errors.push(
+				new FromAIError(
+					'FROM_AI_WRONG_CASE',
+					`Found '${name}(', which does not exist when n8n runs the node (it would return undefined). Allowed spellings: $fromAI, $fromai, $fromAi. Did you mean '$fromAI('?`,
+					{ index: start },
+				),
+			);
 		}
 		return -1;
 	}
 	if (calledHere) return after;
 	if (!isObjectKey(value, start, after, codeStart, codeEnd)) {
-		errors.push(new FromAIError('FROM_AI_NOT_CALLED', `Found '${name}' without a direct call. Allowed: a direct call such as ${name}('key', 'description', 'string') so the parameter can be found before the node runs.`, { index: start }));
+		errors.push(
+			new FromAIError(
+				'FROM_AI_NOT_CALLED',
+				`Found '${name}' without a direct call. Allowed: a direct call such as ${name}('key', 'description', 'string') so the parameter can be found before the node runs.`,
+				{ index: start },
+			),
+		);
 	}
 	return -1;
 }
 
 /** `{ $fromAI: 1 }` or `{ a, $fromAI: 1 }`: a property name, not a reference. */
-function isObjectKey(value: string, start: number, after: number, codeStart: number, codeEnd: number): boolean {
+function isObjectKey(
+	value: string,
+	start: number,
+	after: number,
+	codeStart: number,
+	codeEnd: number,
+): boolean {
 	if (after >= codeEnd || value.charCodeAt(after) !== Char.Colon) return false;
 	let before = start - 1;
 	while (before >= codeStart && isWhitespace(value.charCodeAt(before))) before--;

@@ -9,8 +9,18 @@ export interface ArgumentSource {
 }
 
 const enum Char {
-	Quote = 34, Apostrophe = 39, OpenParen = 40, CloseParen = 41, Asterisk = 42, Comma = 44, Slash = 47,
-	OpenBracket = 91, CloseBracket = 93, Backtick = 96, OpenBrace = 123, CloseBrace = 125,
+	Quote = 34,
+	Apostrophe = 39,
+	OpenParen = 40,
+	CloseParen = 41,
+	Asterisk = 42,
+	Comma = 44,
+	Slash = 47,
+	OpenBracket = 91,
+	CloseBracket = 93,
+	Backtick = 96,
+	OpenBrace = 123,
+	CloseBrace = 125,
 }
 
 interface SplitState {
@@ -38,7 +48,11 @@ export function splitArguments(value: string, from: number, to: number): Argumen
 			position = findClosingQuote(value, position, to, code === Char.Apostrophe ? "'" : '"') + 1;
 		} else if (code === Char.Backtick) {
 			position = skipTemplateText(value, position + 1, to, state);
-		} else if (code === Char.Slash && isCommentStart(value.charCodeAt(position + 1)) && position + 1 < to) {
+		} else if (
+			code === Char.Slash &&
+			isCommentStart(value.charCodeAt(position + 1)) &&
+			position + 1 < to
+		) {
 			position = skipTrivia(value, position, to);
 		} else if (code === Char.OpenParen || code === Char.OpenBracket || code === Char.OpenBrace) {
 			state.depth++;
@@ -60,7 +74,12 @@ export function splitArguments(value: string, from: number, to: number): Argumen
 	// After the last comma only trivia: a trailing comma `f(a,)`, fine as in JavaScript.
 	if (skipTrivia(value, partStart, to) < to) pushArgument(sources, value, partStart, to);
 	const empty = sources.find((source) => source.text === '');
-	if (empty) throw new FromAIError('FROM_AI_SYNTAX', 'Found an empty argument between commas. Allowed: literals separated by commas.', { index: empty.start });
+	if (empty)
+		throw new FromAIError(
+			'FROM_AI_SYNTAX',
+			'Found an empty argument between commas. Allowed: literals separated by commas.',
+			{ index: empty.start },
+		);
 	return sources;
 }
 

@@ -26,7 +26,11 @@ export function splitExpressionSegments(value: string): ExpressionSegment[] {
 		if (found === -1) break;
 		// n8n counts backslashes only within the part it is currently searching.
 		let backslashes = 0;
-		while (found - backslashes - 1 >= searchFrom && value.charCodeAt(found - backslashes - 1) === 92) backslashes++;
+		while (
+			found - backslashes - 1 >= searchFrom &&
+			value.charCodeAt(found - backslashes - 1) === 92
+		)
+			backslashes++;
 		if (backslashes % 2 === 1) {
 			searchFrom = found + 2;
 			continue;
@@ -39,6 +43,7 @@ export function splitExpressionSegments(value: string): ExpressionSegment[] {
 		}
 		searchFrom = found + 2;
 	}
-	if (open !== -1) segments.push({ start: open, end: value.length, codeStart: open + 2, codeEnd: value.length });
+	if (open !== -1)
+		segments.push({ start: open, end: value.length, codeStart: open + 2, codeEnd: value.length });
 	return segments;
 }

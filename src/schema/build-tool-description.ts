@@ -40,7 +40,12 @@ export function buildToolDescription(options: BuildToolDescriptionOptions): stri
 	const { node, nodeTypeDescription, resolveExpression } = options;
 	const parameters = node.parameters;
 	const manual = parameters.toolDescription;
-	if (parameters.descriptionType === 'auto' || manual === undefined || manual === null || String(manual).trim() === '') {
+	if (
+		parameters.descriptionType === 'auto' ||
+		manual === undefined ||
+		manual === null ||
+		String(manual).trim() === ''
+	) {
 		return makeDescription(parameters, nodeTypeDescription);
 	}
 	if (typeof manual === 'string' && manual.startsWith('=')) {
@@ -57,18 +62,26 @@ export function buildToolDescription(options: BuildToolDescriptionOptions): stri
 }
 
 /** n8n-workflow `makeDescription` (with `resolveResourceAndOperation`), replicated. */
-function makeDescription(parameters: Record<string, unknown>, nodeType: ToolDescriptionNodeType): string {
+function makeDescription(
+	parameters: Record<string, unknown>,
+	nodeType: ToolDescriptionNodeType,
+): string {
 	const nodeName = String(nodeType.defaults.name);
 	if (nodeType.name === 'n8n-nodes-base.code') {
 		const language = nodeType.properties.find((property) => property.name === 'language');
-		const found = optionsList(language?.options)?.find((option) => option.value === parameters.language);
+		const found = optionsList(language?.options)?.find(
+			(option) => option.value === parameters.language,
+		);
 		if (found?.action) return `${found.action} in ${nodeName}`;
 	}
 	const { resource, operation } = parameters;
 	const operationProperty = nodeType.properties.find(
-		(property) => property.name === 'operation' && property.displayOptions?.show?.resource?.includes(resource),
+		(property) =>
+			property.name === 'operation' && property.displayOptions?.show?.resource?.includes(resource),
 	);
-	const found = optionsList(operationProperty?.options)?.find((option) => option.value === operation);
+	const found = optionsList(operationProperty?.options)?.find(
+		(option) => option.value === operation,
+	);
 	if (found?.action) return `${found.action} in ${nodeName}`;
 	if (resource && operation) return `${String(operation)} ${String(resource)} in ${nodeName}`;
 	return nodeType.description;
@@ -84,6 +97,10 @@ interface PropertyOption {
 function optionsList(options: readonly unknown[] | undefined): PropertyOption[] | undefined {
 	if (!Array.isArray(options)) return undefined;
 	const isOption = (item: unknown): item is PropertyOption =>
-		typeof item === 'object' && item !== null && 'value' in item && 'name' in item && !('displayName' in item);
+		typeof item === 'object' &&
+		item !== null &&
+		'value' in item &&
+		'name' in item &&
+		!('displayName' in item);
 	return options.every(isOption) ? (options as PropertyOption[]) : undefined;
 }

@@ -2,7 +2,12 @@ import { z } from 'zod';
 import type { FromAIJsonValue } from '../from-ai/from-ai-marker';
 import { cloneJson } from './json-schema-parts';
 import { argumentChecks, isPlainObject } from '../errors/invalid-argument-error';
-import { mergeFromAIMarkers, type MergeFromAIMarkersOptions, type SchemaMarker, type ToolParameter } from './merge-from-ai-markers';
+import {
+	mergeFromAIMarkers,
+	type MergeFromAIMarkersOptions,
+	type SchemaMarker,
+	type ToolParameter,
+} from './merge-from-ai-markers';
 
 /** A draft-07 JSON Schema object as this package emits it. */
 export interface ToolJsonSchema {
@@ -31,18 +36,32 @@ export interface ToolSchema {
  * @throws {FromAIKeyConflictError} when two markers use one key incompatibly (see
  * `mergeFromAIMarkers`); the message names both parameter paths.
  */
-export function buildToolSchema(markers: readonly SchemaMarker[], options: MergeFromAIMarkersOptions = {}): ToolSchema {
+export function buildToolSchema(
+	markers: readonly SchemaMarker[],
+	options: MergeFromAIMarkersOptions = {},
+): ToolSchema {
 	const check = argumentChecks('buildToolSchema');
 	check.array(markers, 'markers').forEach((marker, index) => {
-		if (!isPlainObject(marker) || typeof marker.key !== 'string') check.fail(`markers[${index}]`, 'a marker object with a string "key" (from collectFromAIMarkers)', marker);
+		if (!isPlainObject(marker) || typeof marker.key !== 'string')
+			check.fail(
+				`markers[${index}]`,
+				'a marker object with a string "key" (from collectFromAIMarkers)',
+				marker,
+			);
 	});
 	check.optionalObject(options, 'options');
 	const { parameters, errors } = mergeFromAIMarkers(markers, options);
 	if (errors.length > 0) throw errors[0];
 	// Object.fromEntries defines own keys: no key (not even `__proto__`) reaches a prototype.
-	const shape: Record<string, z.ZodTypeAny> = Object.fromEntries(parameters.map((parameter) => [parameter.key, zodFor(parameter)]));
-	const properties: Record<string, Record<string, unknown>> = Object.fromEntries(parameters.map((parameter) => [parameter.key, jsonSchemaFor(parameter)]));
-	const required = parameters.filter((parameter) => parameter.defaultValue === undefined).map((parameter) => parameter.key);
+	const shape: Record<string, z.ZodTypeAny> = Object.fromEntries(
+		parameters.map((parameter) => [parameter.key, zodFor(parameter)]),
+	);
+	const properties: Record<string, Record<string, unknown>> = Object.fromEntries(
+		parameters.map((parameter) => [parameter.key, jsonSchemaFor(parameter)]),
+	);
+	const required = parameters
+		.filter((parameter) => parameter.defaultValue === undefined)
+		.map((parameter) => parameter.key);
 	const jsonSchema: ToolJsonSchema = {
 		$schema: 'http://json-schema.org/draft-07/schema#',
 		type: 'object',
@@ -87,14 +106,20 @@ function zodFor(parameter: ToolParameter): z.ZodTypeAny {
 				z.record(z.unknown()).refine(isNonEmpty, { message: 'Expected a non-empty object' }),
 				z.array(z.unknown()).min(1, { message: 'Expected a non-empty array' }),
 			] as const;
-			schema = parameter.defaultValue === null ? z.union([...branches, z.null()], innerParams) : z.union(branches, innerParams);
+			schema =
+				parameter.defaultValue === null
+					? z.union([...branches, z.null()], innerParams)
+					: z.union(branches, innerParams);
 			break;
 		}
 	}
 	if (!hasDefault) return schema;
 	const defaultValue = parameter.defaultValue as FromAIJsonValue;
 	// A fresh copy per parse for objects: a node must not be able to mutate the shared default.
-	const produce = typeof defaultValue === 'object' && defaultValue !== null ? () => cloneJson(defaultValue) : () => defaultValue;
+	const produce =
+		typeof defaultValue === 'object' && defaultValue !== null
+			? () => cloneJson(defaultValue)
+			: () => defaultValue;
 	return z.ZodDefault.create(schema, { default: produce, description });
 }
 

@@ -55,9 +55,15 @@ function addValue(shape: Shape, value: unknown, pointer: string, ancestors: Set<
 		enter(value, at, ancestors);
 		shape.kinds.add('array');
 		shape.items ??= emptyShape();
-		value.forEach((element, index) => addValue(shape.items as Shape, element, childPointer(pointer, index), ancestors));
+		value.forEach((element, index) =>
+			addValue(shape.items as Shape, element, childPointer(pointer, index), ancestors),
+		);
 		ancestors.delete(value);
-	} else if (typeof value === 'object' && Object.getPrototypeOf(value) !== null && Object.getPrototypeOf(value) !== Object.prototype) {
+	} else if (
+		typeof value === 'object' &&
+		Object.getPrototypeOf(value) !== null &&
+		Object.getPrototypeOf(value) !== Object.prototype
+	) {
 		throw invalid(at, `a ${(value as object).constructor?.name ?? 'non-plain'} object is not JSON`);
 	} else if (typeof value === 'object') {
 		enter(value as object, at, ancestors);
@@ -81,7 +87,11 @@ function enter(value: object, at: string, ancestors: Set<object>): void {
 
 function invalid(at: string, problem: string): JsonSchemaError {
 	const detail = `${at}: ${problem}`;
-	return new JsonSchemaError('INVALID_JSON_EXAMPLE', `Cannot infer a JSON Schema from this example: ${detail}. Allowed: plain JSON (objects, arrays, strings, finite numbers, booleans, null).`, [detail]);
+	return new JsonSchemaError(
+		'INVALID_JSON_EXAMPLE',
+		`Cannot infer a JSON Schema from this example: ${detail}. Allowed: plain JSON (objects, arrays, strings, finite numbers, booleans, null).`,
+		[detail],
+	);
 }
 
 function toSchema(shape: Shape): JsonSchema {
@@ -104,8 +114,12 @@ function schemaForKind(kind: Kind, shape: Shape): JsonSchema {
 	if (kind === 'array') return { type: 'array', items: shape.items ? toSchema(shape.items) : {} };
 	if (kind !== 'object') return { type: kind };
 	// Own keys only, whatever the example's keys (a key named `__proto__` stays a property).
-	const properties: Record<string, JsonSchema> = Object.fromEntries([...shape.properties].map(([key, entry]) => [key, toSchema(entry.shape)]));
-	const required = [...shape.properties].filter(([, entry]) => entry.count === shape.objectCount).map(([key]) => key);
+	const properties: Record<string, JsonSchema> = Object.fromEntries(
+		[...shape.properties].map(([key, entry]) => [key, toSchema(entry.shape)]),
+	);
+	const required = [...shape.properties]
+		.filter(([, entry]) => entry.count === shape.objectCount)
+		.map(([key]) => key);
 	const schema: JsonSchema = { type: 'object', properties };
 	if (required.length > 0) schema.required = required;
 	schema.additionalProperties = false;

@@ -1,11 +1,27 @@
 import type { JsonSchema } from './json-schema';
 
 /** Keywords whose value is a map of name → subschema. */
-export const SUBSCHEMA_MAP_KEYWORDS = ['properties', 'patternProperties', 'definitions', '$defs', 'dependencies'] as const;
+export const SUBSCHEMA_MAP_KEYWORDS = [
+	'properties',
+	'patternProperties',
+	'definitions',
+	'$defs',
+	'dependencies',
+] as const;
 /** Keywords whose value is a list of subschemas. */
 export const SUBSCHEMA_LIST_KEYWORDS = ['anyOf', 'oneOf', 'allOf', 'prefixItems'] as const;
 /** Keywords whose value is one subschema (`items` may also be a list: a tuple). */
-export const SUBSCHEMA_KEYWORDS = ['items', 'additionalItems', 'additionalProperties', 'not', 'if', 'then', 'else', 'contains', 'propertyNames'] as const;
+export const SUBSCHEMA_KEYWORDS = [
+	'items',
+	'additionalItems',
+	'additionalProperties',
+	'not',
+	'if',
+	'then',
+	'else',
+	'contains',
+	'propertyNames',
+] as const;
 
 /** A schema node as a plain object (`true`, `false` and non-objects are not). */
 export function isSchemaObject(value: unknown): value is JsonSchema {
@@ -14,7 +30,9 @@ export function isSchemaObject(value: unknown): value is JsonSchema {
 
 /** A deep copy of a JSON value (schemas are plain JSON); primitives and `undefined` are returned as they are. */
 export function cloneJson<T>(value: T): T {
-	return typeof value === 'object' && value !== null ? (JSON.parse(JSON.stringify(value)) as T) : value;
+	return typeof value === 'object' && value !== null
+		? (JSON.parse(JSON.stringify(value)) as T)
+		: value;
 }
 
 /** `/a/b` + `c/d` → `/a/b/c~1d` (RFC 6901 escaping). */
@@ -47,7 +65,8 @@ export function appendDescription(schema: JsonSchema, note: string): JsonSchema 
 /** The schema's types as a list (`type: 'x'` → `['x']`, absent → `[]`). */
 export function typesOf(schema: JsonSchema): string[] {
 	if (typeof schema.type === 'string') return [schema.type];
-	if (Array.isArray(schema.type)) return schema.type.filter((type): type is string => typeof type === 'string');
+	if (Array.isArray(schema.type))
+		return schema.type.filter((type): type is string => typeof type === 'string');
 	return [];
 }
 
@@ -55,13 +74,21 @@ export function typesOf(schema: JsonSchema): string[] {
  * Resolves a local `$ref` (`#/definitions/x`, `#/$defs/x`, any `#/…` pointer) against the
  * root schema. Remote references resolve to undefined.
  */
-export function resolveLocalReference(root: JsonSchema, reference: string): JsonSchema | boolean | undefined {
+export function resolveLocalReference(
+	root: JsonSchema,
+	reference: string,
+): JsonSchema | boolean | undefined {
 	if (reference === '#') return root;
 	if (!reference.startsWith('#/')) return undefined;
 	let node: unknown = root;
 	for (const raw of reference.slice(2).split('/')) {
 		const segment = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
-		if (typeof node !== 'object' || node === null || !Object.prototype.hasOwnProperty.call(node, segment)) return undefined;
+		if (
+			typeof node !== 'object' ||
+			node === null ||
+			!Object.prototype.hasOwnProperty.call(node, segment)
+		)
+			return undefined;
 		node = (node as Record<string, unknown>)[segment];
 	}
 	return typeof node === 'boolean' || isSchemaObject(node) ? node : undefined;
@@ -108,7 +135,9 @@ export function mapSubschemas(
 	for (const keyword of SUBSCHEMA_KEYWORDS) {
 		const subschema = schema[keyword];
 		if (keyword === 'items' && Array.isArray(subschema)) {
-			result.items = subschema.map((item, index) => transform(item, childPointer(childPointer(pointer, 'items'), index))).filter(isSchemaObject);
+			result.items = subschema
+				.map((item, index) => transform(item, childPointer(childPointer(pointer, 'items'), index)))
+				.filter(isSchemaObject);
 			continue;
 		}
 		if (typeof subschema !== 'boolean' && !isSchemaObject(subschema)) continue;

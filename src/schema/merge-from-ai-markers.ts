@@ -29,7 +29,10 @@ export interface MergeFromAIMarkersOptions {
  * @returns the parameters and one FromAIKeyConflictError per incompatible duplicate, naming
  * both paths; never throws.
  */
-export function mergeFromAIMarkers(markers: readonly SchemaMarker[], options: MergeFromAIMarkersOptions = {}): { parameters: ToolParameter[]; errors: FromAIError[] } {
+export function mergeFromAIMarkers(
+	markers: readonly SchemaMarker[],
+	options: MergeFromAIMarkersOptions = {},
+): { parameters: ToolParameter[]; errors: FromAIError[] } {
 	argumentChecks('mergeFromAIMarkers').array(markers, 'markers');
 	const byKey = new Map<string, ToolParameter>();
 	const errors: FromAIError[] = [];
@@ -58,18 +61,28 @@ export function mergeFromAIMarkers(markers: readonly SchemaMarker[], options: Me
 			continue;
 		}
 		existing.paths.push(path);
-		if (existing.description === undefined && marker.description !== undefined) existing.description = marker.description;
-		if (existing.defaultValue === undefined && marker.defaultValue !== undefined) existing.defaultValue = marker.defaultValue;
+		if (existing.description === undefined && marker.description !== undefined)
+			existing.description = marker.description;
+		if (existing.defaultValue === undefined && marker.defaultValue !== undefined)
+			existing.defaultValue = marker.defaultValue;
 	}
 	return { parameters: [...byKey.values()], errors };
 }
 
 function findConflict(existing: ToolParameter, marker: SchemaMarker): string | undefined {
 	if (existing.type !== marker.type) return `types ('${existing.type}' and '${marker.type}')`;
-	if (existing.description !== undefined && marker.description !== undefined && existing.description !== marker.description) {
+	if (
+		existing.description !== undefined &&
+		marker.description !== undefined &&
+		existing.description !== marker.description
+	) {
 		return `descriptions (${JSON.stringify(existing.description)} and ${JSON.stringify(marker.description)})`;
 	}
-	if (existing.defaultValue !== undefined && marker.defaultValue !== undefined && !jsonEqual(existing.defaultValue, marker.defaultValue)) {
+	if (
+		existing.defaultValue !== undefined &&
+		marker.defaultValue !== undefined &&
+		!jsonEqual(existing.defaultValue, marker.defaultValue)
+	) {
 		return `defaults (${JSON.stringify(existing.defaultValue)} and ${JSON.stringify(marker.defaultValue)})`;
 	}
 	return undefined;
@@ -77,13 +90,23 @@ function findConflict(existing: ToolParameter, marker: SchemaMarker): string | u
 
 function jsonEqual(left: FromAIJsonValue, right: FromAIJsonValue): boolean {
 	if (left === right) return true;
-	if (typeof left !== 'object' || typeof right !== 'object' || left === null || right === null) return false;
+	if (typeof left !== 'object' || typeof right !== 'object' || left === null || right === null)
+		return false;
 	if (Array.isArray(left) !== Array.isArray(right)) return false;
 	if (Array.isArray(left) && Array.isArray(right)) {
-		return left.length === right.length && left.every((item, index) => jsonEqual(item, right[index]));
+		return (
+			left.length === right.length && left.every((item, index) => jsonEqual(item, right[index]))
+		);
 	}
 	const leftObject = left as Record<string, FromAIJsonValue>;
 	const rightObject = right as Record<string, FromAIJsonValue>;
 	const keys = Object.keys(leftObject);
-	return keys.length === Object.keys(rightObject).length && keys.every((key) => Object.prototype.hasOwnProperty.call(rightObject, key) && jsonEqual(leftObject[key], rightObject[key]));
+	return (
+		keys.length === Object.keys(rightObject).length &&
+		keys.every(
+			(key) =>
+				Object.prototype.hasOwnProperty.call(rightObject, key) &&
+				jsonEqual(leftObject[key], rightObject[key]),
+		)
+	);
 }

@@ -25,10 +25,17 @@ export interface ResponseFormatOptions {
  * the canonical one. Otherwise `strict: false` with the schema shaped for plain OpenAI.
  * `name` is made safe for OpenAI's `^[a-zA-Z0-9_-]{1,64}$` (`final answer` → `final_answer`).
  */
-export function responseFormatForSchema(schema: JsonSchema, name: string, options: ResponseFormatOptions = {}): JsonSchemaResponseFormat {
+export function responseFormatForSchema(
+	schema: JsonSchema,
+	name: string,
+	options: ResponseFormatOptions = {},
+): JsonSchemaResponseFormat {
 	const strict = options.strict !== false && strictSchemaProblems(schema).length === 0;
 	const shaped = shapeToolSchema(schema, { family: strict ? 'openai-strict' : 'openai' });
-	const format: JsonSchemaResponseFormat = { type: 'json_schema', json_schema: { name: toolNameFromNodeName(name), strict, schema: shaped } };
+	const format: JsonSchemaResponseFormat = {
+		type: 'json_schema',
+		json_schema: { name: toolNameFromNodeName(name), strict, schema: shaped },
+	};
 	if (options.description) format.json_schema.description = options.description;
 	return format;
 }

@@ -39,7 +39,11 @@ interface Checked {
  *
  * @param root the schema the errors were compiled from (their `schema`/`parentSchema` point into it)
  */
-export function schemaProblemsFromErrors(errors: readonly ErrorObject[], value: unknown, root: JsonSchema | boolean): SchemaProblem[] {
+export function schemaProblemsFromErrors(
+	errors: readonly ErrorObject[],
+	value: unknown,
+	root: JsonSchema | boolean,
+): SchemaProblem[] {
 	const checked: Checked = { value, root };
 	const keyed = problemsOf(groupBranches(errors), checked);
 	keyed.sort((left, right) => compareKeys(left.key, right.key));
@@ -70,7 +74,11 @@ function groupBranches(errors: readonly ErrorObject[]): ErrorNode[] {
 		const branches: ErrorNode[] = [];
 		for (let last = nodes.at(-1); last !== undefined; last = nodes.at(-1)) {
 			if (!isAtOrUnder(last.error.instancePath, error.instancePath)) break;
-			if (last.error.instancePath === error.instancePath && last.error.parentSchema === error.parentSchema) break;
+			if (
+				last.error.instancePath === error.instancePath &&
+				last.error.parentSchema === error.parentSchema
+			)
+				break;
 			branches.unshift(nodes.pop()!);
 		}
 		nodes.push({ error, branches });
@@ -84,9 +92,15 @@ interface KeyedProblem {
 }
 
 function problemsOf(nodes: readonly ErrorNode[], checked: Checked): KeyedProblem[] {
-	const typeFailures = nodes.filter((node) => node.error.keyword === 'type').map((node) => node.error);
+	const typeFailures = nodes
+		.filter((node) => node.error.keyword === 'type')
+		.map((node) => node.error);
 	const hidden = (error: ErrorObject): boolean =>
-		error.keyword !== 'type' && typeFailures.some((failure) => failure.instancePath === error.instancePath && failure.parentSchema === error.parentSchema);
+		error.keyword !== 'type' &&
+		typeFailures.some(
+			(failure) =>
+				failure.instancePath === error.instancePath && failure.parentSchema === error.parentSchema,
+		);
 	return nodes.flatMap((node) => {
 		if (hidden(node.error)) return [];
 		if (node.branches) return branchProblems(node.error, node.branches, checked);
@@ -95,64 +109,120 @@ function problemsOf(nodes: readonly ErrorNode[], checked: Checked): KeyedProblem
 	});
 }
 
-function branchProblems(error: ErrorObject, children: readonly ErrorNode[], checked: Checked): KeyedProblem[] {
+function branchProblems(
+	error: ErrorObject,
+	children: readonly ErrorNode[],
+	checked: Checked,
+): KeyedProblem[] {
 	const data: unknown = error.data;
-	const branches = (Array.isArray(error.schema) ? (error.schema as unknown[]) : []).map((branch) => resolved(branch, checked.root));
+	const branches = (Array.isArray(error.schema) ? (error.schema as unknown[]) : []).map((branch) =>
+		resolved(branch, checked.root),
+	);
 	const choices = branches.map((branch) => expectedOf(branch, checked.root)).join(' or ');
 	const passing = (error.params as { passingSchemas?: unknown }).passingSchemas;
 	if (Array.isArray(passing)) {
-		return [keyedAt(error.instancePath, checked, `exactly one of ${choices}`, `${describeValue(data)}, which fits ${passing.length} of them`)];
+		return [
+			keyedAt(
+				error.instancePath,
+				checked,
+				`exactly one of ${choices}`,
+				`${describeValue(data)}, which fits ${passing.length} of them`,
+			),
+		];
 	}
 	const fitting = branches.filter((branch) => admitsTypeOf(branch, data));
-	if (fitting.length !== 1) return [keyedAt(error.instancePath, checked, choices, describeValue(data))];
+	if (fitting.length !== 1)
+		return [keyedAt(error.instancePath, checked, choices, describeValue(data))];
 	// Only one branch takes this kind of value: what is wrong is what is wrong inside it.
 	const others = branches.filter((branch) => branch !== fitting[0]);
-	const inside = children.filter((child) => child.error.instancePath !== error.instancePath || !others.includes(child.error.parentSchema as JsonSchema));
+	const inside = children.filter(
+		(child) =>
+			child.error.instancePath !== error.instancePath ||
+			!others.includes(child.error.parentSchema as JsonSchema),
+	);
 	const problems = problemsOf(inside, checked);
-	return problems.length > 0 ? problems : [keyedAt(error.instancePath, checked, choices, describeValue(data))];
+	return problems.length > 0
+		? problems
+		: [keyedAt(error.instancePath, checked, choices, describeValue(data))];
 }
 
 function problemOf(error: ErrorObject, checked: Checked): KeyedProblem | undefined {
 	const params = error.params as Record<string, unknown>;
-	const parent = (typeof error.parentSchema === 'object' && error.parentSchema !== null ? error.parentSchema : {}) as JsonSchema;
+	const parent = (
+		typeof error.parentSchema === 'object' && error.parentSchema !== null ? error.parentSchema : {}
+	) as JsonSchema;
 	const data: unknown = error.data;
-	const at = (expected: string, received: string): KeyedProblem => keyedAt(error.instancePath, checked, expected, received);
+	const at = (expected: string, received: string): KeyedProblem =>
+		keyedAt(error.instancePath, checked, expected, received);
 	const property = (key: unknown): string => `${error.instancePath}/${escapePointer(String(key))}`;
 	switch (error.keyword) {
 		case 'type':
 			return at(expectedOf(parent, checked.root), describeValue(data));
 		case 'required':
-			return keyedAt(property(params.missingProperty), checked, `${expectedOf(resolved(parent.properties?.[String(params.missingProperty)], checked.root), checked.root)} (required)`, 'nothing');
+			return keyedAt(
+				property(params.missingProperty),
+				checked,
+				`${expectedOf(resolved(parent.properties?.[String(params.missingProperty)], checked.root), checked.root)} (required)`,
+				'nothing',
+			);
 		case 'dependencies':
 		case 'dependentRequired': {
-			const expected = expectedOf(resolved(parent.properties?.[String(params.missingProperty)], checked.root), checked.root);
-			return keyedAt(property(params.missingProperty), checked, `${expected} (required when "${String(params.property)}" is given)`, 'nothing');
+			const expected = expectedOf(
+				resolved(parent.properties?.[String(params.missingProperty)], checked.root),
+				checked.root,
+			);
+			return keyedAt(
+				property(params.missingProperty),
+				checked,
+				`${expected} (required when "${String(params.property)}" is given)`,
+				'nothing',
+			);
 		}
 		case 'additionalProperties':
 		case 'unevaluatedProperties': {
 			const key = params.additionalProperty ?? params.unevaluatedProperty;
 			const known = Object.keys(parent.properties ?? {});
 			const noun = error.instancePath === '' ? 'argument' : 'property';
-			const expected = known.length > 0 ? `no such ${noun} (known: ${known.join(', ')})` : `no ${noun === 'argument' ? 'arguments' : 'properties'}`;
-			return keyedAt(property(key), checked, expected, describeValue(isRecord(data) ? data[String(key)] : undefined));
+			const expected =
+				known.length > 0
+					? `no such ${noun} (known: ${known.join(', ')})`
+					: `no ${noun === 'argument' ? 'arguments' : 'properties'}`;
+			return keyedAt(
+				property(key),
+				checked,
+				expected,
+				describeValue(isRecord(data) ? data[String(key)] : undefined),
+			);
 		}
 		case 'enum':
-			return at(expectedOf({ enum: params.allowedValues as unknown[] }, checked.root), describeValue(data));
+			return at(
+				expectedOf({ enum: params.allowedValues as unknown[] }, checked.root),
+				describeValue(data),
+			);
 		case 'const':
 			return at(JSON.stringify(params.allowedValue), describeValue(data));
 		case 'minLength':
 		case 'maxLength':
 			// Code points, as ajv counts them.
-			return at(bound(error.keyword, params.limit, 'character'), counted(typeof data === 'string' ? [...data].length : undefined, 'character'));
+			return at(
+				bound(error.keyword, params.limit, 'character'),
+				counted(typeof data === 'string' ? [...data].length : undefined, 'character'),
+			);
 		case 'minItems':
 		case 'maxItems':
 		case 'additionalItems':
 		case 'items':
 			if (typeof params.limit !== 'number') break;
-			return at(bound(error.keyword === 'minItems' ? 'min' : 'max', params.limit, 'item'), counted(Array.isArray(data) ? data.length : undefined, 'item'));
+			return at(
+				bound(error.keyword === 'minItems' ? 'min' : 'max', params.limit, 'item'),
+				counted(Array.isArray(data) ? data.length : undefined, 'item'),
+			);
 		case 'minProperties':
 		case 'maxProperties':
-			return at(bound(error.keyword, params.limit, 'property'), counted(isRecord(data) ? Object.keys(data).length : undefined, 'property'));
+			return at(
+				bound(error.keyword, params.limit, 'property'),
+				counted(isRecord(data) ? Object.keys(data).length : undefined, 'property'),
+			);
 		case 'minimum':
 		case 'maximum':
 			return at(bound(error.keyword, params.limit), String(data));
@@ -167,7 +237,10 @@ function problemOf(error: ErrorObject, checked: Checked): KeyedProblem | undefin
 		case 'format':
 			return at(`a string in ${String(params.format)} format`, describeValue(data));
 		case 'uniqueItems':
-			return at('no duplicate items', `${describeValue(data)} with items ${Math.min(Number(params.i), Number(params.j))} and ${Math.max(Number(params.i), Number(params.j))} equal`);
+			return at(
+				'no duplicate items',
+				`${describeValue(data)} with items ${Math.min(Number(params.i), Number(params.j))} and ${Math.max(Number(params.i), Number(params.j))} equal`,
+			);
 		case 'if':
 			// The failed then/else branch has reported what is wrong; this error only sums it up.
 			return undefined;
@@ -177,17 +250,25 @@ function problemOf(error: ErrorObject, checked: Checked): KeyedProblem | undefin
 
 function bound(keyword: string, limit: unknown, unit?: string): string {
 	const side = keyword.startsWith('min') ? 'at least' : 'at most';
-	return unit === undefined ? `${side} ${String(limit)}` : `${side} ${counted(Number(limit), unit)}`;
+	return unit === undefined
+		? `${side} ${String(limit)}`
+		: `${side} ${counted(Number(limit), unit)}`;
 }
 
 /** `1 item`, `3 items`, `2 properties`. */
 function counted(count: number | undefined, unit: string): string {
-	if (count === undefined) return `a wrong number of ${unit === 'property' ? 'properties' : `${unit}s`}`;
+	if (count === undefined)
+		return `a wrong number of ${unit === 'property' ? 'properties' : `${unit}s`}`;
 	if (count === 1) return `1 ${unit}`;
 	return `${count} ${unit === 'property' ? 'properties' : `${unit}s`}`;
 }
 
-function keyedAt(pointer: string, checked: Checked, expected: string, received: string): KeyedProblem {
+function keyedAt(
+	pointer: string,
+	checked: Checked,
+	expected: string,
+	received: string,
+): KeyedProblem {
 	const { field, key } = locate(pointer, checked.value);
 	return { problem: { field, expected, received }, key };
 }
@@ -227,7 +308,8 @@ function compareKeys(left: readonly number[], right: readonly number[]): number 
 function resolved(schema: unknown, root: JsonSchema | boolean, depth = 0): JsonSchema {
 	if (!isRecord(schema)) return {};
 	const reference = schema.$ref;
-	if (typeof reference !== 'string' || !reference.startsWith('#') || depth > 20) return schema as JsonSchema;
+	if (typeof reference !== 'string' || !reference.startsWith('#') || depth > 20)
+		return schema as JsonSchema;
 	let node: unknown = root;
 	for (const raw of reference.slice(1).split('/').slice(1)) {
 		const segment = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
@@ -237,13 +319,21 @@ function resolved(schema: unknown, root: JsonSchema | boolean, depth = 0): JsonS
 }
 
 function expectedOf(schema: JsonSchema, root: JsonSchema | boolean): string {
-	if (Array.isArray(schema.enum)) return `one of ${schema.enum.map((allowed) => JSON.stringify(allowed)).join(', ')}`;
+	if (Array.isArray(schema.enum))
+		return `one of ${schema.enum.map((allowed) => JSON.stringify(allowed)).join(', ')}`;
 	if ('const' in schema) return JSON.stringify(schema.const);
 	const branches = schema.anyOf ?? schema.oneOf;
-	if (Array.isArray(branches) && branches.length > 0) return branches.map((branch) => expectedOf(resolved(branch, root), root)).join(' or ');
+	if (Array.isArray(branches) && branches.length > 0)
+		return branches.map((branch) => expectedOf(resolved(branch, root), root)).join(' or ');
 	const types = typesOf(schema);
 	if (types.length === 0) return 'any value';
-	const named = types.map((type) => (type === 'object' || type === 'array' || type === 'integer' ? `an ${type}` : type === 'null' ? 'null' : `a ${type}`));
+	const named = types.map((type) =>
+		type === 'object' || type === 'array' || type === 'integer'
+			? `an ${type}`
+			: type === 'null'
+				? 'null'
+				: `a ${type}`,
+	);
 	const qualifier = schema.minProperties === 1 || schema.minItems === 1 ? ' (non-empty)' : '';
 	return `${named.join(' or ')}${qualifier}`;
 }
@@ -278,8 +368,10 @@ function describeValue(value: unknown): string {
 	if (value === undefined) return 'nothing';
 	if (value === null) return 'null';
 	if (Array.isArray(value)) return value.length === 0 ? 'an empty array' : 'an array';
-	if (typeof value === 'string') return `the string ${JSON.stringify(value.length > 40 ? `${value.slice(0, 37)}...` : value)}`;
-	if (typeof value === 'object') return Object.keys(value).length === 0 ? 'an empty object' : 'an object';
+	if (typeof value === 'string')
+		return `the string ${JSON.stringify(value.length > 40 ? `${value.slice(0, 37)}...` : value)}`;
+	if (typeof value === 'object')
+		return Object.keys(value).length === 0 ? 'an empty object' : 'an object';
 	return `the ${typeof value} ${String(value)}`;
 }
 

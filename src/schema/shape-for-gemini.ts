@@ -1,5 +1,11 @@
 import type { JsonSchema } from './json-schema';
-import { appendDescription, formatJsonValue, isSchemaObject, resolveLocalReference, typesOf } from './json-schema-parts';
+import {
+	appendDescription,
+	formatJsonValue,
+	isSchemaObject,
+	resolveLocalReference,
+	typesOf,
+} from './json-schema-parts';
 
 /*
  * Gemini function declarations take `parameters` as a "select subset of an OpenAPI 3.0 schema
@@ -81,7 +87,11 @@ function convert(input: JsonSchema | boolean, context: GeminiContext, isRoot = f
 	if (typeof node.$ref === 'string') {
 		const reference = node.$ref;
 		const target = resolveLocalReference(context.root, reference);
-		if (target === undefined || context.references.includes(reference) || context.references.length >= MAX_REFERENCE_DEPTH) {
+		if (
+			target === undefined ||
+			context.references.includes(reference) ||
+			context.references.length >= MAX_REFERENCE_DEPTH
+		) {
 			return jsonText(node, 'a value as described');
 		}
 		context.references.push(reference);
@@ -129,20 +139,33 @@ function convert(input: JsonSchema | boolean, context: GeminiContext, isRoot = f
 		if (branches.some(isJsonText)) return finish(jsonText(node, describeKinds(input)), nullable);
 		if (branches.length === 1) {
 			const description = mergeDescriptions(node.description, branches[0].description);
-			return finish(description === undefined ? branches[0] : { ...branches[0], description }, nullable);
+			return finish(
+				description === undefined ? branches[0] : { ...branches[0], description },
+				nullable,
+			);
 		}
 		node.anyOf = branches;
 		return finish(node, nullable);
 	}
 
 	const type = typesOf(node)[0];
-	if (type === 'object' || (type === undefined && isSchemaObject(node.properties) && !Array.isArray(node.anyOf))) {
+	if (
+		type === 'object' ||
+		(type === undefined && isSchemaObject(node.properties) && !Array.isArray(node.anyOf))
+	) {
 		node.type = 'object';
-		const properties = isSchemaObject(node.properties) ? (node.properties as Record<string, JsonSchema | boolean>) : {};
-		if (Object.keys(properties).length === 0 && !isRoot) return finish(jsonText(node, 'an object'), nullable);
-		const converted: Record<string, JsonSchema> = Object.fromEntries(Object.entries(properties).map(([name, property]) => [name, convert(property, context)]));
+		const properties = isSchemaObject(node.properties)
+			? (node.properties as Record<string, JsonSchema | boolean>)
+			: {};
+		if (Object.keys(properties).length === 0 && !isRoot)
+			return finish(jsonText(node, 'an object'), nullable);
+		const converted: Record<string, JsonSchema> = Object.fromEntries(
+			Object.entries(properties).map(([name, property]) => [name, convert(property, context)]),
+		);
 		node.properties = converted;
-		const required = Array.isArray(node.required) ? node.required.filter((name) => typeof name === 'string' && Object.hasOwn(converted, name)) : [];
+		const required = Array.isArray(node.required)
+			? node.required.filter((name) => typeof name === 'string' && Object.hasOwn(converted, name))
+			: [];
 		if (required.length > 0) node.required = required;
 		else delete node.required;
 	} else if (type === 'array') {
@@ -165,7 +188,8 @@ const JSON_TEXT_NODES = new WeakSet<JsonSchema>();
 /** Keeps only keys Gemini knows, and `nullable` when set. */
 function finish(node: JsonSchema, nullable: boolean): JsonSchema {
 	const result: JsonSchema = {};
-	for (const [key, value] of Object.entries(node)) if (GEMINI_KEYS.has(key) && value !== undefined) result[key] = value;
+	for (const [key, value] of Object.entries(node))
+		if (GEMINI_KEYS.has(key) && value !== undefined) result[key] = value;
 	if (nullable) result.nullable = true;
 	if (JSON_TEXT_NODES.has(node)) JSON_TEXT_NODES.add(result);
 	return result;
@@ -180,14 +204,22 @@ function moveUnsupportedIntoDescription(node: JsonSchema): void {
 		if (typeof node.const === 'string') node.enum = [node.const];
 		else if (node.const === null) node.type = 'null';
 		else {
-			node.type ??= typeof node.const === 'number' ? (Number.isInteger(node.const) ? 'integer' : 'number') : typeof node.const;
+			node.type ??=
+				typeof node.const === 'number'
+					? Number.isInteger(node.const)
+						? 'integer'
+						: 'number'
+					: typeof node.const;
 			appendDescription(node, `Must be ${formatJsonValue(node.const)}.`);
 		}
 		delete node.const;
 	}
-	if (node.exclusiveMinimum !== undefined) appendDescription(node, `Greater than ${formatJsonValue(node.exclusiveMinimum)}.`);
-	if (node.exclusiveMaximum !== undefined) appendDescription(node, `Less than ${formatJsonValue(node.exclusiveMaximum)}.`);
-	if (node.multipleOf !== undefined) appendDescription(node, `A multiple of ${formatJsonValue(node.multipleOf)}.`);
+	if (node.exclusiveMinimum !== undefined)
+		appendDescription(node, `Greater than ${formatJsonValue(node.exclusiveMinimum)}.`);
+	if (node.exclusiveMaximum !== undefined)
+		appendDescription(node, `Less than ${formatJsonValue(node.exclusiveMaximum)}.`);
+	if (node.multipleOf !== undefined)
+		appendDescription(node, `A multiple of ${formatJsonValue(node.multipleOf)}.`);
 	if (node.uniqueItems === true) appendDescription(node, 'Items must be unique.');
 	if (typeof node.format === 'string') {
 		const type = typesOf(node).find((candidate) => candidate !== 'null');
@@ -196,22 +228,33 @@ function moveUnsupportedIntoDescription(node: JsonSchema): void {
 			delete node.format;
 		}
 	}
-	if (Array.isArray(node.examples) && node.examples.length > 0) appendDescription(node, `Example: ${formatJsonValue(node.examples[0])}.`);
-	if (node.default !== undefined) appendDescription(node, `Default: ${formatJsonValue(node.default)}.`);
+	if (Array.isArray(node.examples) && node.examples.length > 0)
+		appendDescription(node, `Example: ${formatJsonValue(node.examples[0])}.`);
+	if (node.default !== undefined)
+		appendDescription(node, `Default: ${formatJsonValue(node.default)}.`);
 }
 
 /** Gemini enums are strings; other values stay as a sentence in the description. */
 function convertEnum(node: JsonSchema): void {
 	if (!Array.isArray(node.enum)) return;
-	if (node.enum.length > 0 && node.enum.every((value) => typeof value === 'string') && typesOf(node)[0] === 'string') return;
-	appendDescription(node, `One of: ${node.enum.map((value) => formatJsonValue(value, 40)).join(', ')}.`);
+	if (
+		node.enum.length > 0 &&
+		node.enum.every((value) => typeof value === 'string') &&
+		typesOf(node)[0] === 'string'
+	)
+		return;
+	appendDescription(
+		node,
+		`One of: ${node.enum.map((value) => formatJsonValue(value, 40)).join(', ')}.`,
+	);
 	delete node.enum;
 }
 
 /** A string carrying JSON text, for a part Gemini cannot type. */
 function jsonText(node: JsonSchema, kinds: string): JsonSchema {
 	const result: JsonSchema = { type: 'string' };
-	if (typeof node.description === 'string' && node.description !== '') result.description = node.description;
+	if (typeof node.description === 'string' && node.description !== '')
+		result.description = node.description;
 	if (typeof node.title === 'string') result.title = node.title;
 	appendDescription(result, `Send ${kinds} as JSON text.`);
 	JSON_TEXT_NODES.add(result);
@@ -229,11 +272,19 @@ function describeKinds(node: JsonSchema | boolean): string {
 	const collect = (schema: unknown): void => {
 		if (!isSchemaObject(schema)) return;
 		for (const type of typesOf(schema)) if (type !== 'null') kinds.add(type);
-		for (const keyword of ['anyOf', 'oneOf'] as const) if (Array.isArray(schema[keyword])) (schema[keyword] as unknown[]).forEach(collect);
+		for (const keyword of ['anyOf', 'oneOf'] as const)
+			if (Array.isArray(schema[keyword])) (schema[keyword] as unknown[]).forEach(collect);
 	};
 	collect(node);
 	if (kinds.size === 0) return 'any JSON value';
-	const nonEmpty = isSchemaObject(node) && Array.isArray(node.anyOf) && (node.anyOf as unknown[]).every((branch) => isSchemaObject(branch) && (typesOf(branch).includes('null') || branch.minProperties === 1 || branch.minItems === 1));
+	const nonEmpty =
+		isSchemaObject(node) &&
+		Array.isArray(node.anyOf) &&
+		(node.anyOf as unknown[]).every(
+			(branch) =>
+				isSchemaObject(branch) &&
+				(typesOf(branch).includes('null') || branch.minProperties === 1 || branch.minItems === 1),
+		);
 	const list = [...kinds].join(' or ');
 	return `${nonEmpty ? 'a non-empty' : /^[aeiou]/.test(list) ? 'an' : 'a'} ${list}`;
 }
@@ -249,7 +300,22 @@ function pickForType(node: JsonSchema, type: string): JsonSchema {
 		integer: ['minimum', 'maximum', 'format'],
 	};
 	for (const key of keysByType[type] ?? []) if (node[key] !== undefined) branch[key] = node[key];
-	for (const key of ['properties', 'required', 'items', 'minItems', 'maxItems', 'minProperties', 'maxProperties', 'minLength', 'maxLength', 'pattern', 'minimum', 'maximum', 'format']) delete node[key];
+	for (const key of [
+		'properties',
+		'required',
+		'items',
+		'minItems',
+		'maxItems',
+		'minProperties',
+		'maxProperties',
+		'minLength',
+		'maxLength',
+		'pattern',
+		'minimum',
+		'maximum',
+		'format',
+	])
+		delete node[key];
 	return branch;
 }
 
@@ -259,11 +325,23 @@ function pickForType(node: JsonSchema, type: string): JsonSchema {
  * still applies them.
  */
 function dropConstraintOnlyBranches(node: JsonSchema): void {
-	const typing = ['type', 'properties', 'items', 'enum', 'const', '$ref', 'anyOf', 'oneOf', 'allOf'];
+	const typing = [
+		'type',
+		'properties',
+		'items',
+		'enum',
+		'const',
+		'$ref',
+		'anyOf',
+		'oneOf',
+		'allOf',
+	];
 	for (const keyword of ['anyOf', 'oneOf'] as const) {
 		const branches = node[keyword];
 		if (!Array.isArray(branches)) continue;
-		const kept = branches.filter((branch) => !isSchemaObject(branch) || typing.some((key) => branch[key] !== undefined));
+		const kept = branches.filter(
+			(branch) => !isSchemaObject(branch) || typing.some((key) => branch[key] !== undefined),
+		);
 		if (kept.length === 0) delete node[keyword];
 		else node[keyword] = kept;
 	}
@@ -276,9 +354,15 @@ function mergeAllOf(node: JsonSchema): JsonSchema {
 	for (const branch of allOf as unknown[]) {
 		if (!isSchemaObject(branch)) continue;
 		for (const [key, value] of Object.entries(branch)) {
-			if (key === 'properties' && isSchemaObject(value)) merged.properties = { ...(merged.properties ?? {}), ...(value as Record<string, JsonSchema>) };
-			else if (key === 'required' && Array.isArray(value)) merged.required = [...new Set([...(merged.required ?? []), ...(value as string[])])];
-			else if (key === 'description' && typeof value === 'string') merged.description = mergeDescriptions(merged.description, value);
+			if (key === 'properties' && isSchemaObject(value))
+				merged.properties = {
+					...(merged.properties ?? {}),
+					...(value as Record<string, JsonSchema>),
+				};
+			else if (key === 'required' && Array.isArray(value))
+				merged.required = [...new Set([...(merged.required ?? []), ...(value as string[])])];
+			else if (key === 'description' && typeof value === 'string')
+				merged.description = mergeDescriptions(merged.description, value);
 			else if (merged[key] === undefined) merged[key] = value;
 		}
 	}
@@ -286,7 +370,13 @@ function mergeAllOf(node: JsonSchema): JsonSchema {
 }
 
 function mergeDescriptions(outer: unknown, inner: unknown): string | undefined {
-	const parts = [outer, inner].filter((part): part is string => typeof part === 'string' && part.trim() !== '');
+	const parts = [outer, inner].filter(
+		(part): part is string => typeof part === 'string' && part.trim() !== '',
+	);
 	if (parts.length === 2 && parts[0] === parts[1]) return parts[0];
-	return parts.length === 0 ? undefined : parts.reduce((text, part) => appendDescription({ description: text }, part).description as string);
+	return parts.length === 0
+		? undefined
+		: parts.reduce(
+				(text, part) => appendDescription({ description: text }, part).description as string,
+			);
 }

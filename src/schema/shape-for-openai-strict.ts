@@ -1,6 +1,12 @@
 import type { JsonSchema } from './json-schema';
 import { JsonSchemaError } from '../errors/json-schema-error';
-import { appendDescription, childPointer, formatJsonValue, isSchemaObject, typesOf } from './json-schema-parts';
+import {
+	appendDescription,
+	childPointer,
+	formatJsonValue,
+	isSchemaObject,
+	typesOf,
+} from './json-schema-parts';
 
 /*
  * OpenAI Structured Outputs (`strict: true` on a function or on `response_format`), per
@@ -20,24 +26,62 @@ import { appendDescription, childPointer, formatJsonValue, isSchemaObject, types
  *   schema would have to change meaning, so those are reported, not rewritten.
  */
 
-const STRICT_STRING_FORMATS = new Set(['date-time', 'time', 'date', 'duration', 'email', 'hostname', 'ipv4', 'ipv6', 'uuid']);
+const STRICT_STRING_FORMATS = new Set([
+	'date-time',
+	'time',
+	'date',
+	'duration',
+	'email',
+	'hostname',
+	'ipv4',
+	'ipv6',
+	'uuid',
+]);
 
 /** Keywords dropped with a sentence in the description (`{n}` is the keyword's value). */
 const DESCRIBED_KEYWORDS: Record<string, (value: unknown) => string | undefined> = {
 	default: (value) => `Default: ${formatJsonValue(value)}.`,
 	minLength: (value) => `At least ${formatJsonValue(value)} characters.`,
 	maxLength: (value) => `At most ${formatJsonValue(value)} characters.`,
-	minProperties: (value) => `At least ${formatJsonValue(value)} ${value === 1 ? 'property' : 'properties'}.`,
+	minProperties: (value) =>
+		`At least ${formatJsonValue(value)} ${value === 1 ? 'property' : 'properties'}.`,
 	maxProperties: (value) => `At most ${formatJsonValue(value)} properties.`,
 	uniqueItems: (value) => (value === true ? 'Items must be unique.' : undefined),
-	examples: (value) => (Array.isArray(value) && value.length > 0 ? `Example: ${formatJsonValue(value[0])}.` : undefined),
+	examples: (value) =>
+		Array.isArray(value) && value.length > 0 ? `Example: ${formatJsonValue(value[0])}.` : undefined,
 };
 
 /** Keywords that only annotate or that strict mode ignores semantically: removed silently. */
-const DROPPED_KEYWORDS = ['$schema', '$id', '$comment', 'readOnly', 'writeOnly', 'deprecated', 'contentEncoding', 'contentMediaType', 'nullable', 'example'];
+const DROPPED_KEYWORDS = [
+	'$schema',
+	'$id',
+	'$comment',
+	'readOnly',
+	'writeOnly',
+	'deprecated',
+	'contentEncoding',
+	'contentMediaType',
+	'nullable',
+	'example',
+];
 
 /** Keywords whose loss would change what is valid: the schema cannot be strict. */
-const BLOCKING_KEYWORDS = ['allOf', 'not', 'if', 'then', 'else', 'dependencies', 'dependentRequired', 'dependentSchemas', 'patternProperties', 'unevaluatedProperties', 'propertyNames', 'contains', 'prefixItems', 'additionalItems'];
+const BLOCKING_KEYWORDS = [
+	'allOf',
+	'not',
+	'if',
+	'then',
+	'else',
+	'dependencies',
+	'dependentRequired',
+	'dependentSchemas',
+	'patternProperties',
+	'unevaluatedProperties',
+	'propertyNames',
+	'contains',
+	'prefixItems',
+	'additionalItems',
+];
 
 interface StrictContext {
 	problems: string[];
@@ -78,13 +122,23 @@ export function shapeForOpenAIStrict(schema: JsonSchema): JsonSchema {
 }
 
 function shapeRoot(schema: JsonSchema, context: StrictContext): JsonSchema {
-	if (typesOf(schema).filter((type) => type !== 'null').join() !== 'object' || Array.isArray(schema.anyOf) || Array.isArray(schema.oneOf)) {
+	if (
+		typesOf(schema)
+			.filter((type) => type !== 'null')
+			.join() !== 'object' ||
+		Array.isArray(schema.anyOf) ||
+		Array.isArray(schema.oneOf)
+	) {
 		context.problems.push('/: the root must be an object schema, not a union');
 	}
 	return shapeNode(schema, '', context);
 }
 
-function shapeNode(input: JsonSchema | boolean, pointer: string, context: StrictContext): JsonSchema {
+function shapeNode(
+	input: JsonSchema | boolean,
+	pointer: string,
+	context: StrictContext,
+): JsonSchema {
 	const at = pointer === '' ? '/' : pointer;
 	if (typeof input === 'boolean') {
 		context.problems.push(`${at}: ${input ? 'any value' : 'no value'} has no strict form`);
@@ -92,7 +146,8 @@ function shapeNode(input: JsonSchema | boolean, pointer: string, context: Strict
 	}
 	const node: JsonSchema = { ...input };
 	for (const keyword of BLOCKING_KEYWORDS) {
-		if (node[keyword] !== undefined) context.problems.push(`${at}: '${keyword}' is not supported in strict mode`);
+		if (node[keyword] !== undefined)
+			context.problems.push(`${at}: '${keyword}' is not supported in strict mode`);
 		delete node[keyword];
 	}
 	for (const [keyword, describe] of Object.entries(DESCRIBED_KEYWORDS)) {
@@ -114,19 +169,32 @@ function shapeNode(input: JsonSchema | boolean, pointer: string, context: Strict
 	for (const keyword of ['definitions', '$defs'] as const) {
 		if (!isSchemaObject(node[keyword])) continue;
 		node[keyword] = Object.fromEntries(
-			Object.entries(node[keyword] as Record<string, JsonSchema>).map(([name, definition]) => [name, shapeNode(definition, childPointer(childPointer(pointer, keyword), name), context)]),
+			Object.entries(node[keyword] as Record<string, JsonSchema>).map(([name, definition]) => [
+				name,
+				shapeNode(definition, childPointer(childPointer(pointer, keyword), name), context),
+			]),
 		);
 	}
 	if (Array.isArray(node.anyOf)) {
-		node.anyOf = (node.anyOf as JsonSchema[]).map((branch, index) => shapeNode(branch, childPointer(childPointer(pointer, 'anyOf'), index), context));
+		node.anyOf = (node.anyOf as JsonSchema[]).map((branch, index) =>
+			shapeNode(branch, childPointer(childPointer(pointer, 'anyOf'), index), context),
+		);
 	}
 	const types = typesOf(node);
-	const typed = types.length > 0 || Array.isArray(node.anyOf) || typeof node.$ref === 'string' || Array.isArray(node.enum) || node.const !== undefined;
-	if (!typed) context.problems.push(`${at}: a value without a type (any JSON value) has no strict form`);
+	const typed =
+		types.length > 0 ||
+		Array.isArray(node.anyOf) ||
+		typeof node.$ref === 'string' ||
+		Array.isArray(node.enum) ||
+		node.const !== undefined;
+	if (!typed)
+		context.problems.push(`${at}: a value without a type (any JSON value) has no strict form`);
 	if (types.includes('object')) shapeObject(node, pointer, context);
 	if (types.includes('array')) {
-		if (Array.isArray(node.items)) context.problems.push(`${at}: tuple 'items' are not supported in strict mode`);
-		else if (node.items === undefined) context.problems.push(`${at}: an array needs typed 'items' in strict mode`);
+		if (Array.isArray(node.items))
+			context.problems.push(`${at}: tuple 'items' are not supported in strict mode`);
+		else if (node.items === undefined)
+			context.problems.push(`${at}: an array needs typed 'items' in strict mode`);
 		else node.items = shapeNode(node.items, childPointer(pointer, 'items'), context);
 	}
 	return node;
@@ -134,18 +202,28 @@ function shapeNode(input: JsonSchema | boolean, pointer: string, context: Strict
 
 function shapeObject(node: JsonSchema, pointer: string, context: StrictContext): void {
 	const at = pointer === '' ? '/' : pointer;
-	const properties = isSchemaObject(node.properties) ? (node.properties as Record<string, JsonSchema>) : {};
+	const properties = isSchemaObject(node.properties)
+		? (node.properties as Record<string, JsonSchema>)
+		: {};
 	const names = Object.keys(properties);
 	if (node.additionalProperties !== undefined && node.additionalProperties !== false) {
-		context.problems.push(`${at}: extra properties ('additionalProperties') are not allowed in strict mode`);
+		context.problems.push(
+			`${at}: extra properties ('additionalProperties') are not allowed in strict mode`,
+		);
 	} else if (names.length === 0 && node.additionalProperties !== false && pointer !== '') {
-		context.problems.push(`${at}: an object without listed properties (any keys) has no strict form`);
+		context.problems.push(
+			`${at}: an object without listed properties (any keys) has no strict form`,
+		);
 	}
 	const required = new Set(Array.isArray(node.required) ? node.required : []);
 	// Own keys only, whatever the names (a property named `__proto__` stays a property).
 	node.properties = Object.fromEntries(
 		names.map((name) => {
-			const property = shapeNode(properties[name], childPointer(childPointer(pointer, 'properties'), name), context);
+			const property = shapeNode(
+				properties[name],
+				childPointer(childPointer(pointer, 'properties'), name),
+				context,
+			);
 			return [name, required.has(name) ? property : makeNullable(property, properties[name])];
 		}),
 	);
@@ -158,16 +236,28 @@ function makeNullable(shaped: JsonSchema, original: JsonSchema): JsonSchema {
 	const hadDefault = isSchemaObject(original) && original.default !== undefined;
 	const note = hadDefault ? 'Send null to use the default.' : 'Send null if not given.';
 	const types = typesOf(shaped);
-	if (types.includes('null') || (Array.isArray(shaped.anyOf) && (shaped.anyOf as JsonSchema[]).some((branch) => typesOf(branch).includes('null')))) {
+	if (
+		types.includes('null') ||
+		(Array.isArray(shaped.anyOf) &&
+			(shaped.anyOf as JsonSchema[]).some((branch) => typesOf(branch).includes('null')))
+	) {
 		return appendDescription(shaped, note);
 	}
-	if (types.length > 0 && !Array.isArray(shaped.anyOf) && typeof shaped.$ref !== 'string' && shaped.const === undefined) {
+	if (
+		types.length > 0 &&
+		!Array.isArray(shaped.anyOf) &&
+		typeof shaped.$ref !== 'string' &&
+		shaped.const === undefined
+	) {
 		const result: JsonSchema = { ...shaped, type: [...types, 'null'] };
 		if (Array.isArray(result.enum)) result.enum = [...result.enum, null];
 		return appendDescription(result, note);
 	}
 	if (Array.isArray(shaped.anyOf) && typeof shaped.$ref !== 'string') {
-		return appendDescription({ ...shaped, anyOf: [...(shaped.anyOf as JsonSchema[]), { type: 'null' }] }, note);
+		return appendDescription(
+			{ ...shaped, anyOf: [...(shaped.anyOf as JsonSchema[]), { type: 'null' }] },
+			note,
+		);
 	}
 	const { description, ...rest } = shaped;
 	const wrapped: JsonSchema = { anyOf: [rest, { type: 'null' }] };

@@ -52,11 +52,17 @@ export function shapeToolSchema(schema: JsonSchema, target: SchemaTarget): JsonS
 
 function withObjectRoot(schema: JsonSchema): JsonSchema {
 	if (typesOf(schema).includes('object')) return schema;
-	return { ...schema, type: 'object', properties: isSchemaObject(schema.properties) ? schema.properties : {} };
+	return {
+		...schema,
+		type: 'object',
+		properties: isSchemaObject(schema.properties) ? schema.properties : {},
+	};
 }
 
 function addMissingItems(schema: JsonSchema, pointer: string): JsonSchema {
-	const node = mapSubschemas(schema, pointer, (subschema, at) => (typeof subschema === 'boolean' ? subschema : addMissingItems(subschema, at)));
+	const node = mapSubschemas(schema, pointer, (subschema, at) =>
+		typeof subschema === 'boolean' ? subschema : addMissingItems(subschema, at),
+	);
 	if (typesOf(node).includes('array') && node.items === undefined) node.items = {};
 	return node;
 }

@@ -4,8 +4,31 @@ const MAX_TOOL_NAME_LENGTH = 64;
 
 /** Letters that Unicode decomposition (NFD) does not reduce to ASCII. */
 const TRANSLITERATIONS: Record<string, string> = {
-	ß: 'ss', ẞ: 'SS', æ: 'ae', Æ: 'AE', œ: 'oe', Œ: 'OE', ø: 'o', Ø: 'O', ł: 'l', Ł: 'L', đ: 'd', Đ: 'D',
-	ð: 'd', Ð: 'D', þ: 'th', Þ: 'Th', ı: 'i', ħ: 'h', Ħ: 'H', ŋ: 'ng', Ŋ: 'NG', ĸ: 'k', ŀ: 'l', Ŀ: 'L', ſ: 's',
+	ß: 'ss',
+	ẞ: 'SS',
+	æ: 'ae',
+	Æ: 'AE',
+	œ: 'oe',
+	Œ: 'OE',
+	ø: 'o',
+	Ø: 'O',
+	ł: 'l',
+	Ł: 'L',
+	đ: 'd',
+	Đ: 'D',
+	ð: 'd',
+	Ð: 'D',
+	þ: 'th',
+	Þ: 'Th',
+	ı: 'i',
+	ħ: 'h',
+	Ħ: 'H',
+	ŋ: 'ng',
+	Ŋ: 'NG',
+	ĸ: 'k',
+	ŀ: 'l',
+	Ŀ: 'L',
+	ſ: 's',
 };
 const TRANSLITERABLE = new RegExp(`[${Object.keys(TRANSLITERATIONS).join('')}]`, 'g');
 
@@ -36,15 +59,14 @@ export function nodeNameToN8nToolName(nodeName: string): string {
 export function toolNameFromNodeName(nodeName: string, taken?: ReadonlySet<string>): string {
 	const check = argumentChecks('toolNameFromNodeName');
 	check.string(nodeName, 'nodeName');
-	if (taken !== undefined && !(taken instanceof Set)) check.fail('taken', 'a Set of names when given', taken);
+	if (taken !== undefined && !(taken instanceof Set))
+		check.fail('taken', 'a Set of names when given', taken);
 	const ascii = nodeName
 		.normalize('NFD')
 		.replace(/[\u0300-\u036f]/g, '')
 		.replace(TRANSLITERABLE, (letter) => TRANSLITERATIONS[letter]);
 	const droppedLetters = /\p{L}/u.test(ascii.replace(/[a-zA-Z]/g, ''));
-	let base = ascii
-		.replace(/[^a-zA-Z0-9-]+/g, '_')
-		.replace(/^_+|_+$/g, '');
+	let base = ascii.replace(/[^a-zA-Z0-9-]+/g, '_').replace(/^_+|_+$/g, '');
 	if (!/[a-zA-Z0-9]/.test(base)) {
 		base = `tool_${shortHash(nodeName)}`;
 	} else if (droppedLetters) {

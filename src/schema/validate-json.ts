@@ -26,7 +26,14 @@ export type JsonValidationResult = { valid: true } | { valid: false; errors: str
  * - addUsedSchema: false: two schemas with the same `$id` must not collide in the cache.
  */
 // `ownProperties`: a property named `toString` the value lacks is missing, not Object.prototype's member.
-const AJV_OPTIONS: Options = { allErrors: true, verbose: true, strict: false, addUsedSchema: false, logger: false, ownProperties: true };
+const AJV_OPTIONS: Options = {
+	allErrors: true,
+	verbose: true,
+	strict: false,
+	addUsedSchema: false,
+	logger: false,
+	ownProperties: true,
+};
 
 type Draft = 'draft-07' | '2019-09' | '2020-12';
 const validators: Partial<Record<Draft, Ajv>> = {};
@@ -123,9 +130,16 @@ function compile(schema: JsonSchema | boolean): CompiledSchema {
 		return { validate: ajv.compile(schema), source: schema, ajv };
 	}
 	const declared = typeof schema.$schema === 'string' ? schema.$schema : '';
-	const draft: Draft = declared.includes('2020-12') ? '2020-12' : declared.includes('2019-09') ? '2019-09' : 'draft-07';
+	const draft: Draft = declared.includes('2020-12')
+		? '2020-12'
+		: declared.includes('2019-09')
+			? '2019-09'
+			: 'draft-07';
 	// Draft-04/06 and unknown meta-schemas: validated as draft-07 rather than refused.
-	const source = draft === 'draft-07' && declared !== '' && !declared.includes('draft-07') ? withoutSchemaKeyword(schema) : schema;
+	const source =
+		draft === 'draft-07' && declared !== '' && !declared.includes('draft-07')
+			? withoutSchemaKeyword(schema)
+			: schema;
 	const ajv = ajvFor(draft);
 	try {
 		return { validate: ajv.compile(source), source, ajv };
@@ -133,7 +147,12 @@ function compile(schema: JsonSchema | boolean): CompiledSchema {
 		// Ajv caches a schema before checking it; a refused one must not stay there.
 		ajv.removeSchema(source);
 		const reason = error instanceof Error ? error.message : String(error);
-		throw new JsonSchemaError('INVALID_JSON_SCHEMA', `The JSON Schema is not valid: ${reason}. Allowed: a draft-07 (or 2019-09 / 2020-12) JSON Schema.`, [reason], { cause: error });
+		throw new JsonSchemaError(
+			'INVALID_JSON_SCHEMA',
+			`The JSON Schema is not valid: ${reason}. Allowed: a draft-07 (or 2019-09 / 2020-12) JSON Schema.`,
+			[reason],
+			{ cause: error },
+		);
 	}
 }
 
@@ -149,7 +168,12 @@ function jsonText(schema: JsonSchema | boolean): string | undefined {
 function ajvFor(draft: Draft): Ajv {
 	let ajv = validators[draft];
 	if (!ajv) {
-		ajv = draft === '2020-12' ? new Ajv2020(AJV_OPTIONS) : draft === '2019-09' ? new Ajv2019(AJV_OPTIONS) : new Ajv(AJV_OPTIONS);
+		ajv =
+			draft === '2020-12'
+				? new Ajv2020(AJV_OPTIONS)
+				: draft === '2019-09'
+					? new Ajv2019(AJV_OPTIONS)
+					: new Ajv(AJV_OPTIONS);
 		addFormats(ajv);
 		validators[draft] = ajv;
 	}
@@ -180,7 +204,10 @@ function formatError(error: ErrorObject, root: unknown): string {
 	let message = error.message ?? `must pass '${error.keyword}'`;
 	if (error.keyword === 'required' && typeof params.missingProperty === 'string') {
 		message = `required property '${params.missingProperty}' is missing`;
-	} else if (error.keyword === 'additionalProperties' && typeof params.additionalProperty === 'string') {
+	} else if (
+		error.keyword === 'additionalProperties' &&
+		typeof params.additionalProperty === 'string'
+	) {
 		pointer = `${pointer}/${escapePointer(params.additionalProperty)}`;
 		message = 'is not an allowed property';
 	} else if (error.keyword === 'enum' && Array.isArray(params.allowedValues)) {
@@ -188,7 +215,10 @@ function formatError(error: ErrorObject, root: unknown): string {
 	} else if (error.keyword === 'const') {
 		message = `must be ${formatJsonValue(params.allowedValue, 40)}`;
 	}
-	const found = error.keyword === 'required' || error.keyword === 'additionalProperties' ? undefined : valueAt(root, error.instancePath);
+	const found =
+		error.keyword === 'required' || error.keyword === 'additionalProperties'
+			? undefined
+			: valueAt(root, error.instancePath);
 	return `${pointer === '' ? '/' : pointer}: ${message}${found === undefined ? '' : ` (found ${found})`}`;
 }
 
@@ -203,8 +233,10 @@ function valueAt(root: unknown, pointer: string): string | undefined {
 		}
 	}
 	if (node === undefined) return undefined;
-	if (Array.isArray(node)) return node.length === 0 ? 'an empty array' : `an array of ${node.length}`;
-	if (typeof node === 'object' && node !== null) return Object.keys(node).length === 0 ? 'an empty object' : 'an object';
+	if (Array.isArray(node))
+		return node.length === 0 ? 'an empty array' : `an array of ${node.length}`;
+	if (typeof node === 'object' && node !== null)
+		return Object.keys(node).length === 0 ? 'an empty object' : 'an object';
 	return formatJsonValue(node, 60);
 }
 

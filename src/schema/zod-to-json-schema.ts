@@ -10,7 +10,12 @@ export interface ZodSchemaLike {
 
 /** True for a zod schema from any copy of zod. */
 export function isZodSchema(value: unknown): value is ZodSchemaLike {
-	return typeof value === 'object' && value !== null && '_def' in value && typeof (value as { safeParse?: unknown }).safeParse === 'function';
+	return (
+		typeof value === 'object' &&
+		value !== null &&
+		'_def' in value &&
+		typeof (value as { safeParse?: unknown }).safeParse === 'function'
+	);
 }
 
 type ToJsonSchema = (schema: unknown) => Record<string, unknown>;
@@ -24,7 +29,11 @@ let cachedConverter: ToJsonSchema | undefined;
  * @throws ToolbridgeError `ZOD_SCHEMA_INVALID` when the value is not a zod schema
  */
 export function zodToJsonSchema(schema: ZodSchemaLike): JsonSchema {
-	if (!isZodSchema(schema)) throw new ToolbridgeError('ZOD_SCHEMA_INVALID', 'zodToJsonSchema expects a zod schema (an object with _def and safeParse).');
+	if (!isZodSchema(schema))
+		throw new ToolbridgeError(
+			'ZOD_SCHEMA_INVALID',
+			'zodToJsonSchema expects a zod schema (an object with _def and safeParse).',
+		);
 	const { $schema: _ignored, ...rest } = loadConverter()(schema);
 	return rest as JsonSchema;
 }
@@ -36,7 +45,11 @@ function loadConverter(): ToJsonSchema {
 	try {
 		module = requireHere('@langchain/core/utils/json_schema') as { toJsonSchema?: unknown };
 	} catch (error) {
-		throw new ToolbridgeError('ZOD_CONVERSION_UNAVAILABLE', 'zodToJsonSchema needs @langchain/core (installed with n8n); it could not be loaded.', { cause: error });
+		throw new ToolbridgeError(
+			'ZOD_CONVERSION_UNAVAILABLE',
+			'zodToJsonSchema needs @langchain/core (installed with n8n); it could not be loaded.',
+			{ cause: error },
+		);
 	}
 	if (typeof module.toJsonSchema === 'function') {
 		cachedConverter = module.toJsonSchema as ToJsonSchema;
@@ -46,7 +59,9 @@ function loadConverter(): ToJsonSchema {
 	// its own dependency zod-to-json-schema is what that converter uses for zod 3 schemas.
 	try {
 		const requireFromCore = createRequire(requireHere.resolve('@langchain/core/utils/json_schema'));
-		const { zodToJsonSchema: convert } = requireFromCore('zod-to-json-schema') as { zodToJsonSchema?: unknown };
+		const { zodToJsonSchema: convert } = requireFromCore('zod-to-json-schema') as {
+			zodToJsonSchema?: unknown;
+		};
 		if (typeof convert === 'function') {
 			cachedConverter = (schema) => (convert as ToJsonSchema)(schema);
 			return cachedConverter;

@@ -39,7 +39,10 @@ const emptyObjectSchema: JsonSchema = { type: 'object', properties: {} };
  */
 export function agentToolFromLangChain(tool: unknown): AgentTool {
 	if (!isLangChainToolLike(tool)) {
-		throw new AgentConfigurationError('tools', 'A connected tool is not a LangChain tool (it needs a name and an invoke method).');
+		throw new AgentConfigurationError(
+			'tools',
+			'A connected tool is not a LangChain tool (it needs a name and an invoke method).',
+		);
 	}
 	const metadata = tool.metadata ?? {};
 	const toolbridge = metadata.toolbridge as { jsonSchema?: JsonSchema } | undefined;
@@ -49,14 +52,18 @@ export function agentToolFromLangChain(tool: unknown): AgentTool {
 		parameters: toolbridge?.jsonSchema ?? schemaOf(tool.schema),
 		invoke: async (args, options) => {
 			try {
-				const output = await tool.invoke(args, { signal: options.signal, metadata: { toolCallId: options.toolCallId } });
+				const output = await tool.invoke(args, {
+					signal: options.signal,
+					metadata: { toolCallId: options.toolCallId },
+				});
 				return observationOf(output);
 			} catch (error) {
 				return { content: errorText(error), isError: true };
 			}
 		},
 	};
-	if (typeof metadata.sourceNodeName === 'string') agentTool.sourceNodeName = metadata.sourceNodeName;
+	if (typeof metadata.sourceNodeName === 'string')
+		agentTool.sourceNodeName = metadata.sourceNodeName;
 	return agentTool;
 }
 
@@ -65,7 +72,8 @@ export function agentToolFromLangChain(tool: unknown): AgentTool {
  * toolkits holding tools) into a list of LangChain tools.
  */
 export function flattenConnectedTools(value: unknown): unknown[] {
-	const entries = value === undefined || value === null ? [] : Array.isArray(value) ? value : [value];
+	const entries =
+		value === undefined || value === null ? [] : Array.isArray(value) ? value : [value];
 	return entries.flatMap((entry: unknown): unknown[] => {
 		if (isLangChainToolLike(entry)) return [entry];
 		if (typeof entry === 'object' && entry !== null) {
@@ -103,15 +111,30 @@ function contentText(output: unknown): string {
 		const content = (output as { content: unknown }).content;
 		if (typeof content === 'string') return content;
 		if (Array.isArray(content)) {
-			return content.map((part) => (typeof part === 'string' ? part : ((part as { text?: string }).text ?? JSON.stringify(part)))).join('');
+			return content
+				.map((part) =>
+					typeof part === 'string'
+						? part
+						: ((part as { text?: string }).text ?? JSON.stringify(part)),
+				)
+				.join('');
 		}
 	}
 	return JSON.stringify(output) ?? String(output);
 }
 
 function isMessageLike(value: object): boolean {
-	const candidate = value as { _getType?: unknown; getType?: unknown; type?: unknown; lc_kwargs?: unknown };
-	return typeof candidate._getType === 'function' || typeof candidate.getType === 'function' || candidate.lc_kwargs !== undefined;
+	const candidate = value as {
+		_getType?: unknown;
+		getType?: unknown;
+		type?: unknown;
+		lc_kwargs?: unknown;
+	};
+	return (
+		typeof candidate._getType === 'function' ||
+		typeof candidate.getType === 'function' ||
+		candidate.lc_kwargs !== undefined
+	);
 }
 
 function structuredData(output: unknown, content: string): unknown {
@@ -120,9 +143,15 @@ function structuredData(output: unknown, content: string): unknown {
 }
 
 function errorText(error: unknown): string {
-	if (error instanceof Error || (typeof error === 'object' && error !== null && 'message' in error)) {
+	if (
+		error instanceof Error ||
+		(typeof error === 'object' && error !== null && 'message' in error)
+	) {
 		const { message, description } = error as { message: string; description?: unknown };
-		const details = typeof description === 'string' && description !== '' && !message.includes(description) ? ` (${description})` : '';
+		const details =
+			typeof description === 'string' && description !== '' && !message.includes(description)
+				? ` (${description})`
+				: '';
 		return `Error: ${message}${details}`;
 	}
 	return `Error: ${String(error)}`;

@@ -12,14 +12,16 @@ export interface ArgumentProblem {
 }
 
 /** Either the arguments to run the node with (defaults applied), or what is wrong with them. */
-export type ArgumentCheck = { ok: true; args: Record<string, unknown> } | { ok: false; problems: ArgumentProblem[] };
+export type ArgumentCheck =
+	{ ok: true; args: Record<string, unknown> } | { ok: false; problems: ArgumentProblem[] };
 
 function coerceOne(value: unknown, type: ToolParameter['type']): unknown {
 	switch (type) {
 		case 'number':
 			return typeof value === 'string' && NUMBER_TEXT.test(value) ? Number(value) : value;
 		case 'boolean':
-			if (typeof value === 'string' && /^\s*(true|false)\s*$/i.test(value)) return value.trim().toLowerCase() === 'true';
+			if (typeof value === 'string' && /^\s*(true|false)\s*$/i.test(value))
+				return value.trim().toLowerCase() === 'true';
 			return value;
 		case 'string':
 			return typeof value === 'number' || typeof value === 'boolean' ? String(value) : value;
@@ -45,12 +47,19 @@ function coerceOne(value: unknown, type: ToolParameter['type']): unknown {
  * would otherwise validate the inherited function instead of applying the default. An own
  * `__proto__` key stays an ordinary key of the copy.
  */
-export function coerceArguments(input: Record<string, unknown>, parameters: readonly ToolParameter[]): Record<string, unknown> {
-	const result: Record<string, unknown> = Object.assign(Object.create(null) as Record<string, unknown>, input);
+export function coerceArguments(
+	input: Record<string, unknown>,
+	parameters: readonly ToolParameter[],
+): Record<string, unknown> {
+	const result: Record<string, unknown> = Object.assign(
+		Object.create(null) as Record<string, unknown>,
+		input,
+	);
 	for (const parameter of parameters) {
 		if (!Object.hasOwn(result, parameter.key)) continue;
 		const value = result[parameter.key];
-		if (value === null && parameter.defaultValue !== undefined && parameter.defaultValue !== null) delete result[parameter.key];
+		if (value === null && parameter.defaultValue !== undefined && parameter.defaultValue !== null)
+			delete result[parameter.key];
 		else result[parameter.key] = coerceOne(value, parameter.type);
 	}
 	return result;
@@ -60,7 +69,8 @@ function describeReceived(value: unknown): string {
 	if (value === undefined) return 'nothing';
 	if (value === null) return 'null';
 	if (Array.isArray(value)) return 'an array';
-	if (typeof value === 'string') return `the string ${JSON.stringify(value.length > 40 ? `${value.slice(0, 37)}...` : value)}`;
+	if (typeof value === 'string')
+		return `the string ${JSON.stringify(value.length > 40 ? `${value.slice(0, 37)}...` : value)}`;
 	return `${typeof value === 'object' ? 'an object' : `the ${typeof value} ${String(value)}`}`;
 }
 
@@ -73,11 +83,22 @@ function expectedFor(parameter: ToolParameter | undefined): string {
  * Coerces and validates the model's arguments against the tool schema (defaults applied by
  * the schema). Never throws: problems name the field, the expected type and what came.
  */
-export function checkArguments(input: unknown, schema: z.ZodTypeAny, parameters: readonly ToolParameter[]): ArgumentCheck {
+export function checkArguments(
+	input: unknown,
+	schema: z.ZodTypeAny,
+	parameters: readonly ToolParameter[],
+): ArgumentCheck {
 	if (typeof input !== 'object' || input === null || Array.isArray(input)) {
 		return {
 			ok: false,
-			problems: [{ field: '(arguments)', expected: 'a JSON object', received: describeReceived(input), message: 'The arguments must be one JSON object.' }],
+			problems: [
+				{
+					field: '(arguments)',
+					expected: 'a JSON object',
+					received: describeReceived(input),
+					message: 'The arguments must be one JSON object.',
+				},
+			],
 		};
 	}
 	const coerced = coerceArguments(input as Record<string, unknown>, parameters);

@@ -1,5 +1,10 @@
 import { DynamicStructuredTool } from '@langchain/core/tools';
-import { NodeHelpers, type INode, type INodeParameters, type INodeTypeDescription } from 'n8n-workflow';
+import {
+	NodeHelpers,
+	type INode,
+	type INodeParameters,
+	type INodeTypeDescription,
+} from 'n8n-workflow';
 import type { AgentTool, ToolObservation } from './agent-tool';
 import type { JsonSchema } from '../schema/json-schema';
 import { FromAIError } from '../errors/from-ai-error';
@@ -49,7 +54,10 @@ class UnparsedToolArguments {
 	constructor(readonly input: unknown) {}
 }
 
-const observers = new WeakMap<object, (input: unknown, signal?: AbortSignal) => Promise<ToolObservation>>();
+const observers = new WeakMap<
+	object,
+	(input: unknown, signal?: AbortSignal) => Promise<ToolObservation>
+>();
 
 /**
  * Turns an n8n node into a LangChain `DynamicStructuredTool` whose arguments the model fills
@@ -73,7 +81,15 @@ export function createNodeAsTool(options: CreateNodeAsToolOptions): DynamicStruc
 	const { node, nodeTypeDescription, runner } = options;
 	// n8n's `new Workflow()` keeps only declared, displayed parameters; markers in stale
 	// hidden parameters would otherwise become phantom tool arguments.
-	const parameters = NodeHelpers.getNodeParameters(nodeTypeDescription.properties, node.parameters, false, false, node, nodeTypeDescription) ?? {};
+	const parameters =
+		NodeHelpers.getNodeParameters(
+			nodeTypeDescription.properties,
+			node.parameters,
+			false,
+			false,
+			node,
+			nodeTypeDescription,
+		) ?? {};
 	const { schema, markers } = compileToolSchema(node.name, parameters);
 	const marked = groupMarkersByPath(markers);
 	const name = toolNameFromNodeName(node.name, options.takenNames);
@@ -86,7 +102,8 @@ export function createNodeAsTool(options: CreateNodeAsToolOptions): DynamicStruc
 			resolveExpression: options.resolveExpression,
 		});
 	} catch (error) {
-		if (error instanceof FromAIError) throw new ToolBuildError(toolBuildProblems([error], node.name), { cause: error });
+		if (error instanceof FromAIError)
+			throw new ToolBuildError(toolBuildProblems([error], node.name), { cause: error });
 		throw toolDescriptionError(node.name, error);
 	}
 	const maxOutputLength = options.maxOutputLength ?? DEFAULT_MAX_OUTPUT_LENGTH;
@@ -94,27 +111,64 @@ export function createNodeAsTool(options: CreateNodeAsToolOptions): DynamicStruc
 	const observe = async (input: unknown, signal?: AbortSignal): Promise<ToolObservation> => {
 		const raw = input instanceof UnparsedToolArguments ? input.input : input;
 		const check = checkArguments(raw, schema.zod, schema.parameters);
-		if (!check.ok) return { content: truncateText(argumentProblemsText(name, check.problems), maxOutputLength), isError: true, data: { problems: check.problems } };
+		if (!check.ok)
+			return {
+				content: truncateText(argumentProblemsText(name, check.problems), maxOutputLength),
+				isError: true,
+				data: { problems: check.problems },
+			};
 		// A call cancelled before it starts never runs the node.
-		if (signal?.aborted) return { content: `Error: the call of ${name} was cancelled before the node ran.`, isError: true, data: { cancelled: true } };
+		if (signal?.aborted)
+			return {
+				content: `Error: the call of ${name} was cancelled before the node ran.`,
+				isError: true,
+				data: { cancelled: true },
+			};
 		let result: NodeRunResult;
 		try {
-			result = await runner.run({ ...node, parameters: substituteArguments(parameters, marked, check.args) as INodeParameters }, {}, { signal });
+			result = await runner.run(
+				{
+					...node,
+					parameters: substituteArguments(parameters, marked, check.args) as INodeParameters,
+				},
+				{},
+				{ signal },
+			);
 		} catch (error) {
 			result = { items: [], error: toNodeRunError(error) };
 		}
-		if (result.error) return { content: truncateText(nodeErrorText(node.name, result.error), maxOutputLength), isError: true, data: { error: result.error } };
+		if (result.error)
+			return {
+				content: truncateText(nodeErrorText(node.name, result.error), maxOutputLength),
+				isError: true,
+				data: { error: result.error },
+			};
 		// A runner may still return the node's output after the cancel (n8n's Wait node resolves on cancellation): never a result.
-		if (signal?.aborted) return { content: `Error: the call of ${name} was cancelled before node "${node.name}" finished.`, isError: true, data: { cancelled: true } };
-		return { content: formatToolOutput(result.items, maxOutputLength), isError: false, data: result.items.map((item) => item.json) };
+		if (signal?.aborted)
+			return {
+				content: `Error: the call of ${name} was cancelled before node "${node.name}" finished.`,
+				isError: true,
+				data: { cancelled: true },
+			};
+		return {
+			content: formatToolOutput(result.items, maxOutputLength),
+			isError: false,
+			data: result.items.map((item) => item.json),
+		};
 	};
 
-	const metadata: BridgeToolMetadata = { jsonSchema: schema.jsonSchema as unknown as JsonSchema, nodeType: node.type };
+	const metadata: BridgeToolMetadata = {
+		jsonSchema: schema.jsonSchema as unknown as JsonSchema,
+		nodeType: node.type,
+	};
 	const tool = new DynamicStructuredTool({
 		name,
 		description,
-		schema: schema.zod.catch((context: { input: unknown }) => new UnparsedToolArguments(context.input) as never),
-		func: async (input: unknown, _runManager?: unknown, config?: { signal?: AbortSignal }) => (await observe(input, config?.signal)).content,
+		schema: schema.zod.catch(
+			(context: { input: unknown }) => new UnparsedToolArguments(context.input) as never,
+		),
+		func: async (input: unknown, _runManager?: unknown, config?: { signal?: AbortSignal }) =>
+			(await observe(input, config?.signal)).content,
 		metadata: { sourceNodeName: node.name, toolbridge: metadata },
 	});
 	observers.set(tool, observe);
@@ -130,7 +184,11 @@ export function createNodeAsTool(options: CreateNodeAsToolOptions): DynamicStruc
  */
 export function toAgentTool(tool: DynamicStructuredTool): AgentTool {
 	const observe = observers.get(tool);
-	if (!observe) throw new ToolbridgeError('TOOL_NOT_BRIDGED', `Tool "${tool.name}" was not made by createNodeAsTool; use agentToolFromLangChain for other tools.`);
+	if (!observe)
+		throw new ToolbridgeError(
+			'TOOL_NOT_BRIDGED',
+			`Tool "${tool.name}" was not made by createNodeAsTool; use agentToolFromLangChain for other tools.`,
+		);
 	const metadata = tool.metadata as { sourceNodeName: string; toolbridge: BridgeToolMetadata };
 	return {
 		name: tool.name,

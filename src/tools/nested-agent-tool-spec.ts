@@ -34,7 +34,11 @@ export interface NestedAgentToolSpec {
 
 /** True for an AgentOrchestrator node whose mode is `nested` (it is a tool of its parent). */
 export function isNestedAgentNode(node: NestedAgentNodeLike): boolean {
-	return typeof node.type === 'string' && node.type.endsWith(agentNodeTypeSuffix) && node.parameters?.mode === 'nested';
+	return (
+		typeof node.type === 'string' &&
+		node.type.endsWith(agentNodeTypeSuffix) &&
+		node.parameters?.mode === 'nested'
+	);
 }
 
 /**
@@ -46,12 +50,20 @@ export function isNestedAgentNode(node: NestedAgentNodeLike): boolean {
  *
  * @throws {ToolBuildError} when a `$fromAI` call in the prompt is malformed or keys conflict.
  */
-export function nestedAgentToolSpec(node: NestedAgentNodeLike, options: { description?: string } = {}): NestedAgentToolSpec {
+export function nestedAgentToolSpec(
+	node: NestedAgentNodeLike,
+	options: { description?: string } = {},
+): NestedAgentToolSpec {
 	const parameters = node.parameters ?? {};
 	const prompt = typeof parameters.prompt === 'string' ? parameters.prompt : defaultNestedPrompt;
 	const { schema, markers } = compileToolSchema(node.name, { prompt });
-	const written = options.description ?? (typeof parameters.toolDescription === 'string' ? parameters.toolDescription : '');
-	const description = written.trim() !== '' ? written.trim() : `Runs the agent "${node.name}" on a task and returns its final answer as text.`;
+	const written =
+		options.description ??
+		(typeof parameters.toolDescription === 'string' ? parameters.toolDescription : '');
+	const description =
+		written.trim() !== ''
+			? written.trim()
+			: `Runs the agent "${node.name}" on a task and returns its final answer as text.`;
 	return {
 		name: nodeNameToN8nToolName(node.name) || 'agent',
 		description,

@@ -25,7 +25,8 @@ export function groupMarkersByPath(markers: readonly FromAIParameterMarker[]): M
 		}
 		entry.markers.push(marker);
 	}
-	for (const entry of byPath.values()) entry.markers.sort((left, right) => right.start - left.start);
+	for (const entry of byPath.values())
+		entry.markers.sort((left, right) => right.start - left.start);
 	return [...byPath.values()];
 }
 
@@ -51,7 +52,11 @@ function wholeValueFor(argument: unknown): unknown {
  * `[object Object]`); a marker inside larger code is replaced by a typed literal, so the
  * rest of the code still evaluates normally.
  */
-function substituteInTemplate(raw: string, markers: readonly FromAIParameterMarker[], args: Record<string, unknown>): string {
+function substituteInTemplate(
+	raw: string,
+	markers: readonly FromAIParameterMarker[],
+	args: Record<string, unknown>,
+): string {
 	let result = raw;
 	let limit = Number.POSITIVE_INFINITY;
 	for (const marker of markers) {
@@ -59,7 +64,8 @@ function substituteInTemplate(raw: string, markers: readonly FromAIParameterMark
 		if (marker.end > limit) continue;
 		const argument = argumentFor(args, marker.key);
 		if (marker.wholeSegment) {
-			const rendered = typeof argument === 'object' && argument !== null ? JSON.stringify(argument) : argument;
+			const rendered =
+				typeof argument === 'object' && argument !== null ? JSON.stringify(argument) : argument;
 			result = `${result.slice(0, marker.segment.start)}{{ ${toExpressionLiteral(rendered)} }}${result.slice(marker.segment.end)}`;
 			limit = marker.segment.start;
 		} else {
@@ -85,8 +91,15 @@ export function substituteArguments(
 	for (const entry of marked) {
 		const raw = getAtPath(copy, entry.segments);
 		if (typeof raw !== 'string') continue;
-		const sole = entry.markers.length === 1 && entry.markers[0].wholeValue ? entry.markers[0] : undefined;
-		setAtPath(copy, entry.segments, sole ? wholeValueFor(argumentFor(args, sole.key)) : substituteInTemplate(raw, entry.markers, args));
+		const sole =
+			entry.markers.length === 1 && entry.markers[0].wholeValue ? entry.markers[0] : undefined;
+		setAtPath(
+			copy,
+			entry.segments,
+			sole
+				? wholeValueFor(argumentFor(args, sole.key))
+				: substituteInTemplate(raw, entry.markers, args),
+		);
 	}
 	return copy;
 }

@@ -11,7 +11,9 @@ export function toExpressionLiteral(value: unknown): string {
 	if (typeof value === 'boolean') return String(value);
 	if (Array.isArray(value)) return `[ ${value.map(toExpressionLiteral).join(', ')} ]`;
 	if (typeof value === 'object') {
-		const entries = Object.entries(value).map(([key, entry]) => `${escapeBraces(JSON.stringify(key))}: ${toExpressionLiteral(entry)}`);
+		const entries = Object.entries(value).map(
+			([key, entry]) => `${escapeBraces(JSON.stringify(key))}: ${toExpressionLiteral(entry)}`,
+		);
 		return `({ ${entries.join(', ')} })`;
 	}
 	return 'null';
@@ -25,6 +27,7 @@ function escapeBraces(literal: string): string {
 export function containsExpressionString(value: unknown): boolean {
 	if (typeof value === 'string') return value.startsWith('=');
 	if (Array.isArray(value)) return value.some(containsExpressionString);
-	if (typeof value === 'object' && value !== null) return Object.values(value).some(containsExpressionString);
+	if (typeof value === 'object' && value !== null)
+		return Object.values(value).some(containsExpressionString);
 	return false;
 }

@@ -7,11 +7,23 @@ import type { NodeRunError } from './node-runner';
  */
 export function toNodeRunError(error: unknown): NodeRunError {
 	if (typeof error !== 'object' || error === null) return { message: String(error) };
-	const details = error as { message?: unknown; name?: unknown; description?: unknown; httpCode?: unknown };
-	const message = typeof details.message === 'string' && details.message !== '' ? details.message : 'Unknown error';
+	const details = error as {
+		message?: unknown;
+		name?: unknown;
+		description?: unknown;
+		httpCode?: unknown;
+	};
+	const message =
+		typeof details.message === 'string' && details.message !== ''
+			? details.message
+			: 'Unknown error';
 	const result: NodeRunError = { message };
 	if (typeof details.name === 'string' && details.name !== 'Error') result.name = details.name;
-	if (typeof details.description === 'string' && details.description && details.description !== message) {
+	if (
+		typeof details.description === 'string' &&
+		details.description &&
+		details.description !== message
+	) {
 		result.description = details.description;
 	}
 	if (typeof details.httpCode === 'string' && details.httpCode) result.httpCode = details.httpCode;

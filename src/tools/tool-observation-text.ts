@@ -6,8 +6,14 @@ import type { NodeRunError } from './node-runner';
  * wrapper and our LangChain adapter read as a failed call), names each field, the expected
  * type and what came, and tells the model to retry.
  */
-export function argumentProblemsText(toolName: string, problems: readonly ArgumentProblem[]): string {
-	const lines = problems.map((problem) => `- "${problem.field}": expected ${problem.expected}, received ${problem.received}. ${problem.message}`);
+export function argumentProblemsText(
+	toolName: string,
+	problems: readonly ArgumentProblem[],
+): string {
+	const lines = problems.map(
+		(problem) =>
+			`- "${problem.field}": expected ${problem.expected}, received ${problem.received}. ${problem.message}`,
+	);
 	return `Error: invalid arguments for tool "${toolName}":\n${lines.join('\n')}\nFix the arguments and call the tool again.`;
 }
 

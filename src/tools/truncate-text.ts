@@ -3,7 +3,8 @@
  * text is missing and how much. Global: a text may hold several (a tool's capped output
  * quoted in a nested agent's answer).
  */
-export const truncationNotePattern = /\n\[Output truncated: showing the first (\d+) of (\d+) characters\.\]/g;
+export const truncationNotePattern =
+	/\n\[Output truncated: showing the first (\d+) of (\d+) characters\.\]/g;
 
 const noteAtEnd = /\n\[Output truncated: showing the first \d+ of (\d+) characters\.\]$/;
 

@@ -27,7 +27,14 @@ export interface DriverRun {
 export type Driver = (run: DriverRun) => Promise<AgentRunOutcome & { serializations: number }>;
 
 export const inProcessDriver: Driver = async (run) => ({
-	...(await runAgent({ input: run.input, tools: run.tools, callModel: run.callModel, signal: run.signal, concurrency: run.concurrency, runTimeoutMs: run.runTimeoutMs })),
+	...(await runAgent({
+		input: run.input,
+		tools: run.tools,
+		callModel: run.callModel,
+		signal: run.signal,
+		concurrency: run.concurrency,
+		runTimeoutMs: run.runTimeoutMs,
+	})),
 	serializations: 0,
 });
 
@@ -49,9 +56,18 @@ export const serializedDriver: Driver = async (run) => {
 				const tool = run.tools.find((candidate) => candidate.name === call.name);
 				const started = performance.now();
 				const observation = tool
-					? await tool.invoke(call.arguments, { toolCallId: call.toolCallId }).catch((error: Error) => ({ content: `Tool '${call.name}' failed: ${error.message}`, isError: true }))
+					? await tool
+							.invoke(call.arguments, { toolCallId: call.toolCallId })
+							.catch((error: Error) => ({
+								content: `Tool '${call.name}' failed: ${error.message}`,
+								isError: true,
+							}))
 					: { content: 'missing', isError: true };
-				results.push({ toolCallId: call.toolCallId, observation, durationMs: performance.now() - started });
+				results.push({
+					toolCallId: call.toolCallId,
+					observation,
+					durationMs: performance.now() - started,
+				});
 			}
 			next = applyToolResults(state, results);
 		}

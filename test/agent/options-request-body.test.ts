@@ -5,7 +5,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { AgentConfig } from '../../src/agent/agent-state';
-import { createChatModelCaller, type ChatConnection } from '../../src/agent/create-chat-model-caller';
+import {
+	createChatModelCaller,
+	type ChatConnection,
+} from '../../src/agent/create-chat-model-caller';
 import { readModelOptions } from '../../src/hosts/n8n/read-model-options';
 import { runAgent } from '../../src/agent/run-agent';
 import { textReply, toolCallReply } from '../support/fake-chat-server';
@@ -14,8 +17,11 @@ import { sha256Tool } from './test-tools';
 
 const server = fakeChatServerForFile({
 	respond: ({ body }) => {
-		const results = (body.messages as Array<{ role: string }>).filter((message) => message.role === 'tool');
-		if (body.tools && results.length === 0 && String(body.messages.at(-1).content).includes('hash')) return toolCallReply([{ id: 'c1', name: 'sha256', arguments: { text: 'x'.repeat(10) } }]);
+		const results = (body.messages as Array<{ role: string }>).filter(
+			(message) => message.role === 'tool',
+		);
+		if (body.tools && results.length === 0 && String(body.messages.at(-1).content).includes('hash'))
+			return toolCallReply([{ id: 'c1', name: 'sha256', arguments: { text: 'x'.repeat(10) } }]);
 		return textReply('ok');
 	},
 });
@@ -26,7 +32,8 @@ function viaOpenRouter(): ChatConnection {
 		baseUrl: 'https://openrouter.ai/api/v1',
 		apiKey: 'sk-or-test-key',
 		retry: { maxRetries: 0 },
-		fetch: (input, init) => fetch(String(input).replace('https://openrouter.ai/api/v1', server.baseUrl), init),
+		fetch: (input, init) =>
+			fetch(String(input).replace('https://openrouter.ai/api/v1', server.baseUrl), init),
 	};
 }
 
@@ -58,9 +65,17 @@ const everyOption: Partial<AgentConfig> = {
 	providerOptions: { transforms: ['middle-out'], user: 'user-42' },
 };
 
-async function firstBody(connection: ChatConnection, config: Partial<AgentConfig>, prompt = 'hi'): Promise<Record<string, unknown>> {
+async function firstBody(
+	connection: ChatConnection,
+	config: Partial<AgentConfig>,
+	prompt = 'hi',
+): Promise<Record<string, unknown>> {
 	const before = server.requests.length;
-	await runAgent({ input: { config: { model: 'anthropic/claude-sonnet-4', ...config }, prompt }, tools: [sha256Tool()], callModel: createChatModelCaller(connection) });
+	await runAgent({
+		input: { config: { model: 'anthropic/claude-sonnet-4', ...config }, prompt },
+		tools: [sha256Tool()],
+		callModel: createChatModelCaller(connection),
+	});
 	return server.requests[before].body;
 }
 
@@ -211,7 +226,10 @@ describe('request options on the wire', () => {
 	});
 
 	it('every option, to another OpenAI-compatible server: no OpenRouter fields', async () => {
-		const body = await firstBody({ baseUrl: server.baseUrl, retry: { maxRetries: 0 } }, everyOption);
+		const body = await firstBody(
+			{ baseUrl: server.baseUrl, retry: { maxRetries: 0 } },
+			everyOption,
+		);
 		expect(body).not.toHaveProperty('models');
 		expect(body).not.toHaveProperty('provider');
 		expect(JSON.stringify(body)).not.toContain('cache_control');
@@ -293,7 +311,10 @@ describe('request options on the wire', () => {
 	});
 
 	it('long tool results get a cache breakpoint (Anthropic and Gemini on OpenRouter), short ones and other families none', async () => {
-		const longTool = { ...sha256Tool(), invoke: async () => ({ content: 'y'.repeat(5000), isError: false }) };
+		const longTool = {
+			...sha256Tool(),
+			invoke: async () => ({ content: 'y'.repeat(5000), isError: false }),
+		};
 		for (const [model, cached] of [
 			['anthropic/claude-sonnet-4', true],
 			['google/gemini-2.5-pro', true],
@@ -301,16 +322,25 @@ describe('request options on the wire', () => {
 		] as const) {
 			const before = server.requests.length;
 			await runAgent({
-				input: { config: { model, systemMessage: 'S', promptCaching: true }, prompt: 'please hash' },
+				input: {
+					config: { model, systemMessage: 'S', promptCaching: true },
+					prompt: 'please hash',
+				},
 				tools: [longTool],
 				callModel: createChatModelCaller(viaOpenRouter()),
 			});
 			const second = server.requests[before + 1].body;
-			const toolMessage = second.messages.find((message: { role: string }) => message.role === 'tool');
+			const toolMessage = second.messages.find(
+				(message: { role: string }) => message.role === 'tool',
+			);
 			const system = second.messages[0];
 			if (cached) {
-				expect(toolMessage.content).toEqual([{ type: 'text', text: 'y'.repeat(5000), cache_control: { type: 'ephemeral' } }]);
-				expect(system.content).toEqual([{ type: 'text', text: 'S', cache_control: { type: 'ephemeral' } }]);
+				expect(toolMessage.content).toEqual([
+					{ type: 'text', text: 'y'.repeat(5000), cache_control: { type: 'ephemeral' } },
+				]);
+				expect(system.content).toEqual([
+					{ type: 'text', text: 'S', cache_control: { type: 'ephemeral' } },
+				]);
 			} else {
 				expect(toolMessage.content).toBe('y'.repeat(5000));
 				expect(system.content).toBe('S');
@@ -332,13 +362,26 @@ describe('request options on the wire', () => {
 		const bodies: Record<string, unknown> = {};
 		for (const model of ['google/gemini-2.5-pro', 'openai/gpt-4o', 'my-local-model']) {
 			const before = server.requests.length;
-			await runAgent({ input: { config: { model }, prompt: 'hi' }, tools: [tool], callModel: createChatModelCaller(viaOpenRouter()) });
-			bodies[model] = (server.requests[before].body.tools as Array<{ function: { parameters: unknown } }>)[0].function.parameters;
+			await runAgent({
+				input: { config: { model }, prompt: 'hi' },
+				tools: [tool],
+				callModel: createChatModelCaller(viaOpenRouter()),
+			});
+			bodies[model] = (
+				server.requests[before].body.tools as Array<{ function: { parameters: unknown } }>
+			)[0].function.parameters;
 		}
 		expect(bodies['google/gemini-2.5-pro']).not.toHaveProperty('$schema');
 		expect(bodies['google/gemini-2.5-pro']).not.toHaveProperty('additionalProperties');
-		expect(bodies['openai/gpt-4o']).toMatchObject({ properties: { tags: { type: 'array', items: {} } } });
-		expect(bodies['my-local-model']).toEqual({ type: 'object', properties: { text: { type: 'string', format: 'email' }, tags: { type: 'array' } }, required: ['text'], additionalProperties: false });
+		expect(bodies['openai/gpt-4o']).toMatchObject({
+			properties: { tags: { type: 'array', items: {} } },
+		});
+		expect(bodies['my-local-model']).toEqual({
+			type: 'object',
+			properties: { text: { type: 'string', format: 'email' }, tags: { type: 'array' } },
+			required: ['text'],
+			additionalProperties: false,
+		});
 	});
 });
 
@@ -424,7 +467,10 @@ describe('node options → config', () => {
 		[{ stopSequences: 'a\nb\nc\nd\ne' }, 'At most 4 stop sequences are allowed; found 5.'],
 		[{ toolChoice: 'tool' as const }, 'Tool Choice is "A Specific Tool" but "Tool Name" is empty'],
 		[{ providerOptions: '[1]' }, 'providerOptions must be a JSON object'],
-		[{ outputFormat: 'json' as const, outputSchema: '{nope' }, 'The output JSON Schema is not JSON'],
+		[
+			{ outputFormat: 'json' as const, outputSchema: '{nope' },
+			'The output JSON Schema is not JSON',
+		],
 	])('rejects %j', (options, message) => {
 		expect(() => readModelOptions(options)).toThrow(message);
 	});

@@ -41,7 +41,11 @@ export function failingTool(message = 'disk full'): AgentTool {
 }
 
 /** Waits `ms` then echoes `label`; records how many run at once. */
-export function delayTool(tracker: { running: number; maxRunning: number; finished: string[] }): AgentTool {
+export function delayTool(tracker: {
+	running: number;
+	maxRunning: number;
+	finished: string[];
+}): AgentTool {
 	return agentToolFromLangChain(
 		new DynamicStructuredTool({
 			name: 'wait_echo',

@@ -19,7 +19,8 @@ function sourceFiles(folder: string): string[] {
 	});
 }
 
-const importPattern = /(?:^|\n)\s*(?:import|export)\s[^'";]*?from\s+['"]([^'"]+)['"]|\brequire\(\s*['"]([^'"]+)['"]\s*\)|\bimport\(\s*['"]([^'"]+)['"]\s*\)/g;
+const importPattern =
+	/(?:^|\n)\s*(?:import|export)\s[^'";]*?from\s+['"]([^'"]+)['"]|\brequire\(\s*['"]([^'"]+)['"]\s*\)|\bimport\(\s*['"]([^'"]+)['"]\s*\)/g;
 
 /** Every module specifier a file names in import/export/require/import(). */
 function specifiersOf(file: string): string[] {
@@ -48,7 +49,11 @@ function rankOf(file: string): number {
 	return rank;
 }
 
-const files = [...sourceFiles(join(repo, 'src')), ...sourceFiles(join(repo, 'nodes')), ...sourceFiles(join(repo, 'credentials'))];
+const files = [
+	...sourceFiles(join(repo, 'src')),
+	...sourceFiles(join(repo, 'nodes')),
+	...sourceFiles(join(repo, 'credentials')),
+];
 const graph = new Map<string, string[]>();
 for (const file of files) {
 	graph.set(
@@ -63,7 +68,9 @@ const name = (file: string) => relative(repo, file);
 
 describe('import direction', () => {
 	it('every relative import resolves', () => {
-		const unresolved = [...graph.values()].flat().filter((target) => target.includes(' → unresolved '));
+		const unresolved = [...graph.values()]
+			.flat()
+			.filter((target) => target.includes(' → unresolved '));
 		expect(unresolved).toEqual([]);
 	});
 
@@ -85,7 +92,14 @@ describe('import direction', () => {
 		const wrong = [...graph]
 			.filter(([file]) => !inSrc(file))
 			.flatMap(([file, targets]) =>
-				targets.filter((target) => inSrc(target) && (rankOf(target) > layers.indexOf('hosts') || name(target).startsWith('src/hosts/standalone/'))).map((target) => `${name(file)} → ${name(target)}`),
+				targets
+					.filter(
+						(target) =>
+							inSrc(target) &&
+							(rankOf(target) > layers.indexOf('hosts') ||
+								name(target).startsWith('src/hosts/standalone/')),
+					)
+					.map((target) => `${name(file)} → ${name(target)}`),
 			);
 		expect(wrong).toEqual([]);
 	});
@@ -93,14 +107,22 @@ describe('import direction', () => {
 	it('hosts/n8n does not import hosts/standalone', () => {
 		const wrong = [...graph]
 			.filter(([file]) => name(file).startsWith('src/hosts/n8n/'))
-			.flatMap(([file, targets]) => targets.filter((target) => name(target).startsWith('src/hosts/standalone/')).map((target) => `${name(file)} → ${name(target)}`));
+			.flatMap(([file, targets]) =>
+				targets
+					.filter((target) => name(target).startsWith('src/hosts/standalone/'))
+					.map((target) => `${name(file)} → ${name(target)}`),
+			);
 		expect(wrong).toEqual([]);
 	});
 
 	it('agent/ imports neither n8n nor LangChain nor zod', () => {
 		const wrong = files
 			.filter((file) => name(file).startsWith('src/agent/'))
-			.flatMap((file) => specifiersOf(file).filter((specifier) => /^(n8n-|@n8n\/|@langchain\/|langchain|zod)/.test(specifier)).map((specifier) => `${name(file)} → ${specifier}`));
+			.flatMap((file) =>
+				specifiersOf(file)
+					.filter((specifier) => /^(n8n-|@n8n\/|@langchain\/|langchain|zod)/.test(specifier))
+					.map((specifier) => `${name(file)} → ${specifier}`),
+			);
 		expect(wrong).toEqual([]);
 	});
 
@@ -112,7 +134,8 @@ describe('import direction', () => {
 			state.set(file, 'open');
 			stack.push(file);
 			for (const target of graph.get(file) ?? []) {
-				if (state.get(target) === 'open') cycles.push([...stack.slice(stack.indexOf(target)), target].map(name).join(' → '));
+				if (state.get(target) === 'open')
+					cycles.push([...stack.slice(stack.indexOf(target)), target].map(name).join(' → '));
 				else if (!state.has(target) && graph.has(target)) visit(target);
 			}
 			stack.pop();

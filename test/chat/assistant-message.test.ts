@@ -2,11 +2,21 @@ import { describe, expect, it } from 'vitest';
 import { assistantMessageFromTurn } from '../../src/chat/assistant-message';
 import type { AssistantTurn } from '../../src/chat/types';
 
-const base: AssistantTurn = { text: '', reasoning: '', reasoningDetails: [], toolCalls: [], finishReason: 'stop', rawFinishReason: 'stop' };
+const base: AssistantTurn = {
+	text: '',
+	reasoning: '',
+	reasoningDetails: [],
+	toolCalls: [],
+	finishReason: 'stop',
+	rawFinishReason: 'stop',
+};
 
 describe('assistantMessageFromTurn', () => {
 	it('a text answer', () => {
-		expect(assistantMessageFromTurn({ ...base, text: 'Hi' })).toEqual({ role: 'assistant', content: 'Hi' });
+		expect(assistantMessageFromTurn({ ...base, text: 'Hi' })).toEqual({
+			role: 'assistant',
+			content: 'Hi',
+		});
 	});
 
 	it('tool calls only: content null, arguments text as received, broken arguments as {}', () => {
@@ -32,7 +42,13 @@ describe('assistantMessageFromTurn', () => {
 
 	it('reasoning details go back unmodified; plain reasoning only when there are none', () => {
 		const details = [{ type: 'reasoning.text', text: 'hm', signature: 's', index: 0 }];
-		expect(assistantMessageFromTurn({ ...base, text: 'x', reasoning: 'hm', reasoningDetails: details })).toEqual({ role: 'assistant', content: 'x', reasoning_details: details });
-		expect(assistantMessageFromTurn({ ...base, text: 'x', reasoning: 'hm' })).toEqual({ role: 'assistant', content: 'x', reasoning: 'hm' });
+		expect(
+			assistantMessageFromTurn({ ...base, text: 'x', reasoning: 'hm', reasoningDetails: details }),
+		).toEqual({ role: 'assistant', content: 'x', reasoning_details: details });
+		expect(assistantMessageFromTurn({ ...base, text: 'x', reasoning: 'hm' })).toEqual({
+			role: 'assistant',
+			content: 'x',
+			reasoning: 'hm',
+		});
 	});
 });

@@ -20,7 +20,9 @@ export async function partsOf(pieces: AsyncIterable<Uint8Array>): Promise<Stream
 }
 
 /** The assembled turn, or the error collectTurn throws, as a comparable value. */
-export async function outcomeOf(pieces: AsyncIterable<Uint8Array>): Promise<{ turn?: AssistantTurn; error?: string }> {
+export async function outcomeOf(
+	pieces: AsyncIterable<Uint8Array>,
+): Promise<{ turn?: AssistantTurn; error?: string }> {
 	try {
 		return { turn: await collectTurn(parseChatStream(pieces)) };
 	} catch (error) {

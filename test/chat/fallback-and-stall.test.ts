@@ -4,11 +4,20 @@
  * Limits are asserted by the error they produce, never by wall-clock numbers.
  */
 import { describe, expect, it } from 'vitest';
-import { createChatModelCaller, type ChatConnection } from '../../src/agent/create-chat-model-caller';
+import {
+	createChatModelCaller,
+	type ChatConnection,
+} from '../../src/agent/create-chat-model-caller';
 import { runAgent } from '../../src/agent/run-agent';
 import { chatCompletion } from '../../src/chat/chat-completion';
 import { agentOutputItem } from '../../src/agent/output-format/agent-output-item';
-import { errorReply, textReply, toolCallReply, type FakeReply, type FakeRequest } from '../support/fake-chat-server';
+import {
+	errorReply,
+	textReply,
+	toolCallReply,
+	type FakeReply,
+	type FakeRequest,
+} from '../support/fake-chat-server';
 import { fakeChatServerPerTest } from '../support/fake-chat-server-hooks';
 import { sha256Tool } from '../agent/test-tools';
 
@@ -19,7 +28,8 @@ function openRouterEmulation(down: Set<string>) {
 	return ({ body }: FakeRequest): FakeReply => {
 		const candidates: string[] = Array.isArray(body.models) ? body.models : [body.model];
 		const answering = candidates.find((model) => !down.has(model));
-		if (!answering) return errorReply(503, 'No endpoints available for any of the requested models');
+		if (!answering)
+			return errorReply(503, 'No endpoints available for any of the requested models');
 		return textReply(`answered by ${answering}`, { model: answering });
 	};
 }
@@ -30,26 +40,43 @@ describe('model fallback', () => {
 		const connection: ChatConnection = {
 			baseUrl: 'https://openrouter.ai/api/v1',
 			retry: { maxRetries: 0 },
-			fetch: (input, init) => fetch(String(input).replace('https://openrouter.ai/api/v1', fake.baseUrl), init),
+			fetch: (input, init) =>
+				fetch(String(input).replace('https://openrouter.ai/api/v1', fake.baseUrl), init),
 		};
 		const { result } = await runAgent({
-			input: { config: { model: 'anthropic/claude-sonnet-4', fallbackModels: ['openai/gpt-4o-mini'] }, prompt: 'hi' },
+			input: {
+				config: { model: 'anthropic/claude-sonnet-4', fallbackModels: ['openai/gpt-4o-mini'] },
+				prompt: 'hi',
+			},
 			tools: [],
 			callModel: createChatModelCaller(connection),
 		});
 		expect(fake.requests).toHaveLength(1);
-		expect(fake.requests[0].body.models).toEqual(['anthropic/claude-sonnet-4', 'openai/gpt-4o-mini']);
-		expect(agentOutputItem(result, { format: 'full' })).toMatchObject({ output: 'answered by openai/gpt-4o-mini', model: 'openai/gpt-4o-mini' });
+		expect(fake.requests[0].body.models).toEqual([
+			'anthropic/claude-sonnet-4',
+			'openai/gpt-4o-mini',
+		]);
+		expect(agentOutputItem(result, { format: 'full' })).toMatchObject({
+			output: 'answered by openai/gpt-4o-mini',
+			model: 'openai/gpt-4o-mini',
+		});
 	});
 
 	it('another server: the first model fails with 503, the caller asks the second; no `models` on the wire', async () => {
-		const fake = await serve(({ body }) => (body.model === 'big-model' ? errorReply(503, 'overloaded') : textReply(`answered by ${body.model}`, { model: body.model })));
+		const fake = await serve(({ body }) =>
+			body.model === 'big-model'
+				? errorReply(503, 'overloaded')
+				: textReply(`answered by ${body.model}`, { model: body.model }),
+		);
 		const { result } = await runAgent({
 			input: { config: { model: 'big-model', fallbackModels: ['small-model'] }, prompt: 'hi' },
 			tools: [],
 			callModel: createChatModelCaller({ baseUrl: fake.baseUrl, retry: { maxRetries: 0 } }),
 		});
-		expect(fake.requests.map((request) => request.body.model)).toEqual(['big-model', 'small-model']);
+		expect(fake.requests.map((request) => request.body.model)).toEqual([
+			'big-model',
+			'small-model',
+		]);
 		expect(fake.requests.every((request) => !('models' in request.body))).toBe(true);
 		expect(result).toMatchObject({ output: 'answered by small-model', model: 'small-model' });
 	});
@@ -57,33 +84,71 @@ describe('model fallback', () => {
 	it('another server: a 400 is not a reason to fall back', async () => {
 		const fake = await serve(() => errorReply(400, 'bad parameter'));
 		const call = createChatModelCaller({ baseUrl: fake.baseUrl, retry: { maxRetries: 0 } });
-		await expect(call({ model: 'a', models: ['a', 'b'], messages: [{ role: 'user', content: 'hi' }] }, {})).rejects.toMatchObject({ status: 400 });
+		await expect(
+			call({ model: 'a', models: ['a', 'b'], messages: [{ role: 'user', content: 'hi' }] }, {}),
+		).rejects.toMatchObject({ status: 400 });
 		expect(fake.requests).toHaveLength(1);
 	});
 });
 
 describe('stream stall limits', () => {
 	it('a stream that stops mid-way ends in the stall error (stallTimeoutMs), although timeoutMs is long', async () => {
-		const fake = await serve(() => textReply('a slow and stalling answer', { deltaSize: 4, reply: { stallAfterChunks: 3 } }));
+		const fake = await serve(() =>
+			textReply('a slow and stalling answer', { deltaSize: 4, reply: { stallAfterChunks: 3 } }),
+		);
 		const parts: string[] = [];
 		await expect(
-			chatCompletion({ model: 'm', messages: [{ role: 'user', content: 'hi' }] }, { baseUrl: fake.baseUrl, timeoutMs: 60_000, stallTimeoutMs: 150, retry: { maxRetries: 0 }, onPart: (part) => void (part.type === 'text-delta' && parts.push(part.text)) }),
-		).rejects.toMatchObject({ name: 'ChatTimeoutError', code: 'CHAT_STREAM_STALLED', phase: 'stall', message: "The model's stream stalled: no data for 150 ms after it had started (option stallTimeoutMs)." });
+			chatCompletion(
+				{ model: 'm', messages: [{ role: 'user', content: 'hi' }] },
+				{
+					baseUrl: fake.baseUrl,
+					timeoutMs: 60_000,
+					stallTimeoutMs: 150,
+					retry: { maxRetries: 0 },
+					onPart: (part) => void (part.type === 'text-delta' && parts.push(part.text)),
+				},
+			),
+		).rejects.toMatchObject({
+			name: 'ChatTimeoutError',
+			code: 'CHAT_STREAM_STALLED',
+			phase: 'stall',
+			message:
+				"The model's stream stalled: no data for 150 ms after it had started (option stallTimeoutMs).",
+		});
 		expect(parts.join('')).toBe('a slow a');
 	});
 
 	it('the caller requests a stalled turn again (nothing was executed yet) and gets the answer', async () => {
-		const fake = await serve(({ index }) => (index === 0 ? textReply('stalled answer', { reply: { stallAfterChunks: 2 } }) : textReply('complete answer')));
-		const call = createChatModelCaller({ baseUrl: fake.baseUrl, stallTimeoutMs: 150, retry: { maxRetries: 0 } });
+		const fake = await serve(({ index }) =>
+			index === 0
+				? textReply('stalled answer', { reply: { stallAfterChunks: 2 } })
+				: textReply('complete answer'),
+		);
+		const call = createChatModelCaller({
+			baseUrl: fake.baseUrl,
+			stallTimeoutMs: 150,
+			retry: { maxRetries: 0 },
+		});
 		const turn = await call({ model: 'm', messages: [{ role: 'user', content: 'hi' }] }, {});
 		expect(turn.text).toBe('complete answer');
 		expect(fake.requests).toHaveLength(2);
 	});
 
 	it('no first token (only keep-alive comments) within firstTokenTimeoutMs → retried, then the error', async () => {
-		const fake = await serve(() => ({ ...textReply('never'), processingComments: 1, stallAfterChunks: 0 }));
+		const fake = await serve(() => ({
+			...textReply('never'),
+			processingComments: 1,
+			stallAfterChunks: 0,
+		}));
 		await expect(
-			chatCompletion({ model: 'm', messages: [{ role: 'user', content: 'hi' }] }, { baseUrl: fake.baseUrl, firstTokenTimeoutMs: 100, retry: { maxRetries: 1, baseDelayMs: 1, maxDelayMs: 2 } }),
+			chatCompletion(
+				{ model: 'm', messages: [{ role: 'user', content: 'hi' }] },
+				{
+					baseUrl: fake.baseUrl,
+					firstTokenTimeoutMs: 100,
+					retry: { maxRetries: 1, baseDelayMs: 1, maxDelayMs: 2 },
+				},
+			),
 		).rejects.toMatchObject({ phase: 'first-token', code: 'CHAT_STREAM_STALLED' });
 		expect(fake.requests).toHaveLength(2);
 	});
@@ -95,13 +160,17 @@ describe('tool and run time limits', () => {
 		const slow = {
 			...sha256Tool(),
 			invoke: (_args: Record<string, unknown>, options: { signal?: AbortSignal }) =>
-				new Promise<never>((_resolve, reject) => options.signal?.addEventListener('abort', () => {
-					aborted = true;
-					reject(new Error('aborted'));
-				})),
+				new Promise<never>((_resolve, reject) =>
+					options.signal?.addEventListener('abort', () => {
+						aborted = true;
+						reject(new Error('aborted'));
+					}),
+				),
 		};
 		const fake = await serve(({ body }) =>
-			body.messages.some((message: { role: string }) => message.role === 'tool') ? textReply('gave up on the tool') : toolCallReply([{ id: 't1', name: 'sha256', arguments: { text: 'x' } }]),
+			body.messages.some((message: { role: string }) => message.role === 'tool')
+				? textReply('gave up on the tool')
+				: toolCallReply([{ id: 't1', name: 'sha256', arguments: { text: 'x' } }]),
 		);
 		const { result } = await runAgent({
 			input: { config: { model: 'm' }, prompt: 'hash x' },
@@ -110,14 +179,26 @@ describe('tool and run time limits', () => {
 			toolTimeoutMs: 100,
 		});
 		expect(aborted).toBe(true);
-		expect(result.steps[0]).toMatchObject({ isError: true, result: "Tool 'sha256' did not finish within 0.1 s and was stopped. Try different arguments, another tool, or answer without this result." });
+		expect(result.steps[0]).toMatchObject({
+			isError: true,
+			result:
+				"Tool 'sha256' did not finish within 0.1 s and was stopped. Try different arguments, another tool, or answer without this result.",
+		});
 		expect(fake.requests[1].body.messages.at(-1).content).toContain('did not finish within 0.1 s');
 	});
 
 	it('the whole run stops at runTimeoutMs with a clear reason', async () => {
 		const fake = await serve(() => textReply('late', { reply: { chunkDelayMs: 400 } }));
 		await expect(
-			runAgent({ input: { config: { model: 'm' }, prompt: 'hi' }, tools: [], callModel: createChatModelCaller({ baseUrl: fake.baseUrl }), runTimeoutMs: 100 }),
-		).rejects.toMatchObject({ code: 'AGENT_ABORTED', message: 'The agent stopped: aborted (the whole run exceeded its time limit of 0.1 s).' });
+			runAgent({
+				input: { config: { model: 'm' }, prompt: 'hi' },
+				tools: [],
+				callModel: createChatModelCaller({ baseUrl: fake.baseUrl }),
+				runTimeoutMs: 100,
+			}),
+		).rejects.toMatchObject({
+			code: 'AGENT_ABORTED',
+			message: 'The agent stopped: aborted (the whole run exceeded its time limit of 0.1 s).',
+		});
 	});
 });

@@ -17,9 +17,21 @@ describe('replay through nock (native fetch intercepted)', () => {
 				return true;
 			})
 			.matchHeader('authorization', 'Bearer sk-or-v1-nock')
-			.reply(200, loadChatFixtureSse('parallel-tool-calls', { lineEnding: '\r\n' }), { 'Content-Type': 'text/event-stream' });
-		const turn = await chatCompletion({ model: 'openai/gpt-4o-mini', messages: [{ role: 'user', content: 'Paris and Rome?' }], parallel_tool_calls: true }, { baseUrl, apiKey: 'sk-or-v1-nock' });
-		expect(turn.toolCalls.map((call) => call.arguments)).toEqual([{ city: 'Paris' }, { city: 'Rome' }]);
+			.reply(200, loadChatFixtureSse('parallel-tool-calls', { lineEnding: '\r\n' }), {
+				'Content-Type': 'text/event-stream',
+			});
+		const turn = await chatCompletion(
+			{
+				model: 'openai/gpt-4o-mini',
+				messages: [{ role: 'user', content: 'Paris and Rome?' }],
+				parallel_tool_calls: true,
+			},
+			{ baseUrl, apiKey: 'sk-or-v1-nock' },
+		);
+		expect(turn.toolCalls.map((call) => call.arguments)).toEqual([
+			{ city: 'Paris' },
+			{ city: 'Rome' },
+		]);
 		expect(sentBody).toMatchInlineSnapshot(`
 			{
 			  "messages": [
@@ -42,11 +54,18 @@ describe('replay through nock (native fetch intercepted)', () => {
 	it('429 with Retry-After, then the stream', async () => {
 		const scope = nock('https://openrouter.ai')
 			.post('/api/v1/chat/completions')
-			.reply(429, { error: { code: 429, message: 'Rate limit exceeded: free-models-per-min' } }, { 'Retry-After': '0' })
+			.reply(
+				429,
+				{ error: { code: 429, message: 'Rate limit exceeded: free-models-per-min' } },
+				{ 'Retry-After': '0' },
+			)
 			.post('/api/v1/chat/completions')
 			.reply(200, loadChatFixtureSse('text'), { 'Content-Type': 'text/event-stream' });
 		const delays: number[] = [];
-		const turn = await chatCompletion({ model: 'm', messages: [] }, { baseUrl, onRetry: (event) => delays.push(event.delayMs) });
+		const turn = await chatCompletion(
+			{ model: 'm', messages: [] },
+			{ baseUrl, onRetry: (event) => delays.push(event.delayMs) },
+		);
 		expect(turn.text).toBe('The capital of France is Paris — ✓.');
 		expect(delays).toEqual([0]);
 		scope.done();

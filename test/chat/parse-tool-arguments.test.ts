@@ -31,6 +31,8 @@ describe('parseToolArguments', () => {
 		}
 		expect(caught).toBeInstanceOf(ToolArgumentsError);
 		expect(caught).toMatchObject({ code: 'TOOL_ARGUMENTS_INVALID', index, description });
-		expect((caught as Error).message).toBe(`Tool arguments are not one JSON object: ${description} at position ${index} in ${JSON.stringify(text)}`);
+		expect((caught as Error).message).toBe(
+			`Tool arguments are not one JSON object: ${description} at position ${index} in ${JSON.stringify(text)}`,
+		);
 	});
 });

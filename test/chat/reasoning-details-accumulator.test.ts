@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { ReasoningDetailsAccumulator, reasoningTextOf } from '../../src/chat/reasoning-details-accumulator';
+import {
+	ReasoningDetailsAccumulator,
+	reasoningTextOf,
+} from '../../src/chat/reasoning-details-accumulator';
 import type { ReasoningDetail } from '../../src/chat/types';
 
 function merge(...deltas: ReasoningDetail[][]): ReasoningDetail[] {
@@ -14,26 +17,61 @@ describe('ReasoningDetailsAccumulator', () => {
 			merge(
 				[{ type: 'reasoning.text', text: 'Think', format: 'anthropic-claude-v1', index: 0 }],
 				[{ type: 'reasoning.text', text: 'ing.', format: 'anthropic-claude-v1', index: 0 }],
-				[{ type: 'reasoning.text', text: '', signature: 'sig', format: 'anthropic-claude-v1', index: 0 }],
+				[
+					{
+						type: 'reasoning.text',
+						text: '',
+						signature: 'sig',
+						format: 'anthropic-claude-v1',
+						index: 0,
+					},
+				],
 			),
-		).toEqual([{ type: 'reasoning.text', text: 'Thinking.', signature: 'sig', format: 'anthropic-claude-v1', index: 0 }]);
+		).toEqual([
+			{
+				type: 'reasoning.text',
+				text: 'Thinking.',
+				signature: 'sig',
+				format: 'anthropic-claude-v1',
+				index: 0,
+			},
+		]);
 	});
 
 	it('keeps different indexes and types apart, in first-seen order, with encrypted data verbatim', () => {
 		expect(
 			merge(
 				[{ type: 'reasoning.summary', summary: 'Plan: ', index: 0, format: 'openai-responses-v1' }],
-				[{ type: 'reasoning.encrypted', data: 'gAAAAB', index: 1, id: 'rs_1', format: 'openai-responses-v1' }],
+				[
+					{
+						type: 'reasoning.encrypted',
+						data: 'gAAAAB',
+						index: 1,
+						id: 'rs_1',
+						format: 'openai-responses-v1',
+					},
+				],
 				[{ type: 'reasoning.summary', summary: 'add.', index: 0 }],
 			),
 		).toEqual([
 			{ type: 'reasoning.summary', summary: 'Plan: add.', index: 0, format: 'openai-responses-v1' },
-			{ type: 'reasoning.encrypted', data: 'gAAAAB', index: 1, id: 'rs_1', format: 'openai-responses-v1' },
+			{
+				type: 'reasoning.encrypted',
+				data: 'gAAAAB',
+				index: 1,
+				id: 'rs_1',
+				format: 'openai-responses-v1',
+			},
 		]);
 	});
 
 	it('keeps entries without an index as they came, and unknown fields', () => {
-		expect(merge([{ type: 'reasoning.text', text: 'a', extra: { x: 1 } }], [{ type: 'reasoning.text', text: 'b' }])).toEqual([
+		expect(
+			merge(
+				[{ type: 'reasoning.text', text: 'a', extra: { x: 1 } }],
+				[{ type: 'reasoning.text', text: 'b' }],
+			),
+		).toEqual([
 			{ type: 'reasoning.text', text: 'a', extra: { x: 1 } },
 			{ type: 'reasoning.text', text: 'b' },
 		]);

@@ -12,13 +12,38 @@ describe('Redactor.text', () => {
 		['a known secret', ['abcdef123'], 'key abcdef123 used', 'key [REDACTED] used'],
 		['every occurrence', ['abcdef123'], 'abcdef123/abcdef123', '[REDACTED]/[REDACTED]'],
 		['a value shorter than 6 characters is not a secret', ['abc12'], 'abc12 stays', 'abc12 stays'],
-		['the longest secret first: one that contains another is replaced whole', ['secret', 'secret-and-more'], 'x secret-and-more y', 'x [REDACTED] y'],
-		['as JSON text escapes it', ['pa"ss\\word'], JSON.stringify({ error: 'pa"ss\\word' }), '{"error":"[REDACTED]"}'],
+		[
+			'the longest secret first: one that contains another is replaced whole',
+			['secret', 'secret-and-more'],
+			'x secret-and-more y',
+			'x [REDACTED] y',
+		],
+		[
+			'as JSON text escapes it',
+			['pa"ss\\word'],
+			JSON.stringify({ error: 'pa"ss\\word' }),
+			'{"error":"[REDACTED]"}',
+		],
 		['as a URL encodes it', ['a b/c+d=e'], 'GET /x?key=a%20b%2Fc%2Bd%3De', 'GET /x?key=[REDACTED]'],
-		['regex characters in a secret are literal', ['a.b*c(d)'], 'a.b*c(d) axbbbcd', '[REDACTED] axbbbcd'],
-		['bearer tokens by their shape', [], 'Authorization: Bearer abcdefgh12345', 'Authorization: [REDACTED]'],
+		[
+			'regex characters in a secret are literal',
+			['a.b*c(d)'],
+			'a.b*c(d) axbbbcd',
+			'[REDACTED] axbbbcd',
+		],
+		[
+			'bearer tokens by their shape',
+			[],
+			'Authorization: Bearer abcdefgh12345',
+			'Authorization: [REDACTED]',
+		],
 		['sk- keys by their shape', [], 'key sk-abcdefghijklmnop1234', 'key [REDACTED]'],
-		['empty, null and undefined secrets are ignored', ['', null, undefined], 'nothing here', 'nothing here'],
+		[
+			'empty, null and undefined secrets are ignored',
+			['', null, undefined],
+			'nothing here',
+			'nothing here',
+		],
 	])('%s', (_label, secrets, text, expected) => {
 		expect(new Redactor(secrets).text(text)).toBe(expected);
 	});
@@ -28,7 +53,9 @@ describe('Redactor.text', () => {
 		expect(text).toContain(token.slice(0, 5));
 		const redacted = new Redactor([token]).text(text);
 		expect(redacted).not.toContain(token.slice(0, 3));
-		expect(redacted).toBe(`${'x'.repeat(95)}[REDACTED]\n[Output truncated: showing the first 100 of ${95 + token.length + 6} characters.]`);
+		expect(redacted).toBe(
+			`${'x'.repeat(95)}[REDACTED]\n[Output truncated: showing the first 100 of ${95 + token.length + 6} characters.]`,
+		);
 	});
 
 	it('the cut-secret rule leaves text before a note alone when it is no secret start', () => {
@@ -45,9 +72,17 @@ describe('Redactor.text', () => {
 describe('Redactor.value', () => {
 	it('redacts strings and keys at any depth, copying only what changed', () => {
 		const untouched = { plain: [1, 'two', { three: true }] };
-		const value = { untouched, steps: [{ result: `echo ${token}`, data: { error: { message: `bad ${token}` } } }], [token]: 1 };
+		const value = {
+			untouched,
+			steps: [{ result: `echo ${token}`, data: { error: { message: `bad ${token}` } } }],
+			[token]: 1,
+		};
 		const redacted = new Redactor([token]).value(value);
-		expect(redacted).toEqual({ untouched, steps: [{ result: 'echo [REDACTED]', data: { error: { message: 'bad [REDACTED]' } } }], '[REDACTED]': 1 });
+		expect(redacted).toEqual({
+			untouched,
+			steps: [{ result: 'echo [REDACTED]', data: { error: { message: 'bad [REDACTED]' } } }],
+			'[REDACTED]': 1,
+		});
 		expect(redacted.untouched).toBe(untouched);
 		expect(value.steps[0].result).toBe(`echo ${token}`);
 	});
@@ -62,7 +97,11 @@ describe('Redactor.value', () => {
 describe('Redactor.error', () => {
 	it('redacts message, stack, fields and the cause chain in place; the class stays', () => {
 		const cause = new Error(`socket for ${key}`);
-		const error = new ApiCallError(`HTTP 401: invalid key ${key}`, { status: 401, responseBody: `{"key":"${key}"}`, cause });
+		const error = new ApiCallError(`HTTP 401: invalid key ${key}`, {
+			status: 401,
+			responseBody: `{"key":"${key}"}`,
+			cause,
+		});
 		const redacted = new Redactor([key]).error(error);
 		expect(redacted).toBe(error);
 		expect(redacted).toBeInstanceOf(ApiCallError);
@@ -74,7 +113,11 @@ describe('Redactor.error', () => {
 
 	it.each([
 		['a thrown string', `failed with ${key}`, 'failed with [REDACTED]'],
-		['a thrown plain object', { message: `failed with ${key}` }, { message: 'failed with [REDACTED]' }],
+		[
+			'a thrown plain object',
+			{ message: `failed with ${key}` },
+			{ message: 'failed with [REDACTED]' },
+		],
 		['a thrown number', 42, 42],
 	])('%s', (_label, thrown, expected) => {
 		expect(new Redactor([key]).error(thrown)).toEqual(expected);
@@ -83,6 +126,8 @@ describe('Redactor.error', () => {
 	it('copes with a cause cycle', () => {
 		const error = new MidStreamError(`echo ${key}`);
 		(error as { cause?: unknown }).cause = error;
-		expect(new Redactor([key]).error(error).message).toBe('The model provider failed mid-stream: echo [REDACTED]');
+		expect(new Redactor([key]).error(error).message).toBe(
+			'The model provider failed mid-stream: echo [REDACTED]',
+		);
 	});
 });

@@ -28,8 +28,12 @@ describe('retryDelayMs', () => {
 		expect(retryDelayMs(0, options, 60_000)).toBe(5000);
 	});
 	it('backs off exponentially with jitter in the upper half, capped at maxDelayMs', () => {
-		expect([0, 1, 2, 3, 4].map((attempt) => retryDelayMs(attempt, options, undefined, () => 0))).toEqual([50, 100, 200, 400, 500]);
-		expect([0, 1, 2, 3, 4].map((attempt) => retryDelayMs(attempt, options, undefined, () => 1))).toEqual([100, 200, 400, 800, 1000]);
+		expect(
+			[0, 1, 2, 3, 4].map((attempt) => retryDelayMs(attempt, options, undefined, () => 0)),
+		).toEqual([50, 100, 200, 400, 500]);
+		expect(
+			[0, 1, 2, 3, 4].map((attempt) => retryDelayMs(attempt, options, undefined, () => 1)),
+		).toEqual([100, 200, 400, 800, 1000]);
 	});
 });
 

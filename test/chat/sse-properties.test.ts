@@ -7,7 +7,11 @@
  */
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { chatFixtureNames, frameChunksAsSse, loadChatFixtureChunks } from '../../fixtures/chat/load-chat-fixture';
+import {
+	chatFixtureNames,
+	frameChunksAsSse,
+	loadChatFixtureChunks,
+} from '../../fixtures/chat/load-chat-fixture';
 import { collectTurn, TurnAssembler } from '../../src/chat/collect-turn';
 import { ChatStreamParser, parseChatStream } from '../../src/chat/parse-chat-stream';
 import { SseParser, type SseEvent } from '../../src/chat/parse-sse';
@@ -18,20 +22,52 @@ const encoder = new TextEncoder();
 
 /** Pieces of SSE text: fields, line endings of all three kinds, comments, multi-byte characters. */
 const SSE_FRAGMENTS = [
-	'data:', 'data: ', 'event: ', 'id: ', 'retry: 5', ': OPENROUTER PROCESSING', ':', '\n', '\r', '\r\n', '\n\n', '\r\n\r\n',
-	'[DONE]', '{', '}', '"', '\\', '{"choices":[', ']}', 'é', '✓', '😀', '\u2028', '\uFEFF', '\uD800', 'x',
+	'data:',
+	'data: ',
+	'event: ',
+	'id: ',
+	'retry: 5',
+	': OPENROUTER PROCESSING',
+	':',
+	'\n',
+	'\r',
+	'\r\n',
+	'\n\n',
+	'\r\n\r\n',
+	'[DONE]',
+	'{',
+	'}',
+	'"',
+	'\\',
+	'{"choices":[',
+	']}',
+	'é',
+	'✓',
+	'😀',
+	'\u2028',
+	'\uFEFF',
+	'\uD800',
+	'x',
 ];
 
 const sseText = fc
-	.array(fc.oneof(fc.constantFrom(...SSE_FRAGMENTS), fc.string({ unit: 'binary', maxLength: 5 })), { maxLength: 60 })
+	.array(fc.oneof(fc.constantFrom(...SSE_FRAGMENTS), fc.string({ unit: 'binary', maxLength: 5 })), {
+		maxLength: 60,
+	})
 	.map((parts) => parts.join(''));
 
 /** Sorted cut positions inside a length-`length` input (duplicates give empty reads, which must be harmless). */
 function cutsWithin(length: number): fc.Arbitrary<number[]> {
-	return fc.array(fc.integer({ min: 0, max: length }), { maxLength: 12 }).map((cuts) => cuts.sort((left, right) => left - right));
+	return fc
+		.array(fc.integer({ min: 0, max: length }), { maxLength: 12 })
+		.map((cuts) => cuts.sort((left, right) => left - right));
 }
 
-function piecesOf<T extends { slice(start: number, end?: number): T }>(whole: T, length: number, cuts: number[]): T[] {
+function piecesOf<T extends { slice(start: number, end?: number): T }>(
+	whole: T,
+	length: number,
+	cuts: number[],
+): T[] {
 	const pieces: T[] = [];
 	let start = 0;
 	for (const cut of [...cuts, length]) {
@@ -48,7 +84,16 @@ function sseEvents(pieces: string[]): SseEvent[] {
 
 /** Parts as comparable values: an error part as its class, code and message. */
 function comparable(parts: StreamPart[]): unknown[] {
-	return parts.map((part) => (part.type === 'error' ? { type: 'error', name: part.error.name, code: (part.error as ToolbridgeError).code, message: part.error.message } : part));
+	return parts.map((part) =>
+		part.type === 'error'
+			? {
+					type: 'error',
+					name: part.error.name,
+					code: (part.error as ToolbridgeError).code,
+					message: part.error.message,
+				}
+			: part,
+	);
 }
 
 /** Runs the synchronous chain over the reads; any throw fails the property with what was thrown. */
@@ -60,7 +105,12 @@ function parseReads(reads: Uint8Array[]): StreamPart[] {
 		if (parser.done) break;
 	}
 	parts.push(...parser.end());
-	for (const part of parts) if (part.type === 'error') expect(ToolbridgeError.isInstance(part.error), `error part carries ${part.error.name}: ${part.error.message}`).toBe(true);
+	for (const part of parts)
+		if (part.type === 'error')
+			expect(
+				ToolbridgeError.isInstance(part.error),
+				`error part carries ${part.error.name}: ${part.error.message}`,
+			).toBe(true);
 	return parts;
 }
 
@@ -84,12 +134,25 @@ const TRICKY_KEYS = ['toString', 'valueOf', '__proto__', 'constructor', 'hasOwnP
 const trickyJson: fc.Arbitrary<unknown> = fc.letrec<{ value: unknown }>((tie) => ({
 	value: fc.oneof(
 		{ depthSize: 'small', withCrossShrink: true },
-		fc.oneof(fc.string({ maxLength: 6 }), fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.boolean(), fc.constant(null)),
+		fc.oneof(
+			fc.string({ maxLength: 6 }),
+			fc.integer(),
+			fc.double({ noNaN: true, noDefaultInfinity: true }),
+			fc.boolean(),
+			fc.constant(null),
+		),
 		fc.array(tie('value'), { maxLength: 4 }),
-		fc.dictionary(fc.oneof(fc.constantFrom(...TRICKY_KEYS, 'message', 'code', 'index', 'id', 'type', 'text'), fc.string({ maxLength: 4 })), tie('value'), {
-			maxKeys: 4,
-			noNullPrototype: true,
-		}),
+		fc.dictionary(
+			fc.oneof(
+				fc.constantFrom(...TRICKY_KEYS, 'message', 'code', 'index', 'id', 'type', 'text'),
+				fc.string({ maxLength: 4 }),
+			),
+			tie('value'),
+			{
+				maxKeys: 4,
+				noNullPrototype: true,
+			},
+		),
 	),
 })).value;
 
@@ -113,11 +176,29 @@ const chunkArbitrary = fc.record(
 								{
 									content: field(fc.string({ maxLength: 8 })),
 									reasoning: field(fc.string({ maxLength: 8 })),
-									reasoning_details: field(fc.array(fc.record({ type: field(fc.constantFrom('reasoning.text', 'reasoning.summary')), text: field(fc.string()), index: field(fc.nat(2)) }), { maxLength: 3 })),
+									reasoning_details: field(
+										fc.array(
+											fc.record({
+												type: field(fc.constantFrom('reasoning.text', 'reasoning.summary')),
+												text: field(fc.string()),
+												index: field(fc.nat(2)),
+											}),
+											{ maxLength: 3 },
+										),
+									),
 									tool_calls: field(
 										fc.array(
 											fc.record(
-												{ index: field(fc.nat(2)), id: field(fc.constantFrom('a', 'b', '')), function: field(fc.record({ name: field(fc.constantFrom('f', 'g')), arguments: field(fc.constantFrom('{', '"x":1', '}', '{}')) })) },
+												{
+													index: field(fc.nat(2)),
+													id: field(fc.constantFrom('a', 'b', '')),
+													function: field(
+														fc.record({
+															name: field(fc.constantFrom('f', 'g')),
+															arguments: field(fc.constantFrom('{', '"x":1', '}', '{}')),
+														}),
+													),
+												},
 												{ requiredKeys: [] },
 											),
 											{ maxLength: 3 },
@@ -134,14 +215,34 @@ const chunkArbitrary = fc.record(
 				{ maxLength: 2 },
 			),
 		),
-		usage: field(fc.record({ prompt_tokens: field(fc.nat()), completion_tokens: field(fc.nat()), cost: field(fc.double()) }, { requiredKeys: [] })),
-		error: field(fc.record({ message: field(fc.string({ maxLength: 8 })), code: field(fc.oneof(fc.integer(), fc.string({ maxLength: 4 }))) }, { requiredKeys: [] })),
+		usage: field(
+			fc.record(
+				{
+					prompt_tokens: field(fc.nat()),
+					completion_tokens: field(fc.nat()),
+					cost: field(fc.double()),
+				},
+				{ requiredKeys: [] },
+			),
+		),
+		error: field(
+			fc.record(
+				{
+					message: field(fc.string({ maxLength: 8 })),
+					code: field(fc.oneof(fc.integer(), fc.string({ maxLength: 4 }))),
+				},
+				{ requiredKeys: [] },
+			),
+		),
 	},
 	{ requiredKeys: [] },
 );
 
 /** A chunk nested `depth` levels deep at one of the places the chain reads. */
-function deeplyNested(place: 'error' | 'error-code' | 'usage' | 'delta' | 'reasoning-details' | 'arguments', depth: number): string {
+function deeplyNested(
+	place: 'error' | 'error-code' | 'usage' | 'delta' | 'reasoning-details' | 'arguments',
+	depth: number,
+): string {
 	const nested = `${'['.repeat(depth)}${']'.repeat(depth)}`;
 	const finish = ',"finish_reason":"stop"';
 	switch (place) {
@@ -177,13 +278,27 @@ describe('SseParser: arbitrary text in arbitrary pieces', () => {
 describe('ChatStreamParser: arbitrary bytes in arbitrary reads', () => {
 	test('recorded streams cut anywhere (inside UTF-8 characters too) give the outcome of the whole body', () => {
 		const bodies = chatFixtureNames.map((name) =>
-			encoder.encode(frameChunksAsSse(loadChatFixtureChunks(name).map((chunk) => JSON.parse(JSON.stringify(chunk).replace(/"content":"([^"]*)"/g, '"content":"$1é✓😀"')) as object), { lineEnding: '\r\n' })),
+			encoder.encode(
+				frameChunksAsSse(
+					loadChatFixtureChunks(name).map(
+						(chunk) =>
+							JSON.parse(
+								JSON.stringify(chunk).replace(/"content":"([^"]*)"/g, '"content":"$1é✓😀"'),
+							) as object,
+					),
+					{ lineEnding: '\r\n' },
+				),
+			),
 		);
 		fc.assert(
 			fc.property(
-				fc.constantFrom(...bodies).chain((bytes) => fc.tuple(fc.constant(bytes), cutsWithin(bytes.length))),
+				fc
+					.constantFrom(...bodies)
+					.chain((bytes) => fc.tuple(fc.constant(bytes), cutsWithin(bytes.length))),
 				([bytes, cuts]) => {
-					expect(comparable(parseReads(piecesOf(bytes, bytes.length, cuts)))).toEqual(comparable(parseReads([bytes])));
+					expect(comparable(parseReads(piecesOf(bytes, bytes.length, cuts)))).toEqual(
+						comparable(parseReads([bytes])),
+					);
 				},
 			),
 			{ numRuns: 400 },
@@ -193,9 +308,13 @@ describe('ChatStreamParser: arbitrary bytes in arbitrary reads', () => {
 	test('arbitrary SSE-like text: no throw, error parts carry ToolbridgeErrors, cuts change nothing', () => {
 		fc.assert(
 			fc.property(
-				sseText.map((text) => encoder.encode(text)).chain((bytes) => fc.tuple(fc.constant(bytes), cutsWithin(bytes.length))),
+				sseText
+					.map((text) => encoder.encode(text))
+					.chain((bytes) => fc.tuple(fc.constant(bytes), cutsWithin(bytes.length))),
 				([bytes, cuts]) => {
-					expect(comparable(parseReads(piecesOf(bytes, bytes.length, cuts)))).toEqual(comparable(parseReads([bytes])));
+					expect(comparable(parseReads(piecesOf(bytes, bytes.length, cuts)))).toEqual(
+						comparable(parseReads([bytes])),
+					);
 				},
 			),
 			{ numRuns: 1000 },
@@ -233,7 +352,14 @@ describe('ChatStreamParser: arbitrary bytes in arbitrary reads', () => {
 	test('a chunk nested arbitrarily deep anywhere the chain reads: parts or ToolbridgeErrors only', async () => {
 		await fc.assert(
 			fc.asyncProperty(
-				fc.constantFrom('error', 'error-code', 'usage', 'delta', 'reasoning-details', 'arguments' as const),
+				fc.constantFrom(
+					'error',
+					'error-code',
+					'usage',
+					'delta',
+					'reasoning-details',
+					'arguments' as const,
+				),
 				fc.oneof(fc.integer({ min: 1, max: 50 }), fc.integer({ min: 5_000, max: 60_000 })),
 				async (place, depth) => {
 					const reads = [encoder.encode(`data: ${deeplyNested(place, depth)}\n\ndata: [DONE]\n\n`)];
@@ -250,10 +376,18 @@ describe('regressions found by these properties', () => {
 	test.each([
 		// A provider error whose `code` has an own `toString` that is not a function: the message's
 		// template literal threw "TypeError: Cannot convert object to primitive value".
-		['error code with a toString key', 'data: {"error":{"code":{"toString":0}}}\n\n', 'CHAT_MID_STREAM'],
+		[
+			'error code with a toString key',
+			'data: {"error":{"code":{"toString":0}}}\n\n',
+			'CHAT_MID_STREAM',
+		],
 		// An error object without a string message nested deeper than JSON.stringify's stack:
 		// "RangeError: Maximum call stack size exceeded" from describing it.
-		['error object nested 5,000 deep', `data: {"error":{"detail":${'['.repeat(5_000)}${']'.repeat(5_000)}}}\n\n`, 'CHAT_MID_STREAM'],
+		[
+			'error object nested 5,000 deep',
+			`data: {"error":{"detail":${'['.repeat(5_000)}${']'.repeat(5_000)}}}\n\n`,
+			'CHAT_MID_STREAM',
+		],
 	])('%s: an error part, not a throw', (_name, body, code) => {
 		const parts = parseReads([encoder.encode(body)]);
 		expect(parts).toHaveLength(1);
@@ -264,6 +398,11 @@ describe('regressions found by these properties', () => {
 describe('regressions found by the properties above', () => {
 	test('a reasoning_details entry whose type is not a string: a turn, not a TypeError', () => {
 		const turn = new TurnAssembler();
-		expect(() => turn.add({ type: 'reasoning-details', details: [{ type: [{ toString: 0 }], text: null, index: 0 } as never] })).not.toThrow();
+		expect(() =>
+			turn.add({
+				type: 'reasoning-details',
+				details: [{ type: [{ toString: 0 }], text: null, index: 0 } as never],
+			}),
+		).not.toThrow();
 	});
 });

@@ -8,15 +8,40 @@ import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import type { ChatCompletionChunk, WireToolCallDelta } from '../../src/chat/chat-chunk';
 import { StreamPartConverter } from '../../src/chat/stream-part-converter';
-import { ToolCallAccumulator, type ToolCallDeltaResult } from '../../src/chat/tool-call-accumulator';
+import {
+	ToolCallAccumulator,
+	type ToolCallDeltaResult,
+} from '../../src/chat/tool-call-accumulator';
 import { ToolbridgeError } from '../../src/errors/toolbridge-error';
 
 /** Present with a value, present as null, or absent: what providers do with every field. */
 function maybe<T>(value: fc.Arbitrary<T>): fc.Arbitrary<T | null | undefined> {
-	return fc.oneof({ weight: 3, arbitrary: value }, { weight: 1, arbitrary: fc.constant(null) }, { weight: 2, arbitrary: fc.constant(undefined) });
+	return fc.oneof(
+		{ weight: 3, arbitrary: value },
+		{ weight: 1, arbitrary: fc.constant(null) },
+		{ weight: 2, arbitrary: fc.constant(undefined) },
+	);
 }
 
-const ARGUMENT_PIECES = ['{', '}', '"', '"q"', ':', '1', ',', '{"a":1}', '{}', '[', ']', 'null', '\\', '\\u00e9', 'é', '😀', ' '];
+const ARGUMENT_PIECES = [
+	'{',
+	'}',
+	'"',
+	'"q"',
+	':',
+	'1',
+	',',
+	'{"a":1}',
+	'{}',
+	'[',
+	']',
+	'null',
+	'\\',
+	'\\u00e9',
+	'é',
+	'😀',
+	' ',
+];
 
 const deltaArbitrary: fc.Arbitrary<WireToolCallDelta> = fc.record(
 	{
@@ -28,7 +53,12 @@ const deltaArbitrary: fc.Arbitrary<WireToolCallDelta> = fc.record(
 			fc.record(
 				{
 					name: maybe(fc.constantFrom('search', 'get_', 'weather', '', 'constructor')),
-					arguments: maybe(fc.oneof(fc.constantFrom(...ARGUMENT_PIECES), fc.string({ unit: 'binary', maxLength: 4 }))),
+					arguments: maybe(
+						fc.oneof(
+							fc.constantFrom(...ARGUMENT_PIECES),
+							fc.string({ unit: 'binary', maxLength: 4 }),
+						),
+					),
 				},
 				{ requiredKeys: [] },
 			),
@@ -54,7 +84,11 @@ describe('ToolCallAccumulator: arbitrary delta sequences', () => {
 					expect(typeof call.toolCallId === 'string' && call.toolCallId !== '').toBe(true);
 					if (call.error === undefined) {
 						expect(call.name).not.toBe('');
-						expect(typeof call.arguments === 'object' && call.arguments !== null && !Array.isArray(call.arguments)).toBe(true);
+						expect(
+							typeof call.arguments === 'object' &&
+								call.arguments !== null &&
+								!Array.isArray(call.arguments),
+						).toBe(true);
 					} else {
 						expect(typeof call.error).toBe('string');
 						expect(call.arguments).toBeUndefined();
@@ -78,7 +112,11 @@ describe('ToolCallAccumulator: arbitrary delta sequences', () => {
 				expect(calls.map((call) => call.argumentsText)).toEqual(reported);
 				expect(calls.map((call) => call.name)).toEqual(names);
 				// And every non-empty argument piece sent was reported once.
-				const sent = deltas.map((delta) => (typeof delta.function?.arguments === 'string' ? delta.function.arguments : '')).join('');
+				const sent = deltas
+					.map((delta) =>
+						typeof delta.function?.arguments === 'string' ? delta.function.arguments : '',
+					)
+					.join('');
 				expect(results.map((result) => result.argumentsDelta ?? '').join('')).toBe(sent);
 			}),
 			{ numRuns: 600 },
@@ -105,14 +143,29 @@ describe('ToolCallAccumulator: arbitrary delta sequences', () => {
 	test('tool_calls entries of any JSON shape in a stream: parts only, errors only ToolbridgeErrors', () => {
 		fc.assert(
 			fc.property(
-				fc.array(fc.array(fc.oneof(deltaArbitrary as fc.Arbitrary<unknown>, fc.jsonValue({ maxDepth: 3 })), { maxLength: 4 }), { maxLength: 10 }),
+				fc.array(
+					fc.array(
+						fc.oneof(deltaArbitrary as fc.Arbitrary<unknown>, fc.jsonValue({ maxDepth: 3 })),
+						{ maxLength: 4 },
+					),
+					{ maxLength: 10 },
+				),
 				(toolCallLists) => {
 					const converter = new StreamPartConverter();
 					// Wire data is whatever the provider sent: typed as the chunk only after the fact.
-					const chunks = toolCallLists.map((toolCalls) => ({ choices: [{ index: 0, delta: { tool_calls: toolCalls } }] }) as ChatCompletionChunk);
+					const chunks = toolCallLists.map(
+						(toolCalls) =>
+							({
+								choices: [{ index: 0, delta: { tool_calls: toolCalls } }],
+							}) as ChatCompletionChunk,
+					);
 					chunks.push({ choices: [{ index: 0, delta: {}, finish_reason: 'tool_calls' }] });
-					const parts = [...chunks.flatMap((chunk) => converter.push({ type: 'chunk', chunk })), ...converter.finish()];
-					for (const part of parts) if (part.type === 'error') expect(ToolbridgeError.isInstance(part.error)).toBe(true);
+					const parts = [
+						...chunks.flatMap((chunk) => converter.push({ type: 'chunk', chunk })),
+						...converter.finish(),
+					];
+					for (const part of parts)
+						if (part.type === 'error') expect(ToolbridgeError.isInstance(part.error)).toBe(true);
 					expect(parts.at(-1)?.type).toBe('finish');
 				},
 			),

@@ -1,10 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { DynamicStructuredTool } from '@langchain/core/tools';
-import { toAnthropicTool, toOpenAITool, toProviderToolChoice, type ToolChoice } from '../../src/chat/tool-conversion';
+import {
+	toAnthropicTool,
+	toOpenAITool,
+	toProviderToolChoice,
+	type ToolChoice,
+} from '../../src/chat/tool-conversion';
 import { zodToJsonSchema } from '../../src/schema/zod-to-json-schema';
 
-const schema = z.object({ city: z.string().describe('City name'), days: z.number().int().optional(), unit: z.enum(['C', 'F']).default('C') });
+const schema = z.object({
+	city: z.string().describe('City name'),
+	days: z.number().int().optional(),
+	unit: z.enum(['C', 'F']).default('C'),
+});
 
 describe('zodToJsonSchema', () => {
 	it('gives draft-07 JSON Schema without $schema', () => {
@@ -41,14 +50,34 @@ describe('zodToJsonSchema', () => {
 });
 
 describe('toOpenAITool / toAnthropicTool', () => {
-	const jsonTool = { name: 'weather', description: 'Weather for a city', parameters: { $schema: 'http://json-schema.org/draft-07/schema#', type: 'object', properties: { city: { type: 'string' } } } };
+	const jsonTool = {
+		name: 'weather',
+		description: 'Weather for a city',
+		parameters: {
+			$schema: 'http://json-schema.org/draft-07/schema#',
+			type: 'object',
+			properties: { city: { type: 'string' } },
+		},
+	};
 
 	it('OpenAI function format from JSON Schema ($schema stripped)', () => {
-		expect(toOpenAITool(jsonTool)).toEqual({ type: 'function', function: { name: 'weather', description: 'Weather for a city', parameters: { type: 'object', properties: { city: { type: 'string' } } } } });
+		expect(toOpenAITool(jsonTool)).toEqual({
+			type: 'function',
+			function: {
+				name: 'weather',
+				description: 'Weather for a city',
+				parameters: { type: 'object', properties: { city: { type: 'string' } } },
+			},
+		});
 	});
 
 	it('Anthropic format from a LangChain tool with a zod schema', () => {
-		const tool = new DynamicStructuredTool({ name: 'weather', description: 'Weather', schema, func: async () => '' });
+		const tool = new DynamicStructuredTool({
+			name: 'weather',
+			description: 'Weather',
+			schema,
+			func: async () => '',
+		});
 		const anthropic = toAnthropicTool(tool);
 		expect(anthropic.name).toBe('weather');
 		expect(anthropic.description).toBe('Weather');
@@ -56,8 +85,14 @@ describe('toOpenAITool / toAnthropicTool', () => {
 	});
 
 	it('no schema → empty object schema; no description → no field', () => {
-		expect(toOpenAITool({ name: 'now' })).toEqual({ type: 'function', function: { name: 'now', parameters: { type: 'object', properties: {} } } });
-		expect(toAnthropicTool({ name: 'now' })).toEqual({ name: 'now', input_schema: { type: 'object', properties: {} } });
+		expect(toOpenAITool({ name: 'now' })).toEqual({
+			type: 'function',
+			function: { name: 'now', parameters: { type: 'object', properties: {} } },
+		});
+		expect(toAnthropicTool({ name: 'now' })).toEqual({
+			name: 'now',
+			input_schema: { type: 'object', properties: {} },
+		});
 	});
 });
 
@@ -79,7 +114,11 @@ describe('toProviderToolChoice', () => {
 	});
 
 	it('rejects unknown choices and providers', () => {
-		expect(() => toProviderToolChoice('sometimes' as never, 'openai')).toThrow(`Unknown tool choice "sometimes"; allowed: 'auto', 'required', 'none', { type: 'tool', toolName }.`);
-		expect(() => toProviderToolChoice('auto', 'cohere' as never)).toThrow('Unknown provider "cohere"; allowed: openai, anthropic, google.');
+		expect(() => toProviderToolChoice('sometimes' as never, 'openai')).toThrow(
+			`Unknown tool choice "sometimes"; allowed: 'auto', 'required', 'none', { type: 'tool', toolName }.`,
+		);
+		expect(() => toProviderToolChoice('auto', 'cohere' as never)).toThrow(
+			'Unknown provider "cohere"; allowed: openai, anthropic, google.',
+		);
 	});
 });

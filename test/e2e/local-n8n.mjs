@@ -23,7 +23,11 @@ const install = await provision({ log: (line) => console.log(line) });
 const folder = join(cacheRoot(), 'local-n8n');
 mkdirSync(folder, { recursive: true });
 const port = Number(process.env.N8N_PORT ?? 5678);
-const n8n = new N8nInstance(install, { folder, port, logLevel: process.env.N8N_LOG_LEVEL ?? 'info' });
+const n8n = new N8nInstance(install, {
+	folder,
+	port,
+	logLevel: process.env.N8N_LOG_LEVEL ?? 'info',
+});
 await n8n.choosePorts();
 const logDir = mkdtempSync(join(tmpdir(), 'toolbridge-local-n8n-'));
 const installed = await installPackageLikeN8n({
@@ -36,6 +40,11 @@ const installed = await installPackageLikeN8n({
 });
 console.log(`installed ${installed.name}@${installed.version} into ${installed.packageDir}`);
 console.log(`n8n ${install.n8nBin} — open ${n8n.baseUrl} (Ctrl+C stops it)`);
-const child = spawn(install.nodeBin, [install.n8nBin, 'start'], { env: n8n.env(), cwd: folder, stdio: 'inherit' });
-for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM'])) process.on(signal, () => child.kill(signal));
+const child = spawn(install.nodeBin, [install.n8nBin, 'start'], {
+	env: n8n.env(),
+	cwd: folder,
+	stdio: 'inherit',
+});
+for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM']))
+	process.on(signal, () => child.kill(signal));
 child.on('exit', (code, signal) => process.exit(code ?? (signal ? 130 : 0)));

@@ -29,7 +29,17 @@ import { describeProfile, readN8nProfile } from './compat/n8n-profile.mjs';
 import { compatScenarios } from './compat/scenarios.mjs';
 import { RunContext, ScenarioScope } from './lib/context.mjs';
 import { provision, provisionPaths } from './lib/provision.mjs';
-import { indent, onInterrupt, packForRun, parseRunnerArgs, runMain, runScenario, seconds, setupFailed, Tally } from './lib/runner.mjs';
+import {
+	indent,
+	onInterrupt,
+	packForRun,
+	parseRunnerArgs,
+	runMain,
+	runScenario,
+	seconds,
+	setupFailed,
+	Tally,
+} from './lib/runner.mjs';
 
 const repoDir = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const { flag, valueOf, only } = parseRunnerArgs();
@@ -40,7 +50,9 @@ const UNINSTALLABLE_RETRY_MS = 24 * 3600_000;
 
 /** @type {Set<RunContext>} */
 const contexts = new Set();
-const interrupted = onInterrupt('stopping n8n instances …', () => Promise.all([...contexts].map((context) => context.dispose())));
+const interrupted = onInterrupt('stopping n8n instances …', () =>
+	Promise.all([...contexts].map((context) => context.dispose())),
+);
 
 /**
  * Run async jobs with at most `limit` at a time; each job's promise is returned at once.
@@ -83,12 +95,15 @@ function pool(jobs, limit) {
  * @returns {string}
  */
 function describeFailure(failure) {
-	const frames = (failure.stack ?? '').split('\n').filter((line) => /^\s+at /.test(line) && !line.includes('data:text/javascript'));
+	const frames = (failure.stack ?? '')
+		.split('\n')
+		.filter((line) => /^\s+at /.test(line) && !line.includes('data:text/javascript'));
 	return [failure.message, ...frames.slice(0, 4)].join('\n');
 }
 
 /** Whether an npm failure means "the registry cannot serve this release's dependency tree". */
-const isRegistryGap = (/** @type {string} */ message) => /ETARGET|E404|No matching version found|notarget/.test(message);
+const isRegistryGap = (/** @type {string} */ message) =>
+	/ETARGET|E404|No matching version found|notarget/.test(message);
 
 /**
  * Provision a matrix entry; for `newest`, a release whose dependency tree the registry
@@ -102,14 +117,22 @@ async function provisionEntry(entry) {
 	const notes = [];
 	const candidates = [entry.version, ...entry.fallbacks];
 	for (const [index, version] of candidates.entries()) {
-		const candidate = { version, nodeVersion: index === 0 ? entry.nodeVersion : await nodeVersionFor(version) };
-		const paths = provisionPaths({ n8nVersion: candidate.version, nodeVersion: candidate.nodeVersion });
+		const candidate = {
+			version,
+			nodeVersion: index === 0 ? entry.nodeVersion : await nodeVersionFor(version),
+		};
+		const paths = provisionPaths({
+			n8nVersion: candidate.version,
+			nodeVersion: candidate.nodeVersion,
+		});
 		const marker = `${paths.root}.uninstallable.json`;
 		const isLast = index === candidates.length - 1;
 		if (!isLast && existsSync(marker)) {
 			const recorded = JSON.parse(readFileSync(marker, 'utf8'));
 			if (Date.now() - Date.parse(recorded.at) < UNINSTALLABLE_RETRY_MS) {
-				notes.push(`n8n ${candidate.version} does not install from this registry (recorded ${recorded.at}): ${recorded.reason}`);
+				notes.push(
+					`n8n ${candidate.version} does not install from this registry (recorded ${recorded.at}): ${recorded.reason}`,
+				);
 				continue;
 			}
 		}
@@ -120,12 +143,16 @@ async function provisionEntry(entry) {
 				nodeVersion: candidate.nodeVersion,
 				log: (line) => console.log(`   [${candidate.version}] ${line.trim()}`),
 			});
-			notes.push(`n8n ${candidate.version} + Node ${candidate.nodeVersion}: ${install.warm ? 'warm (cached)' : 'cold install'} in ${seconds(started)}`);
+			notes.push(
+				`n8n ${candidate.version} + Node ${candidate.nodeVersion}: ${install.warm ? 'warm (cached)' : 'cold install'} in ${seconds(started)}`,
+			);
 			return { install, version: candidate.version, notes };
 		} catch (error) {
 			const message = /** @type {Error} */ (error).message;
 			if (isLast || !isRegistryGap(message)) throw error;
-			const reason = /(No matching version found for \S+|notarget[^\n]*|E404[^\n]*)/.exec(message)?.[1] ?? message.split('\n')[0];
+			const reason =
+				/(No matching version found for \S+|notarget[^\n]*|E404[^\n]*)/.exec(message)?.[1] ??
+				message.split('\n')[0];
 			writeFileSync(marker, JSON.stringify({ at: new Date().toISOString(), reason }, null, '\t'));
 			rmSync(paths.root, { recursive: true, force: true });
 			notes.push(`n8n ${candidate.version} does not install from this registry: ${reason}`);
@@ -144,7 +171,11 @@ async function main() {
 	mkdirSync(join(runRoot, 'tmp'), { recursive: true });
 	mkdirSync(setupLog, { recursive: true });
 	process.env.TMPDIR = join(runRoot, 'tmp');
-	const wanted = flag('ci') ? CI_LABELS : valueOf('matrix')?.split(',').map((entry) => entry.trim());
+	const wanted = flag('ci')
+		? CI_LABELS
+		: valueOf('matrix')
+				?.split(',')
+				.map((entry) => entry.trim());
 	const entries = wanted
 		? wanted.map((label) => MATRIX.find((entry) => entry.label === label) ?? { label, spec: label })
 		: [...MATRIX];
@@ -154,10 +185,17 @@ async function main() {
 	try {
 		resolved = await resolveMatrix(entries);
 		for (const entry of resolved) {
-			console.log(`   ${entry.label}: n8n ${entry.version} on Node ${entry.nodeVersion}${entry.label === 'newest' ? ' (the newest n8n on the registry now)' : ''}`);
+			console.log(
+				`   ${entry.label}: n8n ${entry.version} on Node ${entry.nodeVersion}${entry.label === 'newest' ? ' (the newest n8n on the registry now)' : ''}`,
+			);
 		}
 		if (!flag('provision-only')) {
-			tarball = await packForRun({ repoDir, logDir: setupLog, build: !flag('no-build'), log: (line) => console.log(`   ${line}`) });
+			tarball = await packForRun({
+				repoDir,
+				logDir: setupLog,
+				build: !flag('no-build'),
+				log: (line) => console.log(`   ${line}`),
+			});
 		}
 	} catch (error) {
 		return setupFailed(/** @type {Error} */ (error).message);
@@ -165,7 +203,13 @@ async function main() {
 
 	const concurrency = Number(process.env.TOOLBRIDGE_E2E_PROVISION_CONCURRENCY ?? 2);
 	const provisions = pool(
-		resolved.map((entry) => () => provisionEntry(entry).then((value) => ({ ok: /** @type {const} */ (true), value }), (error) => ({ ok: /** @type {const} */ (false), error }))),
+		resolved.map(
+			(entry) => () =>
+				provisionEntry(entry).then(
+					(value) => ({ ok: /** @type {const} */ (true), value }),
+					(error) => ({ ok: /** @type {const} */ (false), error }),
+				),
+		),
 		concurrency,
 	);
 
@@ -198,7 +242,12 @@ async function main() {
 			continue;
 		}
 		console.log(`   ${describeProfile(profile)}`);
-		const context = new RunContext({ install, repoDir, tarball: /** @type {string} */ (tarball), logDir: setupLog });
+		const context = new RunContext({
+			install,
+			repoDir,
+			tarball: /** @type {string} */ (tarball),
+			logDir: setupLog,
+		});
 		contexts.add(context);
 		try {
 			for (const scenario of compatScenarios) {
@@ -233,7 +282,8 @@ async function main() {
 		}
 	}
 	await Promise.allSettled(provisions);
-	if (tally.failed === 0 && process.env.TOOLBRIDGE_E2E_KEEP !== '1') rmSync(runRoot, { recursive: true, force: true });
+	if (tally.failed === 0 && process.env.TOOLBRIDGE_E2E_KEEP !== '1')
+		rmSync(runRoot, { recursive: true, force: true });
 	else console.log(`   logs and n8n folders kept in ${runRoot}`);
 	console.log(`== summary (total ${seconds(started)})`);
 	for (const line of summary) console.log(line);

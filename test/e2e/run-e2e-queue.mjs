@@ -24,7 +24,17 @@ import { fileURLToPath } from 'node:url';
 import { RunContext } from './lib/context.mjs';
 import { provision } from './lib/provision.mjs';
 import { QueueTopology } from './lib/queue-topology.mjs';
-import { onInterrupt, packForRun, parseRunnerArgs, runMain, runScenario, scenarioLines, seconds, setupFailed, Tally } from './lib/runner.mjs';
+import {
+	onInterrupt,
+	packForRun,
+	parseRunnerArgs,
+	runMain,
+	runScenario,
+	scenarioLines,
+	seconds,
+	setupFailed,
+	Tally,
+} from './lib/runner.mjs';
 import { ensureServerPrograms } from './lib/system-packages.mjs';
 import { scenarios } from './queue/index.mjs';
 import { QueueScope } from './queue/scope.mjs';
@@ -39,7 +49,9 @@ const SCENARIO_TIMEOUT_MS = 8 * 60_000;
 let context;
 /** @type {QueueTopology | undefined} */
 let topology;
-const interrupted = onInterrupt('stopping n8n, Postgres and Redis …', () => Promise.allSettled([topology?.stop(), context?.dispose()]));
+const interrupted = onInterrupt('stopping n8n, Postgres and Redis …', () =>
+	Promise.allSettled([topology?.stop(), context?.dispose()]),
+);
 
 async function main() {
 	const started = Date.now();
@@ -53,10 +65,14 @@ async function main() {
 	try {
 		const provisionStart = Date.now();
 		install = await provision({ log });
-		log(`n8n install: ${install.warm ? 'warm (cached)' : 'cold'} in ${seconds(provisionStart)} at ${install.root}`);
+		log(
+			`n8n install: ${install.warm ? 'warm (cached)' : 'cold'} in ${seconds(provisionStart)} at ${install.root}`,
+		);
 		const programsStart = Date.now();
 		programs = await ensureServerPrograms({ log, logPath: join(setupLog, 'apt.log') });
-		log(`Postgres programs ${programs.postgresBinDir}, ${programs.redisServer}${programs.installed.length ? ` (installed ${programs.installed.join(', ')})` : ''} in ${seconds(programsStart)}`);
+		log(
+			`Postgres programs ${programs.postgresBinDir}, ${programs.redisServer}${programs.installed.length ? ` (installed ${programs.installed.join(', ')})` : ''} in ${seconds(programsStart)}`,
+		);
 
 		tarball = await packForRun({ repoDir, logDir: setupLog, build: !flag('no-build'), log });
 
@@ -90,7 +106,8 @@ async function main() {
 				prepare: async () => {
 					if (scenario.needsTopology && topology) {
 						const restarted = await topology.ensureWorkersRunning();
-						if (restarted.length > 0) scope.note(`restarted before this scenario: ${restarted.join(', ')}`);
+						if (restarted.length > 0)
+							scope.note(`restarted before this scenario: ${restarted.join(', ')}`);
 					}
 				},
 				run: () => scenario.run(scope),

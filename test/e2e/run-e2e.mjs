@@ -19,7 +19,17 @@ import { fileURLToPath } from 'node:url';
 
 import { RunContext, ScenarioScope } from './lib/context.mjs';
 import { provision } from './lib/provision.mjs';
-import { onInterrupt, packForRun, parseRunnerArgs, runMain, runScenario, scenarioLines, seconds, setupFailed, Tally } from './lib/runner.mjs';
+import {
+	onInterrupt,
+	packForRun,
+	parseRunnerArgs,
+	runMain,
+	runScenario,
+	scenarioLines,
+	seconds,
+	setupFailed,
+	Tally,
+} from './lib/runner.mjs';
 import { scenarios } from './scenarios/index.mjs';
 
 const repoDir = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -29,7 +39,10 @@ const SCENARIO_TIMEOUT_MS = 10 * 60_000;
 
 /** @type {RunContext | undefined} */
 let context;
-const interrupted = onInterrupt('stopping n8n instances …', () => context?.dispose() ?? Promise.resolve());
+const interrupted = onInterrupt(
+	'stopping n8n instances …',
+	() => context?.dispose() ?? Promise.resolve(),
+);
 
 async function main() {
 	const started = Date.now();
@@ -41,10 +54,17 @@ async function main() {
 	try {
 		const provisionStart = Date.now();
 		install = await provision({ log: (line) => console.log(`   ${line}`) });
-		console.log(`   n8n install: ${install.warm ? 'warm (cached)' : 'cold'} in ${seconds(provisionStart)} at ${install.root}`);
+		console.log(
+			`   n8n install: ${install.warm ? 'warm (cached)' : 'cold'} in ${seconds(provisionStart)} at ${install.root}`,
+		);
 		if (flag('provision-only')) return 0;
 
-		tarball = await packForRun({ repoDir, logDir: setupLog, build: !flag('no-build'), log: (line) => console.log(`   ${line}`) });
+		tarball = await packForRun({
+			repoDir,
+			logDir: setupLog,
+			build: !flag('no-build'),
+			log: (line) => console.log(`   ${line}`),
+		});
 	} catch (error) {
 		return setupFailed(/** @type {Error} */ (error).message);
 	}
@@ -59,7 +79,9 @@ async function main() {
 			const missing = scenario.needs.filter((need) => need === 'fake' && !run.hasFakeServer);
 			if (missing.length > 0) {
 				tally.skipped += 1;
-				console.log(`SKIP ${scenario.id} — ${scenario.title} (missing: test/support/fake-chat-server.ts)`);
+				console.log(
+					`SKIP ${scenario.id} — ${scenario.title} (missing: test/support/fake-chat-server.ts)`,
+				);
 				continue;
 			}
 			const scope = new ScenarioScope(run, scenario.id);

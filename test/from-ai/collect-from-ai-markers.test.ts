@@ -8,15 +8,47 @@ import slackNode from '../../fixtures/from-ai/slack-node.json';
 describe('collectFromAIMarkers: the walk', () => {
 	test.each([
 		['top level', { text: "={{ $fromAI('a') }}" }, [['a', 'text', ['text']]]],
-		['nested object', { options: { extra: "={{ $fromAI('a') }}" } }, [['a', 'options.extra', ['options', 'extra']]]],
+		[
+			'nested object',
+			{ options: { extra: "={{ $fromAI('a') }}" } },
+			[['a', 'options.extra', ['options', 'extra']]],
+		],
 		['array', { list: ['x', "={{ $fromAI('a') }}"] }, [['a', 'list[1]', ['list', 1]]]],
-		['fixedCollection', { options: { fields: [{ name: 'n', value: "={{ $fromAI('a') }}" }] } }, [['a', 'options.fields[0].value', ['options', 'fields', 0, 'value']]]],
-		['resource locator', { channelId: { __rl: true, mode: 'id', value: "={{ $fromAI('channel') }}" } }, [['channel', 'channelId.value', ['channelId', 'value']]]],
-		['odd key names', { 'my key': { 'a.b': "={{ $fromAI('a') }}" } }, [['a', '["my key"]["a.b"]', ['my key', 'a.b']]]],
-		['a numeric object key stays a string', { map: { 0: "={{ $fromAI('a') }}" } }, [['a', 'map["0"]', ['map', '0']]]],
+		[
+			'fixedCollection',
+			{ options: { fields: [{ name: 'n', value: "={{ $fromAI('a') }}" }] } },
+			[['a', 'options.fields[0].value', ['options', 'fields', 0, 'value']]],
+		],
+		[
+			'resource locator',
+			{ channelId: { __rl: true, mode: 'id', value: "={{ $fromAI('channel') }}" } },
+			[['channel', 'channelId.value', ['channelId', 'value']]],
+		],
+		[
+			'odd key names',
+			{ 'my key': { 'a.b': "={{ $fromAI('a') }}" } },
+			[['a', '["my key"]["a.b"]', ['my key', 'a.b']]],
+		],
+		[
+			'a numeric object key stays a string',
+			{ map: { 0: "={{ $fromAI('a') }}" } },
+			[['a', 'map["0"]', ['map', '0']]],
+		],
 		['string without = is literal', { text: "{{ $fromAI('a') }}" }, []],
-		['numbers, booleans, null are ignored', { n: 1, b: true, z: null, s: "={{ $fromAI('a') }}" }, [['a', 's', ['s']]]],
-		['in order of parameters', { b: "={{ $fromAI('b') }}", a: ["={{ $fromAI('a1') }} {{ $fromAI('a2') }}"] }, [['b', 'b', ['b']], ['a1', 'a[0]', ['a', 0]], ['a2', 'a[0]', ['a', 0]]]],
+		[
+			'numbers, booleans, null are ignored',
+			{ n: 1, b: true, z: null, s: "={{ $fromAI('a') }}" },
+			[['a', 's', ['s']]],
+		],
+		[
+			'in order of parameters',
+			{ b: "={{ $fromAI('b') }}", a: ["={{ $fromAI('a1') }} {{ $fromAI('a2') }}"] },
+			[
+				['b', 'b', ['b']],
+				['a1', 'a[0]', ['a', 0]],
+				['a2', 'a[0]', ['a', 0]],
+			],
+		],
 	])('%s', (_name, parameters, expected) => {
 		const { markers, errors } = collectFromAIMarkers(parameters);
 		expect(errors).toEqual([]);
@@ -27,7 +59,12 @@ describe('collectFromAIMarkers: the walk', () => {
 		const { markers, errors } = collectFromAIMarkers(
 			{
 				good: "={{ $fromAI('ok') }}",
-				options: { fields: [{ value: "={{ $FROMAI('a') }}" }, { value: "={{ $fromAI('b', x) + $fromAI('c', '', 'integer') }}" }] },
+				options: {
+					fields: [
+						{ value: "={{ $FROMAI('a') }}" },
+						{ value: "={{ $fromAI('b', x) + $fromAI('c', '', 'integer') }}" },
+					],
+				},
 				unquoted: '={{ $fromAI(key) }}',
 			},
 			{ nodeName: 'Send Mail' },
@@ -42,7 +79,11 @@ describe('collectFromAIMarkers: the walk', () => {
 		for (const error of errors) {
 			expect(error).toBeInstanceOf(FromAIError);
 			expect(error.nodeName).toBe('Send Mail');
-			expect(error.message).toMatch(new RegExp(`^Node 'Send Mail', parameter '${error.path?.replace(/[[\]]/g, '\\$&')}', position ${error.index}: `));
+			expect(error.message).toMatch(
+				new RegExp(
+					`^Node 'Send Mail', parameter '${error.path?.replace(/[[\]]/g, '\\$&')}', position ${error.index}: `,
+				),
+			);
 		}
 	});
 
@@ -63,10 +104,16 @@ describe('collectFromAIMarkers agrees with n8n on real workflow parameters', () 
 	}
 
 	test('a Slack node exported from n8n (fixture)', () => {
-		const { markers, errors } = collectFromAIMarkers(slackNode.parameters, { nodeName: slackNode.name });
+		const { markers, errors } = collectFromAIMarkers(slackNode.parameters, {
+			nodeName: slackNode.name,
+		});
 		expect(errors).toEqual([]);
 		expect(markers.map((marker) => marker.key)).toEqual(n8nKeys(slackNode.parameters));
-		expect(markers.map((marker) => marker.path)).toEqual(['channelId.value', 'text', 'otherOptions.thread_ts.replyValues.thread_ts']);
+		expect(markers.map((marker) => marker.path)).toEqual([
+			'channelId.value',
+			'text',
+			'otherOptions.thread_ts.replyValues.thread_ts',
+		]);
 	});
 
 	test('the synthetic bench node', () => {

@@ -7,9 +7,53 @@ import { findFromAICalls } from '../../src/from-ai/find-from-ai-calls';
 
 /** Pieces of n8n expressions, so random inputs reach the lexer's and parser's corners. */
 const FRAGMENTS = [
-	'={{', '{{', '}}', '\\}}', '\\{{', '$fromAI(', '$fromai(', '$FROMAI(', '$fromAI', "'key'", '"d"', '`', '${', '}', '{', '(', ')',
-	'[', ']', ',', "'", '"', '\\', '/', '//', '/*', '*/', '\n', ' ', '.', '?.', 'x', '1', '-', 'json', 'number', 'true', 'null',
-	"'a\\'b'", '/re[/]x/g', 'return ', 'typeof ', "{a: 1, 'b': [2]}", 'undefined', '\u2028', 'é', '...',
+	'={{',
+	'{{',
+	'}}',
+	'\\}}',
+	'\\{{',
+	'$fromAI(',
+	'$fromai(',
+	'$FROMAI(',
+	'$fromAI',
+	"'key'",
+	'"d"',
+	'`',
+	'${',
+	'}',
+	'{',
+	'(',
+	')',
+	'[',
+	']',
+	',',
+	"'",
+	'"',
+	'\\',
+	'/',
+	'//',
+	'/*',
+	'*/',
+	'\n',
+	' ',
+	'.',
+	'?.',
+	'x',
+	'1',
+	'-',
+	'json',
+	'number',
+	'true',
+	'null',
+	"'a\\'b'",
+	'/re[/]x/g',
+	'return ',
+	'typeof ',
+	"{a: 1, 'b': [2]}",
+	'undefined',
+	'\u2028',
+	'é',
+	'...',
 ];
 
 function scanOnlyThrowsFromAIError(value: string): void {
@@ -33,17 +77,36 @@ function scanOnlyThrowsFromAIError(value: string): void {
 
 describe('fuzz: the scanner throws only FromAIError and always finishes', () => {
 	test('arbitrary strings', { timeout: 120_000 }, () => {
-		fc.assert(fc.property(fc.string({ maxLength: 300 }), (text) => scanOnlyThrowsFromAIError(`=${text}`)), { numRuns: 3000 });
+		fc.assert(
+			fc.property(fc.string({ maxLength: 300 }), (text) => scanOnlyThrowsFromAIError(`=${text}`)),
+			{ numRuns: 3000 },
+		);
 	});
 
 	test('strings built from expression fragments', { timeout: 120_000 }, () => {
-		const fragmentString = fc.array(fc.oneof(fc.constantFrom(...FRAGMENTS), fc.string({ maxLength: 4 })), { maxLength: 60 }).map((parts) => parts.join(''));
-		fc.assert(fc.property(fragmentString, (text) => scanOnlyThrowsFromAIError(text)), { numRuns: 5000 });
+		const fragmentString = fc
+			.array(fc.oneof(fc.constantFrom(...FRAGMENTS), fc.string({ maxLength: 4 })), {
+				maxLength: 60,
+			})
+			.map((parts) => parts.join(''));
+		fc.assert(
+			fc.property(fragmentString, (text) => scanOnlyThrowsFromAIError(text)),
+			{ numRuns: 5000 },
+		);
 	});
 
 	test('calls with arbitrary argument text', { timeout: 120_000 }, () => {
-		const argumentText = fc.array(fc.oneof(fc.constantFrom(...FRAGMENTS), fc.string({ maxLength: 6 })), { maxLength: 20 }).map((parts) => parts.join(''));
-		fc.assert(fc.property(argumentText, (text) => scanOnlyThrowsFromAIError(`={{ $fromAI('k', ${text}) }}`)), { numRuns: 3000 });
+		const argumentText = fc
+			.array(fc.oneof(fc.constantFrom(...FRAGMENTS), fc.string({ maxLength: 6 })), {
+				maxLength: 20,
+			})
+			.map((parts) => parts.join(''));
+		fc.assert(
+			fc.property(argumentText, (text) =>
+				scanOnlyThrowsFromAIError(`={{ $fromAI('k', ${text}) }}`),
+			),
+			{ numRuns: 3000 },
+		);
 	});
 
 	test('long pathological inputs', { timeout: 120_000 }, () => {
@@ -75,13 +138,24 @@ describe('fuzz: string literals cook as JavaScript does', () => {
 
 	// The test uses the JavaScript engine itself as the oracle (the source never evaluates code).
 	test.each([
-		"'\\0'", "'\\101'", "'\\8'", "'a\\\nb'", "'\\u{10FFFF}'", "'\\x7e'", "`a\\u0041${''}`".replace("${''}", ''), '`line\\\nnext`', "'\\v\\f\\b'",
+		"'\\0'",
+		"'\\101'",
+		"'\\8'",
+		"'a\\\nb'",
+		"'\\u{10FFFF}'",
+		"'\\x7e'",
+		"`a\\u0041${''}`".replace("${''}", ''),
+		'`line\\\nnext`',
+		"'\\v\\f\\b'",
 	])('%s', (literal) => {
 		const expected = runInNewContext(literal) as string;
 		expect(cookStringLiteral(literal.slice(1, -1), literal.startsWith('`'))).toBe(expected);
 	});
 
-	test.each(["'\\x4'", "'\\u12'", "'\\u{110000}'", '`\\1`'])('malformed %s is refused', (literal) => {
-		expect(cookStringLiteral(literal.slice(1, -1), literal.startsWith('`'))).toBeUndefined();
-	});
+	test.each(["'\\x4'", "'\\u12'", "'\\u{110000}'", '`\\1`'])(
+		'malformed %s is refused',
+		(literal) => {
+			expect(cookStringLiteral(literal.slice(1, -1), literal.startsWith('`'))).toBeUndefined();
+		},
+	);
 });

@@ -14,16 +14,79 @@ import { findFromAICalls, scanFromAICalls } from '../../src/from-ai/find-from-ai
 import { getAtPath } from '../../src/tools/parameter-path';
 
 const FRAGMENTS = [
-	'={{', '{{', '}}', '{{ ', ' }}', '\\{{', '\\}}', '\\', '\\\\', "'", '"', '`', '${', '$fromAI(', '$fromAI', '$fromai(', '$fromAi(', '$FromAI(',
-	'$json', "'key'", '"key"', '`key`', "'a b'", "'string'", "'number'", "'boolean'", "'json'", ', ', ')', '(', '[', ']', '{', '}', '/', '//', '/*',
-	'*/', '\n', '\r\n', '\t', ' ', 'é', '😀', '\uD83D', '\uDE00', '\u2028', '\u00A0', '\uFEFF', '＄fromAI(', 'ｆｒｏｍ', '\u0000', 'x', '1', 'true', 'null',
+	'={{',
+	'{{',
+	'}}',
+	'{{ ',
+	' }}',
+	'\\{{',
+	'\\}}',
+	'\\',
+	'\\\\',
+	"'",
+	'"',
+	'`',
+	'${',
+	'$fromAI(',
+	'$fromAI',
+	'$fromai(',
+	'$fromAi(',
+	'$FromAI(',
+	'$json',
+	"'key'",
+	'"key"',
+	'`key`',
+	"'a b'",
+	"'string'",
+	"'number'",
+	"'boolean'",
+	"'json'",
+	', ',
+	')',
+	'(',
+	'[',
+	']',
+	'{',
+	'}',
+	'/',
+	'//',
+	'/*',
+	'*/',
+	'\n',
+	'\r\n',
+	'\t',
+	' ',
+	'é',
+	'😀',
+	'\uD83D',
+	'\uDE00',
+	'\u2028',
+	'\u00A0',
+	'\uFEFF',
+	'＄fromAI(',
+	'ｆｒｏｍ',
+	'\u0000',
+	'x',
+	'1',
+	'true',
+	'null',
 ];
 
 /** An expression-like string: fragments, short random strings and arbitrary code points. */
 const expressionText = fc
-	.array(fc.oneof(fc.constantFrom(...FRAGMENTS), fc.string({ unit: 'binary', maxLength: 3 }), fc.string({ unit: fc.integer({ min: 0xd800, max: 0xdfff }).map((code) => String.fromCharCode(code)), maxLength: 2 })), {
-		maxLength: 50,
-	})
+	.array(
+		fc.oneof(
+			fc.constantFrom(...FRAGMENTS),
+			fc.string({ unit: 'binary', maxLength: 3 }),
+			fc.string({
+				unit: fc.integer({ min: 0xd800, max: 0xdfff }).map((code) => String.fromCharCode(code)),
+				maxLength: 2,
+			}),
+		),
+		{
+			maxLength: 50,
+		},
+	)
 	.map((parts) => parts.join(''));
 
 /** What the scan of `value` yields, failing on anything but ToolbridgeErrors with positions inside the value. */
@@ -45,7 +108,24 @@ function scanChecked(value: string): ReturnType<typeof scanFromAICalls> {
 
 /** Keys a parameter tree may have: identifiers, inherited member names, and anything else. */
 const parameterKey = fc.oneof(
-	fc.constantFrom('value', 'options', 'fields', '__rl', 'mode', 'toString', 'constructor', '__proto__', 'valueOf', 'a.b', 'x[0]', '["q"]', '0', '', 'é', '\u2028'),
+	fc.constantFrom(
+		'value',
+		'options',
+		'fields',
+		'__rl',
+		'mode',
+		'toString',
+		'constructor',
+		'__proto__',
+		'valueOf',
+		'a.b',
+		'x[0]',
+		'["q"]',
+		'0',
+		'',
+		'é',
+		'\u2028',
+	),
 	fc.string({ unit: 'binary', maxLength: 4 }),
 );
 
@@ -53,7 +133,13 @@ const parameterKey = fc.oneof(
 const parameterTree: fc.Arbitrary<unknown> = fc.letrec<{ value: unknown }>((tie) => ({
 	value: fc.oneof(
 		{ depthSize: 'small', withCrossShrink: true },
-		fc.oneof(expressionText.map((text) => `=${text}`), expressionText, fc.integer(), fc.boolean(), fc.constant(null)),
+		fc.oneof(
+			expressionText.map((text) => `=${text}`),
+			expressionText,
+			fc.integer(),
+			fc.boolean(),
+			fc.constant(null),
+		),
 		fc.array(tie('value'), { maxLength: 4 }),
 		fc.dictionary(parameterKey, tie('value'), { maxKeys: 4 }),
 	),
@@ -75,7 +161,11 @@ describe('scanner: arbitrary expression text', () => {
 				if (thrown !== undefined) {
 					expect(ToolbridgeError.isInstance(thrown), `threw ${String(thrown)}`).toBe(true);
 					const first = scan.errors[0];
-					expect(thrown).toMatchObject({ code: first?.code, index: first?.index, message: first?.message });
+					expect(thrown).toMatchObject({
+						code: first?.code,
+						index: first?.index,
+						message: first?.message,
+					});
 				} else {
 					expect(scan.errors).toEqual([]);
 					expect(markers).toEqual(scan.markers);
@@ -109,7 +199,9 @@ describe('parameter walk: arbitrary parameter trees', () => {
 				for (const marker of markers) {
 					const value = getAtPath(parameters, marker.segments);
 					expect(typeof value).toBe('string');
-					expect((value as string).slice(marker.start, marker.end).toLowerCase().startsWith('$fromai(')).toBe(true);
+					expect(
+						(value as string).slice(marker.start, marker.end).toLowerCase().startsWith('$fromai('),
+					).toBe(true);
 				}
 			}),
 			{ numRuns: 1500 },

@@ -53,8 +53,23 @@ afterAll(() => api.close());
 /** What one run put out, by channel. */
 type Capture = Record<string, string>;
 
-const toolMessages = (requests: FakeRequest[]) => asText(requests.flatMap((request) => (request.body.messages as Array<{ role: string }>).filter((message) => message.role === 'tool')));
-const toolChannels = ['model reads (tool message)', 'steps[].result', 'steps[].data', 'state.messages', 'events: step-end', 'events: model-call-start request', 'debug log'];
+const toolMessages = (requests: FakeRequest[]) =>
+	asText(
+		requests.flatMap((request) =>
+			(request.body.messages as Array<{ role: string }>).filter(
+				(message) => message.role === 'tool',
+			),
+		),
+	);
+const toolChannels = [
+	'model reads (tool message)',
+	'steps[].result',
+	'steps[].data',
+	'state.messages',
+	'events: step-end',
+	'events: model-call-start request',
+	'debug log',
+];
 
 /** Each host: how it runs a location, and which channels carry the echo of which location. */
 interface HostCase {
@@ -64,10 +79,15 @@ interface HostCase {
 
 const hosts: Record<string, HostCase> = {
 	'runAgent (library)': {
-		channels: (location) => (modelSide(location) ? ['thrown error', 'state.failure', 'debug log'] : toolChannels),
+		channels: (location) =>
+			modelSide(location) ? ['thrown error', 'state.failure', 'debug log'] : toolChannels,
 		run: (location) =>
 			withModel(location, api.base, async (baseUrl, requests) => {
-				const host = await StandaloneHost.create({ env: {}, nodeTypes: ownNodeTypes, credentials: redactionCredentials(baseUrl) });
+				const host = await StandaloneHost.create({
+					env: {},
+					nodeTypes: ownNodeTypes,
+					credentials: redactionCredentials(baseUrl),
+				});
 				const { tools } = await loadWorkflowTools(redactionWorkflow(), { host });
 				const events: AgentEvent[] = [];
 				let state: AgentState | undefined;
@@ -89,7 +109,9 @@ const hosts: Record<string, HostCase> = {
 					'steps[].data': asText(state?.steps.map((step) => step.data)),
 					'state.messages': asText(state?.messages),
 					'events: step-end': asText(events.filter((event) => event.type === 'step-end')),
-					'events: model-call-start request': asText(events.filter((event) => event.type === 'model-call-start')),
+					'events: model-call-start request': asText(
+						events.filter((event) => event.type === 'model-call-start'),
+					),
 					'debug log': asText(events.filter((event) => event.type === 'debug')),
 				};
 			}),
@@ -100,7 +122,13 @@ const hosts: Record<string, HostCase> = {
 			withModel(location, api.base, async (baseUrl, requests) => {
 				const events: AgentEvent[] = [];
 				let thrown: unknown;
-				const options = { prompt: 'go', credentials: redactionCredentials(baseUrl), env: {}, nodeTypes: ownNodeTypes, onEvent: (event: AgentEvent) => events.push(event) };
+				const options = {
+					prompt: 'go',
+					credentials: redactionCredentials(baseUrl),
+					env: {},
+					nodeTypes: ownNodeTypes,
+					onEvent: (event: AgentEvent) => events.push(event),
+				};
 				const run = await runWorkflowAgent(redactionWorkflow(), options).catch((error: unknown) => {
 					thrown = error;
 					return undefined;
@@ -113,7 +141,9 @@ const hosts: Record<string, HostCase> = {
 					'steps[].data': asText(full?.result.steps.map((step) => step.data)),
 					'state.messages': asText(full?.state.messages),
 					'events: step-end': asText(events.filter((event) => event.type === 'step-end')),
-					'events: model-call-start request': asText(events.filter((event) => event.type === 'model-call-start')),
+					'events: model-call-start request': asText(
+						events.filter((event) => event.type === 'model-call-start'),
+					),
 					'debug log': asText(events.filter((event) => event.type === 'debug')),
 				};
 			}),
@@ -123,10 +153,21 @@ const hosts: Record<string, HostCase> = {
 		run: (location) =>
 			withModel(location, api.base, async (baseUrl) => {
 				// Inside n8n the node knows its own credential only: here the tool's key is also one of its extra headers (a shared gateway key).
-				const credentials = redactionCredentials(baseUrl, { extraHeaders: JSON.stringify({ 'X-Tool-Gateway': toolSecret }) });
-				const agent = orchestratorNode('Agent', { ...agentParameters, options: { ...agentParameters.options, toolExecution: 'inProcess' } });
+				const credentials = redactionCredentials(baseUrl, {
+					extraHeaders: JSON.stringify({ 'X-Tool-Gateway': toolSecret }),
+				});
+				const agent = orchestratorNode('Agent', {
+					...agentParameters,
+					options: { ...agentParameters.options, toolExecution: 'inProcess' },
+				});
 				try {
-					const { output } = await runEngineWorkflow({ agent, tools: [getToolNode()], items: [{ chatInput: 'go' }], credentials, nodeTypes: { [orchestratorType]: recordingAgent([]) } });
+					const { output } = await runEngineWorkflow({
+						agent,
+						tools: [getToolNode()],
+						items: [{ chatInput: 'go' }],
+						credentials,
+						nodeTypes: { [orchestratorType]: recordingAgent([]) },
+					});
 					const capture: Capture = { 'node output item': asText(output.map((item) => item.json)) };
 					return capture;
 				} catch (error) {
@@ -136,18 +177,39 @@ const hosts: Record<string, HostCase> = {
 			}),
 	},
 	'Agent Orchestrator node, engine driver (n8n)': {
-		channels: (location) => (modelSide(location) ? ['node output item (continue on fail)'] : ['node output item', 'engine request metadata']),
+		channels: (location) =>
+			modelSide(location)
+				? ['node output item (continue on fail)']
+				: ['node output item', 'engine request metadata'],
 		run: (location) =>
 			withModel(
 				location,
 				api.base,
 				async (baseUrl) => {
-					const credentials = redactionCredentials(baseUrl, { extraHeaders: JSON.stringify({ 'X-Tool-Gateway': toolSecret }) });
-					const agent: INode = { ...orchestratorNode('Agent', { ...agentParameters, options: { ...agentParameters.options, toolExecution: 'engine' } }), onError: 'continueRegularOutput' };
+					const credentials = redactionCredentials(baseUrl, {
+						extraHeaders: JSON.stringify({ 'X-Tool-Gateway': toolSecret }),
+					});
+					const agent: INode = {
+						...orchestratorNode('Agent', {
+							...agentParameters,
+							options: { ...agentParameters.options, toolExecution: 'engine' },
+						}),
+						onError: 'continueRegularOutput',
+					};
 					const requests: string[] = [];
-					const { output } = await runEngineWorkflow({ agent, tools: [getToolNode()], items: [{ chatInput: 'go' }], credentials, nodeTypes: { [orchestratorType]: recordingAgent(requests) } });
+					const { output } = await runEngineWorkflow({
+						agent,
+						tools: [getToolNode()],
+						items: [{ chatInput: 'go' }],
+						credentials,
+						nodeTypes: { [orchestratorType]: recordingAgent(requests) },
+					});
 					const item = asText(output.map((entry) => entry.json));
-					return { 'node output item': item, 'node output item (continue on fail)': item, 'engine request metadata': requests.join('\n') };
+					return {
+						'node output item': item,
+						'node output item (continue on fail)': item,
+						'engine request metadata': requests.join('\n'),
+					};
 				},
 				// Two tool rounds: the second EngineRequest carries the first observation in its state.
 				2,
@@ -163,13 +225,21 @@ function captureOf(hostName: string, location: Location): Promise<Capture> {
 }
 
 const cells = Object.entries(hosts).flatMap(([hostName, hostCase]) =>
-	locations.flatMap((location) => hostCase.channels(location).map((channel): [string, Location, string] => [hostName, location, channel])),
+	locations.flatMap((location) =>
+		hostCase
+			.channels(location)
+			.map((channel): [string, Location, string] => [hostName, location, channel]),
+	),
 );
 
 describe('every secret a run knows is redacted: echo location × channel', () => {
-	it.each(cells)('%s · %s → %s', async (hostName, location, channel) => {
-		const output = (await captureOf(hostName, location))[channel];
-		expect(output, `the echo reached "${channel}"`).toContain('[REDACTED]');
-		expect(secretFragments(output), `no part of a secret in "${channel}"`).toEqual([]);
-	}, 60_000);
+	it.each(cells)(
+		'%s · %s → %s',
+		async (hostName, location, channel) => {
+			const output = (await captureOf(hostName, location))[channel];
+			expect(output, `the echo reached "${channel}"`).toContain('[REDACTED]');
+			expect(secretFragments(output), `no part of a secret in "${channel}"`).toEqual([]);
+		},
+		60_000,
+	);
 });

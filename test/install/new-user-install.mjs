@@ -28,7 +28,15 @@ const work = mkdtempSync(join(tmpdir(), 'toolbridge-new-user-'));
 const packs = join(work, 'packs');
 const user = join(work, 'user');
 const bare = join(work, 'n8n-package-alone');
-const FORBIDDEN_IN_ROOT = ['@modelcontextprotocol/sdk', 'zod', '@langchain/core', 'n8n-core', 'n8n-workflow', 'n8n-nodes-base', '@n8n/ai-node-sdk'];
+const FORBIDDEN_IN_ROOT = [
+	'@modelcontextprotocol/sdk',
+	'zod',
+	'@langchain/core',
+	'n8n-core',
+	'n8n-workflow',
+	'n8n-nodes-base',
+	'@n8n/ai-node-sdk',
+];
 
 /** @param {string} line */
 const say = (line) => {
@@ -40,12 +48,22 @@ const say = (line) => {
  * @param {string} command @param {string[]} args @param {{ cwd: string, input?: string, expectStatus?: number }} options
  */
 function run(command, args, options) {
-	say(`\n$ ${[command, ...args].map(shellQuote).join(' ').replaceAll(work, '$WORK')}   # in ${options.cwd.replace(work, '$WORK')}`);
-	const result = spawnSync(command, args, { cwd: options.cwd, encoding: 'utf8', input: options.input, env: { ...process.env, npm_config_update_notifier: 'false' }, maxBuffer: 64 * 1024 * 1024 });
+	say(
+		`\n$ ${[command, ...args].map(shellQuote).join(' ').replaceAll(work, '$WORK')}   # in ${options.cwd.replace(work, '$WORK')}`,
+	);
+	const result = spawnSync(command, args, {
+		cwd: options.cwd,
+		encoding: 'utf8',
+		input: options.input,
+		env: { ...process.env, npm_config_update_notifier: 'false' },
+		maxBuffer: 64 * 1024 * 1024,
+	});
 	const output = `${result.stdout ?? ''}${result.stderr ?? ''}`.trimEnd();
-	if (output) say(output.split('\n').slice(0, 40).join('\n') + (output.split('\n').length > 40 ? '\n…' : ''));
+	if (output)
+		say(output.split('\n').slice(0, 40).join('\n') + (output.split('\n').length > 40 ? '\n…' : ''));
 	const expected = options.expectStatus ?? 0;
-	if (result.status !== expected) throw new Error(`${command} ${args.join(' ')} exited ${result.status} (expected ${expected})`);
+	if (result.status !== expected)
+		throw new Error(`${command} ${args.join(' ')} exited ${result.status} (expected ${expected})`);
 	return result;
 }
 
@@ -66,7 +84,9 @@ function check(condition, message) {
  * @returns {Promise<{ tools: Array<{ name: string, inputSchema: object }> }>}
  */
 function mcpToolsList(cwd, workflow) {
-	say(`\n$ npx toolbridge mcp ${workflow}   # stdin: initialize, notifications/initialized, tools/list`);
+	say(
+		`\n$ npx toolbridge mcp ${workflow}   # stdin: initialize, notifications/initialized, tools/list`,
+	);
 	return new Promise((resolvePromise, reject) => {
 		const child = spawn('npx', ['--no-install', 'toolbridge', 'mcp', workflow], { cwd });
 		let buffer = '';
@@ -91,7 +111,16 @@ function mcpToolsList(cwd, workflow) {
 			buffer = buffer.slice(buffer.lastIndexOf('\n') + 1);
 		});
 		const send = (message) => child.stdin.write(`${JSON.stringify(message)}\n`);
-		send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'install-test', version: '1' } } });
+		send({
+			jsonrpc: '2.0',
+			id: 1,
+			method: 'initialize',
+			params: {
+				protocolVersion: '2025-06-18',
+				capabilities: {},
+				clientInfo: { name: 'install-test', version: '1' },
+			},
+		});
 		send({ jsonrpc: '2.0', method: 'notifications/initialized' });
 		send({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} });
 	});
@@ -99,50 +128,147 @@ function mcpToolsList(cwd, workflow) {
 
 async function main() {
 	for (const built of ['dist/src/index.js', 'packages/n8n-toolbridge/dist/cli/main.js']) {
-		if (!existsSync(join(repo, built))) throw new Error(`${built} is missing: run "npm run build" first`);
+		if (!existsSync(join(repo, built)))
+			throw new Error(`${built} is missing: run "npm run build" first`);
 	}
 	mkdirSync(packs);
 	mkdirSync(user);
 	mkdirSync(bare);
 	say(`Working in ${work} ($WORK)`);
 
-	const packed = JSON.parse(run('npm', ['pack', '--workspaces', '--include-workspace-root', '--json', `--pack-destination=${packs}`], { cwd: repo }).stdout);
-	const tarballs = packed.map((/** @type {{ filename: string }} */ entry) => join(packs, entry.filename));
-	check(tarballs.length === 2, `two tarballs: ${packed.map((/** @type {{ filename: string }} */ entry) => entry.filename).join(', ')}`);
+	const packed = JSON.parse(
+		run(
+			'npm',
+			['pack', '--workspaces', '--include-workspace-root', '--json', `--pack-destination=${packs}`],
+			{ cwd: repo },
+		).stdout,
+	);
+	const tarballs = packed.map((/** @type {{ filename: string }} */ entry) =>
+		join(packs, entry.filename),
+	);
+	check(
+		tarballs.length === 2,
+		`two tarballs: ${packed.map((/** @type {{ filename: string }} */ entry) => entry.filename).join(', ')}`,
+	);
 
 	const manifests = Object.fromEntries(
 		tarballs.map((tarball) => {
-			const manifest = JSON.parse(run('tar', ['-xzOf', tarball, 'package/package.json'], { cwd: packs }).stdout);
+			const manifest = JSON.parse(
+				run('tar', ['-xzOf', tarball, 'package/package.json'], { cwd: packs }).stdout,
+			);
 			return [manifest.name, manifest];
 		}),
 	);
 	const root = manifests['n8n-nodes-toolbridge'];
 	const standalone = manifests['n8n-toolbridge'];
 	check(root && standalone, 'the n8n package and the standalone package');
-	check(FORBIDDEN_IN_ROOT.every((name) => !(name in (root.dependencies ?? {}))), `the n8n package depends on none of ${FORBIDDEN_IN_ROOT.join(', ')}`);
-	check(root.bin === undefined && standalone.bin?.toolbridge !== undefined, 'only n8n-toolbridge declares the toolbridge bin');
-	check(['n8n-core', 'n8n-workflow', 'n8n-nodes-base', '@langchain/core', 'zod', '@modelcontextprotocol/sdk', 'n8n-nodes-toolbridge'].every((name) => name in standalone.dependencies), 'n8n-toolbridge has n8n\'s libraries, the MCP SDK and the n8n package as dependencies');
+	check(
+		FORBIDDEN_IN_ROOT.every((name) => !(name in (root.dependencies ?? {}))),
+		`the n8n package depends on none of ${FORBIDDEN_IN_ROOT.join(', ')}`,
+	);
+	check(
+		root.bin === undefined && standalone.bin?.toolbridge !== undefined,
+		'only n8n-toolbridge declares the toolbridge bin',
+	);
+	check(
+		[
+			'n8n-core',
+			'n8n-workflow',
+			'n8n-nodes-base',
+			'@langchain/core',
+			'zod',
+			'@modelcontextprotocol/sdk',
+			'n8n-nodes-toolbridge',
+		].every((name) => name in standalone.dependencies),
+		"n8n-toolbridge has n8n's libraries, the MCP SDK and the n8n package as dependencies",
+	);
 
-	run('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund', ...tarballs], { cwd: user });
+	run('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund', ...tarballs], {
+		cwd: user,
+	});
 	const cryptoAgent = join(repo, 'fixtures/workflows/crypto-agent.json');
 	const tools = run('npx', ['--no-install', 'toolbridge', 'tools', cryptoAgent], { cwd: user });
-	check(tools.stdout.startsWith('Agent "Agent Orchestrator" (n8n-nodes-toolbridge.agentOrchestrator): 2 tools'), 'toolbridge tools lists the agent\'s 2 tools');
+	check(
+		tools.stdout.startsWith(
+			'Agent "Agent Orchestrator" (n8n-nodes-toolbridge.agentOrchestrator): 2 tools',
+		),
+		"toolbridge tools lists the agent's 2 tools",
+	);
 	check(tools.stderr === '', 'toolbridge tools writes nothing to stderr');
-	const call = run('npx', ['--no-install', 'toolbridge', 'call', cryptoAgent, 'Hash_text', '--args', '{"text":"hello"}'], { cwd: user });
-	check(JSON.parse(call.stdout)[0].hash === createHash('sha256').update('hello').digest('hex'), 'toolbridge call runs the real Crypto node');
-	const textTools = run('npx', ['--no-install', 'toolbridge', 'call', join(repo, 'fixtures/workflows/text-tools.json'), 'Text_stats', '--args', '{"text":"a b a","word":"a"}', '--package', join(repo, 'fixtures/packages/n8n-nodes-toolbridge-fixture')], { cwd: user });
-	check(textTools.stdout.includes('"occurrences":2'), 'a community node package from --package runs too');
-	const bad = run('npx', ['--no-install', 'toolbridge', 'call', cryptoAgent, 'Hash_text', '--args', 'not json'], { cwd: user, expectStatus: 2 });
+	const call = run(
+		'npx',
+		['--no-install', 'toolbridge', 'call', cryptoAgent, 'Hash_text', '--args', '{"text":"hello"}'],
+		{ cwd: user },
+	);
+	check(
+		JSON.parse(call.stdout)[0].hash === createHash('sha256').update('hello').digest('hex'),
+		'toolbridge call runs the real Crypto node',
+	);
+	const textTools = run(
+		'npx',
+		[
+			'--no-install',
+			'toolbridge',
+			'call',
+			join(repo, 'fixtures/workflows/text-tools.json'),
+			'Text_stats',
+			'--args',
+			'{"text":"a b a","word":"a"}',
+			'--package',
+			join(repo, 'fixtures/packages/n8n-nodes-toolbridge-fixture'),
+		],
+		{ cwd: user },
+	);
+	check(
+		textTools.stdout.includes('"occurrences":2'),
+		'a community node package from --package runs too',
+	);
+	const bad = run(
+		'npx',
+		['--no-install', 'toolbridge', 'call', cryptoAgent, 'Hash_text', '--args', 'not json'],
+		{ cwd: user, expectStatus: 2 },
+	);
 	check(!bad.stderr.includes('    at '), 'a usage error prints one message, no stack');
 	const listed = await mcpToolsList(user, cryptoAgent);
-	check(listed.tools.map((tool) => tool.name).join(',') === 'Hash_text,MD5_text', 'toolbridge mcp answers tools/list');
-	const library = run('node', ['-e', "const t = require('n8n-toolbridge'); console.log(['loadWorkflowTools', 'runWorkflowAgent', 'createMcpServer', 'serveOpenAI', 'protectPrivateNetwork'].map((name) => name + ': ' + typeof t[name]).join(', '))"], { cwd: user });
+	check(
+		listed.tools.map((tool) => tool.name).join(',') === 'Hash_text,MD5_text',
+		'toolbridge mcp answers tools/list',
+	);
+	const library = run(
+		'node',
+		[
+			'-e',
+			"const t = require('n8n-toolbridge'); console.log(['loadWorkflowTools', 'runWorkflowAgent', 'createMcpServer', 'serveOpenAI', 'protectPrivateNetwork'].map((name) => name + ': ' + typeof t[name]).join(', '))",
+		],
+		{ cwd: user },
+	);
 	check(!library.stdout.includes('undefined'), 'require("n8n-toolbridge") gives the library');
 
-	run('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund', tarballs.find((tarball) => tarball.includes('n8n-nodes-toolbridge-'))], { cwd: bare });
-	const alone = run('node', ['-e', "try { require('n8n-nodes-toolbridge') } catch (error) { console.log(JSON.stringify({ name: error.name, code: error.code, message: error.message })) }"], { cwd: bare });
+	run(
+		'npm',
+		[
+			'install',
+			'--ignore-scripts',
+			'--no-audit',
+			'--no-fund',
+			tarballs.find((tarball) => tarball.includes('n8n-nodes-toolbridge-')),
+		],
+		{ cwd: bare },
+	);
+	const alone = run(
+		'node',
+		[
+			'-e',
+			"try { require('n8n-nodes-toolbridge') } catch (error) { console.log(JSON.stringify({ name: error.name, code: error.code, message: error.message })) }",
+		],
+		{ cwd: bare },
+	);
 	const thrown = JSON.parse(alone.stdout);
-	check(thrown.code === 'PEER_DEPENDENCY_MISSING' && thrown.message.includes('install n8n-toolbridge instead'), 'the n8n package alone: PeerDependencyError naming n8n-toolbridge, not MODULE_NOT_FOUND');
+	check(
+		thrown.code === 'PEER_DEPENDENCY_MISSING' &&
+			thrown.message.includes('install n8n-toolbridge instead'),
+		'the n8n package alone: PeerDependencyError naming n8n-toolbridge, not MODULE_NOT_FOUND',
+	);
 
 	process.stdout.write('new-user install: all checks passed\n');
 }

@@ -22,7 +22,13 @@ describe('responseFormatForSchema', () => {
 				description: 'The result',
 				schema: {
 					type: 'object',
-					properties: { summary: { type: 'string' }, confidence: { type: ['number', 'null'], description: 'Default: 0.5. Send null to use the default.' } },
+					properties: {
+						summary: { type: 'string' },
+						confidence: {
+							type: ['number', 'null'],
+							description: 'Default: 0.5. Send null to use the default.',
+						},
+					},
 					required: ['summary', 'confidence'],
 					additionalProperties: false,
 				},
@@ -31,7 +37,10 @@ describe('responseFormatForSchema', () => {
 	});
 
 	test.each([
-		['a free-form object', { type: 'object', properties: { data: { type: 'object' } }, required: ['data'] }],
+		[
+			'a free-form object',
+			{ type: 'object', properties: { data: { type: 'object' } }, required: ['data'] },
+		],
 		['an array root (inferred from an example)', inferJsonSchemaFromExample([{ id: 1 }])],
 		['a schema whose optional part has no type', { type: 'object', properties: { extra: {} } }],
 	])('falls back to strict: false for %s', (_name, schema) => {
@@ -42,12 +51,26 @@ describe('responseFormatForSchema', () => {
 
 	test('strict: false is honoured', () => {
 		const format = responseFormatForSchema(answer, 'answer', { strict: false });
-		expect(format.json_schema).toMatchObject({ strict: false, schema: { required: ['summary'], properties: { confidence: { default: 0.5 } } } });
+		expect(format.json_schema).toMatchObject({
+			strict: false,
+			schema: { required: ['summary'], properties: { confidence: { default: 0.5 } } },
+		});
 	});
 
 	test('the answer a strict model gives validates against the sent schema', () => {
-		const { schema } = responseFormatForSchema(inferJsonSchemaFromExample({ title: 'x', rows: [{ id: 1, note: null }] }), 'answer').json_schema;
-		expect(validateJson({ title: 'Report', rows: [{ id: 2, note: null }] }, schema)).toEqual({ valid: true });
-		expect(validateJson({ title: 'Report', rows: [{ id: 'two' }] }, schema)).toEqual({ valid: false, errors: ['/rows/0: required property \'note\' is missing', '/rows/0/id: must be integer (found "two")'] });
+		const { schema } = responseFormatForSchema(
+			inferJsonSchemaFromExample({ title: 'x', rows: [{ id: 1, note: null }] }),
+			'answer',
+		).json_schema;
+		expect(validateJson({ title: 'Report', rows: [{ id: 2, note: null }] }, schema)).toEqual({
+			valid: true,
+		});
+		expect(validateJson({ title: 'Report', rows: [{ id: 'two' }] }, schema)).toEqual({
+			valid: false,
+			errors: [
+				"/rows/0: required property 'note' is missing",
+				'/rows/0/id: must be integer (found "two")',
+			],
+		});
 	});
 });

@@ -13,11 +13,26 @@ import { coerceArguments } from '../../src/tools/coerce-arguments';
  * Real compiler schemas: `$fromAI` markers of every type, with and without defaults, each
  * with arguments a model could send (valid against the canonical schema).
  */
-const compilerCases: [name: string, parameters: Record<string, string>, args: Record<string, unknown>][] = [
+const compilerCases: [
+	name: string,
+	parameters: Record<string, string>,
+	args: Record<string, unknown>,
+][] = [
 	['no parameters', {}, {}],
 	['string', { a: "={{ $fromAI('text', 'The text') }}" }, { text: 'hi' }],
-	['number and boolean', { a: "={{ $fromAI('count', 'How many', 'number') }}", b: "={{ $fromAI('dry', '', 'boolean') }}" }, { count: 2.5, dry: true }],
-	['json object', { a: "={{ $fromAI('record', 'Fields to write', 'json') }}" }, { record: { name: 'Ada', tags: ['x'] } }],
+	[
+		'number and boolean',
+		{
+			a: "={{ $fromAI('count', 'How many', 'number') }}",
+			b: "={{ $fromAI('dry', '', 'boolean') }}",
+		},
+		{ count: 2.5, dry: true },
+	],
+	[
+		'json object',
+		{ a: "={{ $fromAI('record', 'Fields to write', 'json') }}" },
+		{ record: { name: 'Ada', tags: ['x'] } },
+	],
 	['json array', { a: "={{ $fromAI('rows', 'Rows', 'json') }}" }, { rows: [{ id: 1 }, { id: 2 }] }],
 	[
 		'every type with defaults',
@@ -32,7 +47,10 @@ const compilerCases: [name: string, parameters: Record<string, string>, args: Re
 	],
 	[
 		'required beside optional, scalars only',
-		{ a: "={{ $fromAI('to', 'Recipient') }} {{ $fromAI('subject', 'Subject', 'string', 'Hello') }}", b: "={{ $fromAI('priority', 'Priority', 'number', 1) }}" },
+		{
+			a: "={{ $fromAI('to', 'Recipient') }} {{ $fromAI('subject', 'Subject', 'string', 'Hello') }}",
+			b: "={{ $fromAI('priority', 'Priority', 'number', 1) }}",
+		},
 		{ to: 'a@b.c', priority: 3 },
 	],
 ];
@@ -44,7 +62,10 @@ const compiled = compilerCases.map(([name, parameters, args]) => {
 });
 
 /** Shapes the canonical schema, checking it is neither changed nor shared with the result. */
-function shape(tool: ToolSchema, family: Parameters<typeof shapeToolSchema>[1]['family']): JsonSchema {
+function shape(
+	tool: ToolSchema,
+	family: Parameters<typeof shapeToolSchema>[1]['family'],
+): JsonSchema {
 	const canonical = tool.jsonSchema as unknown as JsonSchema;
 	const before = structuredClone(canonical);
 	const shaped = shapeToolSchema(canonical, { family });
@@ -63,9 +84,13 @@ function mutateEverything(node: unknown): void {
 /** Every schema node of a shaped schema with its JSON pointer. */
 function nodes(schema: JsonSchema, pointer = ''): [string, JsonSchema][] {
 	const found: [string, JsonSchema][] = [[pointer, schema]];
-	for (const [name, property] of Object.entries(schema.properties ?? {})) found.push(...nodes(property, `${pointer}/properties/${name}`));
-	if (schema.items && !Array.isArray(schema.items)) found.push(...nodes(schema.items, `${pointer}/items`));
-	(schema.anyOf ?? []).forEach((branch, index) => found.push(...nodes(branch, `${pointer}/anyOf/${index}`)));
+	for (const [name, property] of Object.entries(schema.properties ?? {}))
+		found.push(...nodes(property, `${pointer}/properties/${name}`));
+	if (schema.items && !Array.isArray(schema.items))
+		found.push(...nodes(schema.items, `${pointer}/items`));
+	(schema.anyOf ?? []).forEach((branch, index) =>
+		found.push(...nodes(branch, `${pointer}/anyOf/${index}`)),
+	);
 	return found;
 }
 
@@ -74,34 +99,87 @@ function withoutSchemaKeyword(schema: JsonSchema): JsonSchema {
 	return rest;
 }
 
-const hasJsonParameter = (tool: ToolSchema) => tool.parameters.some((parameter) => parameter.type === 'json');
-const GEMINI_KEYS = new Set(['type', 'format', 'title', 'description', 'nullable', 'enum', 'maxItems', 'minItems', 'properties', 'required', 'minProperties', 'maxProperties', 'minLength', 'maxLength', 'pattern', 'example', 'anyOf', 'propertyOrdering', 'items', 'minimum', 'maximum']);
+const hasJsonParameter = (tool: ToolSchema) =>
+	tool.parameters.some((parameter) => parameter.type === 'json');
+const GEMINI_KEYS = new Set([
+	'type',
+	'format',
+	'title',
+	'description',
+	'nullable',
+	'enum',
+	'maxItems',
+	'minItems',
+	'properties',
+	'required',
+	'minProperties',
+	'maxProperties',
+	'minLength',
+	'maxLength',
+	'pattern',
+	'example',
+	'anyOf',
+	'propertyOrdering',
+	'items',
+	'minimum',
+	'maximum',
+]);
 
 describe('shapeToolSchema over the compiler schemas', () => {
 	test.each(compiled)('google: $name', ({ tool, args }) => {
 		const shaped = shape(tool, 'google');
 		expect(shaped.type).toBe('object');
 		for (const [pointer, node] of nodes(shaped)) {
-			for (const key of Object.keys(node)) expect(GEMINI_KEYS.has(key), `${pointer}: ${key}`).toBe(true);
-			if (node.type !== undefined) expect(typeof node.type === 'string' && node.type !== 'null', `${pointer}: type ${JSON.stringify(node.type)}`).toBe(true);
-			if (node.type === 'object' && pointer !== '') expect(Object.keys(node.properties ?? {}).length, pointer).toBeGreaterThan(0);
-			if (node.type === 'array') expect((node.items as JsonSchema | undefined)?.type, `${pointer}: items need a type`).toBeDefined();
+			for (const key of Object.keys(node))
+				expect(GEMINI_KEYS.has(key), `${pointer}: ${key}`).toBe(true);
+			if (node.type !== undefined)
+				expect(
+					typeof node.type === 'string' && node.type !== 'null',
+					`${pointer}: type ${JSON.stringify(node.type)}`,
+				).toBe(true);
+			if (node.type === 'object' && pointer !== '')
+				expect(Object.keys(node.properties ?? {}).length, pointer).toBeGreaterThan(0);
+			if (node.type === 'array')
+				expect(
+					(node.items as JsonSchema | undefined)?.type,
+					`${pointer}: items need a type`,
+				).toBeDefined();
 			if (typeof node.format === 'string') expect(['enum', 'date-time']).toContain(node.format);
-			for (const name of node.required ?? []) expect(Object.keys(node.properties ?? {})).toContain(name);
+			for (const name of node.required ?? [])
+				expect(Object.keys(node.properties ?? {})).toContain(name);
 		}
 		// Meaning kept: same keys, same required list, defaults told in the description.
-		expect(Object.keys(shaped.properties ?? {})).toEqual(tool.parameters.map((parameter) => parameter.key));
+		expect(Object.keys(shaped.properties ?? {})).toEqual(
+			tool.parameters.map((parameter) => parameter.key),
+		);
 		expect(shaped.required).toEqual(tool.jsonSchema.required);
 		for (const parameter of tool.parameters) {
 			const property = shaped.properties?.[parameter.key] as JsonSchema;
-			if (parameter.defaultValue !== undefined) expect(property.description).toContain(`Default: ${JSON.stringify(parameter.defaultValue)}.`);
-			if (parameter.type === 'json') expect(property).toMatchObject({ type: 'string', description: expect.stringContaining('as JSON text') });
+			if (parameter.defaultValue !== undefined)
+				expect(property.description).toContain(
+					`Default: ${JSON.stringify(parameter.defaultValue)}.`,
+				);
+			if (parameter.type === 'json')
+				expect(property).toMatchObject({
+					type: 'string',
+					description: expect.stringContaining('as JSON text'),
+				});
 			if (parameter.defaultValue === null) expect(property.nullable).toBe(true);
 		}
 		// What a model sends for that schema becomes valid arguments after the tool's coercion.
-		const sent = Object.fromEntries(Object.entries(args).map(([key, value]) => [key, typeof value === 'object' && value !== null ? JSON.stringify(value) : value]));
+		const sent = Object.fromEntries(
+			Object.entries(args).map(([key, value]) => [
+				key,
+				typeof value === 'object' && value !== null ? JSON.stringify(value) : value,
+			]),
+		);
 		expect(validateJson(sent, shaped)).toEqual({ valid: true });
-		expect(validateJson(coerceArguments(sent, tool.parameters), tool.jsonSchema as unknown as JsonSchema)).toEqual({ valid: true });
+		expect(
+			validateJson(
+				coerceArguments(sent, tool.parameters),
+				tool.jsonSchema as unknown as JsonSchema,
+			),
+		).toEqual({ valid: true });
 	});
 
 	test.each(compiled)('openai-strict: $name', ({ tool, args }) => {
@@ -110,10 +188,14 @@ describe('shapeToolSchema over the compiler schemas', () => {
 			// An object or array of anything has no strict form: reported per spot, never rewritten.
 			const problems = strictSchemaProblems(canonical);
 			for (const parameter of tool.parameters.filter((candidate) => candidate.type === 'json')) {
-				expect(problems.some((problem) => problem.startsWith(`/properties/${parameter.key}/`))).toBe(true);
+				expect(
+					problems.some((problem) => problem.startsWith(`/properties/${parameter.key}/`)),
+				).toBe(true);
 			}
 			expect(() => shape(tool, 'openai-strict')).toThrow(JsonSchemaError);
-			expect(() => shapeToolSchema(canonical, { family: 'openai-strict' })).toThrow(expect.objectContaining({ code: 'SCHEMA_NOT_STRICT_COMPATIBLE', problems }));
+			expect(() => shapeToolSchema(canonical, { family: 'openai-strict' })).toThrow(
+				expect.objectContaining({ code: 'SCHEMA_NOT_STRICT_COMPATIBLE', problems }),
+			);
 			return;
 		}
 		expect(strictSchemaProblems(canonical)).toEqual([]);
@@ -132,15 +214,23 @@ describe('shapeToolSchema over the compiler schemas', () => {
 			else expect(type).toEqual([parameter.type, 'null']);
 		}
 		// A model under strict mode sends null for what it leaves out; coercion turns that into the default.
-		const sent = Object.fromEntries(tool.parameters.map((parameter) => [parameter.key, parameter.key in args ? args[parameter.key] : null]));
+		const sent = Object.fromEntries(
+			tool.parameters.map((parameter) => [
+				parameter.key,
+				parameter.key in args ? args[parameter.key] : null,
+			]),
+		);
 		expect(validateJson(sent, shaped)).toEqual({ valid: true });
-		expect(validateJson(coerceArguments(sent, tool.parameters), canonical)).toEqual({ valid: true });
+		expect(validateJson(coerceArguments(sent, tool.parameters), canonical)).toEqual({
+			valid: true,
+		});
 	});
 
 	test.each(compiled)('openai: $name', ({ tool, args }) => {
 		const shaped = shape(tool, 'openai');
 		expect(shaped).toEqual(withoutSchemaKeyword(tool.jsonSchema as unknown as JsonSchema));
-		for (const [pointer, node] of nodes(shaped)) if (node.type === 'array') expect(node.items, pointer).toBeDefined();
+		for (const [pointer, node] of nodes(shaped))
+			if (node.type === 'array') expect(node.items, pointer).toBeDefined();
 		expect(validateJson(args, shaped)).toEqual({ valid: true });
 	});
 
@@ -165,7 +255,14 @@ describe('shapeToolSchema over hand-written schemas', () => {
 	const userSchema: JsonSchema = {
 		$schema: 'http://json-schema.org/draft-07/schema#',
 		type: 'object',
-		definitions: { address: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'], additionalProperties: false } },
+		definitions: {
+			address: {
+				type: 'object',
+				properties: { city: { type: 'string' } },
+				required: ['city'],
+				additionalProperties: false,
+			},
+		},
 		properties: {
 			email: { type: 'string', format: 'email' },
 			when: { type: 'string', format: 'date-time' },
@@ -182,55 +279,197 @@ describe('shapeToolSchema over hand-written schemas', () => {
 	};
 
 	test.each([
-		['email format moves to the description', '/properties/email', { type: 'string', description: 'Format: email.' }],
+		[
+			'email format moves to the description',
+			'/properties/email',
+			{ type: 'string', description: 'Format: email.' },
+		],
 		['date-time format stays', '/properties/when', { type: 'string', format: 'date-time' }],
-		['string const becomes a one-value enum', '/properties/kind', { type: 'string', enum: ['person'] }],
-		['type array with null becomes nullable', '/properties/age', { type: 'integer', nullable: true, description: 'Greater than 0.' }],
-		['number enum is told, not sent', '/properties/level', { type: 'string', description: 'One of: 1, 2, 3.' }],
-		['$ref is inlined', '/properties/home', { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] }],
-		['oneOf with a null branch collapses to nullable', '/properties/contact', { type: 'string', nullable: true }],
-		['uniqueItems is told', '/properties/tags', { type: 'array', items: { type: 'string' }, description: 'Items must be unique.' }],
+		[
+			'string const becomes a one-value enum',
+			'/properties/kind',
+			{ type: 'string', enum: ['person'] },
+		],
+		[
+			'type array with null becomes nullable',
+			'/properties/age',
+			{ type: 'integer', nullable: true, description: 'Greater than 0.' },
+		],
+		[
+			'number enum is told, not sent',
+			'/properties/level',
+			{ type: 'string', description: 'One of: 1, 2, 3.' },
+		],
+		[
+			'$ref is inlined',
+			'/properties/home',
+			{ type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+		],
+		[
+			'oneOf with a null branch collapses to nullable',
+			'/properties/contact',
+			{ type: 'string', nullable: true },
+		],
+		[
+			'uniqueItems is told',
+			'/properties/tags',
+			{ type: 'array', items: { type: 'string' }, description: 'Items must be unique.' },
+		],
 	])('google: %s', (_name, pointer, expected) => {
 		const shaped = shapeToolSchema(userSchema, { family: 'google' });
-		const node = pointer.split('/').slice(1).reduce<unknown>((current, segment) => (current as Record<string, unknown>)[segment], shaped);
+		const node = pointer
+			.split('/')
+			.slice(1)
+			.reduce<unknown>((current, segment) => (current as Record<string, unknown>)[segment], shaped);
 		expect(node).toEqual(expected);
 		expect(shaped.required).toEqual(['email', 'kind']);
 		expect(shaped).not.toHaveProperty('anyOf');
 	});
 
 	test.each([
-		['root anyOf is dropped', 'anthropic', (shaped: JsonSchema) => expect(shaped.anyOf).toBeUndefined()],
-		['definitions are kept', 'anthropic', (shaped: JsonSchema) => expect(shaped.definitions).toEqual(userSchema.definitions)],
-		['root anyOf is kept (OpenAI accepts it when not strict)', 'openai', (shaped: JsonSchema) => expect(shaped.anyOf).toEqual(userSchema.anyOf)],
-		['only $schema goes', 'generic', (shaped: JsonSchema) => expect(shaped).toEqual(withoutSchemaKeyword(userSchema))],
+		[
+			'root anyOf is dropped',
+			'anthropic',
+			(shaped: JsonSchema) => expect(shaped.anyOf).toBeUndefined(),
+		],
+		[
+			'definitions are kept',
+			'anthropic',
+			(shaped: JsonSchema) => expect(shaped.definitions).toEqual(userSchema.definitions),
+		],
+		[
+			'root anyOf is kept (OpenAI accepts it when not strict)',
+			'openai',
+			(shaped: JsonSchema) => expect(shaped.anyOf).toEqual(userSchema.anyOf),
+		],
+		[
+			'only $schema goes',
+			'generic',
+			(shaped: JsonSchema) => expect(shaped).toEqual(withoutSchemaKeyword(userSchema)),
+		],
 	] as const)('%s (%s)', (_name, family, check) => {
 		check(shapeToolSchema(userSchema, { family }));
 	});
 
 	test.each([
-		['array without items gets items', 'openai', { type: 'object', properties: { list: { type: 'array' } } }, { type: 'object', properties: { list: { type: 'array', items: {} } } }],
-		['a root without type becomes an object', 'anthropic', { properties: { a: { type: 'string' } } }, { type: 'object', properties: { a: { type: 'string' } } }],
-		['a root that is not an object becomes an empty object', 'google', { type: 'string' }, { type: 'object', properties: {} }],
-		['a nested free-form object becomes JSON text', 'google', { type: 'object', properties: { meta: { type: 'object', description: 'Meta' } } }, { type: 'object', properties: { meta: { type: 'string', description: 'Meta. Send an object as JSON text.' } } }],
-		['a recursive $ref becomes JSON text below the first level', 'google', { type: 'object', properties: { tree: { $ref: '#/definitions/tree' } }, definitions: { tree: { type: 'object', properties: { children: { type: 'array', items: { $ref: '#/definitions/tree' } } } } } }, { type: 'object', properties: { tree: { type: 'object', properties: { children: { type: 'string', description: 'Send an array as JSON text.' } } } } }],
+		[
+			'array without items gets items',
+			'openai',
+			{ type: 'object', properties: { list: { type: 'array' } } },
+			{ type: 'object', properties: { list: { type: 'array', items: {} } } },
+		],
+		[
+			'a root without type becomes an object',
+			'anthropic',
+			{ properties: { a: { type: 'string' } } },
+			{ type: 'object', properties: { a: { type: 'string' } } },
+		],
+		[
+			'a root that is not an object becomes an empty object',
+			'google',
+			{ type: 'string' },
+			{ type: 'object', properties: {} },
+		],
+		[
+			'a nested free-form object becomes JSON text',
+			'google',
+			{ type: 'object', properties: { meta: { type: 'object', description: 'Meta' } } },
+			{
+				type: 'object',
+				properties: { meta: { type: 'string', description: 'Meta. Send an object as JSON text.' } },
+			},
+		],
+		[
+			'a recursive $ref becomes JSON text below the first level',
+			'google',
+			{
+				type: 'object',
+				properties: { tree: { $ref: '#/definitions/tree' } },
+				definitions: {
+					tree: {
+						type: 'object',
+						properties: { children: { type: 'array', items: { $ref: '#/definitions/tree' } } },
+					},
+				},
+			},
+			{
+				type: 'object',
+				properties: {
+					tree: {
+						type: 'object',
+						properties: {
+							children: { type: 'string', description: 'Send an array as JSON text.' },
+						},
+					},
+				},
+			},
+		],
 	] as const)('%s (%s)', (_name, family, schema, expected) => {
 		expect(shapeToolSchema(schema as JsonSchema, { family })).toEqual(expected);
 	});
 
 	test.each([
-		['recursive $ref and $defs are kept, nested objects made strict', { type: 'object', properties: { node: { $ref: '#/$defs/node' } }, $defs: { node: { type: 'object', properties: { children: { type: 'array', items: { $ref: '#/$defs/node' } }, label: { type: 'string', minLength: 1 } }, required: ['children'] } } }, []],
-		['free-form object', { type: 'object', properties: { meta: { type: 'object' } } }, ['/properties/meta: an object without listed properties (any keys) has no strict form']],
-		['additionalProperties schema', { type: 'object', properties: { a: { type: 'string' } }, additionalProperties: { type: 'string' } }, ["/: extra properties ('additionalProperties') are not allowed in strict mode"]],
-		['allOf', { type: 'object', properties: { a: { type: 'string', allOf: [{ minLength: 2 }] } } }, ["/properties/a: 'allOf' is not supported in strict mode"]],
-		['root union', { anyOf: [{ type: 'object', properties: {}, additionalProperties: false }] }, ['/: the root must be an object schema, not a union']],
+		[
+			'recursive $ref and $defs are kept, nested objects made strict',
+			{
+				type: 'object',
+				properties: { node: { $ref: '#/$defs/node' } },
+				$defs: {
+					node: {
+						type: 'object',
+						properties: {
+							children: { type: 'array', items: { $ref: '#/$defs/node' } },
+							label: { type: 'string', minLength: 1 },
+						},
+						required: ['children'],
+					},
+				},
+			},
+			[],
+		],
+		[
+			'free-form object',
+			{ type: 'object', properties: { meta: { type: 'object' } } },
+			['/properties/meta: an object without listed properties (any keys) has no strict form'],
+		],
+		[
+			'additionalProperties schema',
+			{
+				type: 'object',
+				properties: { a: { type: 'string' } },
+				additionalProperties: { type: 'string' },
+			},
+			["/: extra properties ('additionalProperties') are not allowed in strict mode"],
+		],
+		[
+			'allOf',
+			{ type: 'object', properties: { a: { type: 'string', allOf: [{ minLength: 2 }] } } },
+			["/properties/a: 'allOf' is not supported in strict mode"],
+		],
+		[
+			'root union',
+			{ anyOf: [{ type: 'object', properties: {}, additionalProperties: false }] },
+			['/: the root must be an object schema, not a union'],
+		],
 	])('openai-strict: %s', (_name, schema, problems) => {
 		expect(strictSchemaProblems(schema as JsonSchema)).toEqual(problems);
 		if (problems.length > 0) return;
 		const shaped = shapeToolSchema(schema as JsonSchema, { family: 'openai-strict' });
 		expect(shaped.$defs).toMatchObject({
-			node: { required: ['children', 'label'], additionalProperties: false, properties: { label: { type: ['string', 'null'], description: 'At least 1 characters. Send null if not given.' } } },
+			node: {
+				required: ['children', 'label'],
+				additionalProperties: false,
+				properties: {
+					label: {
+						type: ['string', 'null'],
+						description: 'At least 1 characters. Send null if not given.',
+					},
+				},
+			},
 		});
-		expect(validateJson({ node: { children: [{ children: [], label: null }], label: 'root' } }, shaped)).toEqual({ valid: true });
+		expect(
+			validateJson({ node: { children: [{ children: [], label: null }], label: 'root' } }, shaped),
+		).toEqual({ valid: true });
 	});
 });
 
@@ -265,7 +504,23 @@ describe('modelFamilyFromModelId', () => {
 	});
 
 	test('answers each id on its own when calls repeat and alternate (the last answer is remembered)', () => {
-		const ids = ['anthropic/claude-sonnet-4', 'anthropic/claude-sonnet-4', 'google/gemini-2.5-pro', 'anthropic/claude-sonnet-4', 'gpt-oss:20b', 'gpt-oss:20b', 'openai/gpt-4o'];
-		expect(ids.map(modelFamilyFromModelId)).toEqual(['anthropic', 'anthropic', 'google', 'anthropic', 'generic', 'generic', 'openai']);
+		const ids = [
+			'anthropic/claude-sonnet-4',
+			'anthropic/claude-sonnet-4',
+			'google/gemini-2.5-pro',
+			'anthropic/claude-sonnet-4',
+			'gpt-oss:20b',
+			'gpt-oss:20b',
+			'openai/gpt-4o',
+		];
+		expect(ids.map(modelFamilyFromModelId)).toEqual([
+			'anthropic',
+			'anthropic',
+			'google',
+			'anthropic',
+			'generic',
+			'generic',
+			'openai',
+		]);
 	});
 });

@@ -1,13 +1,33 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { nodeNameToToolName } from 'n8n-workflow';
-import { nodeNameToN8nToolName, toolNameFromNodeName } from '../../src/schema/tool-name-from-node-name';
+import {
+	nodeNameToN8nToolName,
+	toolNameFromNodeName,
+} from '../../src/schema/tool-name-from-node-name';
 
 const VALID = /^[a-zA-Z0-9_-]{1,64}$/;
 
 const NAMES = [
-	'Slack', 'Date & Time', 'Café Ñandú', 'a _ b', 'HTTP Request', 'Send e-mail (v2)', 'Größe', 'Łódź Ærø', 'node.with.dots',
-	'  padded  ', '日本語のノード', 'Отправить email', '🚀 Launch', '___', '!!!', 'x'.repeat(80), `${'ab '.repeat(30)}end`, 'tool_2', '',
+	'Slack',
+	'Date & Time',
+	'Café Ñandú',
+	'a _ b',
+	'HTTP Request',
+	'Send e-mail (v2)',
+	'Größe',
+	'Łódź Ærø',
+	'node.with.dots',
+	'  padded  ',
+	'日本語のノード',
+	'Отправить email',
+	'🚀 Launch',
+	'___',
+	'!!!',
+	'x'.repeat(80),
+	`${'ab '.repeat(30)}end`,
+	'tool_2',
+	'',
 ];
 
 describe('nodeNameToN8nToolName equals n8n-workflow nodeNameToToolName', () => {
@@ -16,7 +36,13 @@ describe('nodeNameToN8nToolName equals n8n-workflow nodeNameToToolName', () => {
 	});
 
 	test('on arbitrary strings', () => {
-		fc.assert(fc.property(fc.string({ unit: 'grapheme', maxLength: 90 }), (name) => nodeNameToN8nToolName(name) === nodeNameToToolName(name)), { numRuns: 1000 });
+		fc.assert(
+			fc.property(
+				fc.string({ unit: 'grapheme', maxLength: 90 }),
+				(name) => nodeNameToN8nToolName(name) === nodeNameToToolName(name),
+			),
+			{ numRuns: 1000 },
+		);
 	});
 });
 
@@ -36,15 +62,22 @@ describe('toolNameFromNodeName', () => {
 		expect(toolNameFromNodeName(name)).toBe(expected);
 	});
 
-	test.each(['日本語のノード', '日本語の別ノード', 'Отправить', '___', '!!!', ''])('no Latin letters: %j gets a stable tool_<hash>', (name) => {
-		const result = toolNameFromNodeName(name);
-		expect(result).toMatch(/^tool_[0-9a-z]{7}$/);
-		expect(toolNameFromNodeName(name)).toBe(result);
-	});
+	test.each(['日本語のノード', '日本語の別ノード', 'Отправить', '___', '!!!', ''])(
+		'no Latin letters: %j gets a stable tool_<hash>',
+		(name) => {
+			const result = toolNameFromNodeName(name);
+			expect(result).toMatch(/^tool_[0-9a-z]{7}$/);
+			expect(toolNameFromNodeName(name)).toBe(result);
+		},
+	);
 
 	test('distinct non-Latin names stay distinct, also when Latin letters remain', () => {
-		expect(toolNameFromNodeName('日本語のノード')).not.toBe(toolNameFromNodeName('日本語の別ノード'));
-		expect(toolNameFromNodeName('Отправить email')).not.toBe(toolNameFromNodeName('Получить email'));
+		expect(toolNameFromNodeName('日本語のノード')).not.toBe(
+			toolNameFromNodeName('日本語の別ノード'),
+		);
+		expect(toolNameFromNodeName('Отправить email')).not.toBe(
+			toolNameFromNodeName('Получить email'),
+		);
 		expect(toolNameFromNodeName('Отправить email')).toMatch(/^email_[0-9a-z]{7}$/);
 	});
 
@@ -65,14 +98,18 @@ describe('toolNameFromNodeName', () => {
 
 	test('always valid, and never taken, for arbitrary names', () => {
 		fc.assert(
-			fc.property(fc.string({ unit: 'grapheme', maxLength: 90 }), fc.array(fc.string({ maxLength: 10 }), { maxLength: 5 }), (name, extra) => {
-				const first = toolNameFromNodeName(name);
-				expect(first).toMatch(VALID);
-				const taken = new Set([first, `${first}_2`, ...extra]);
-				const second = toolNameFromNodeName(name, taken);
-				expect(second).toMatch(VALID);
-				expect(taken.has(second)).toBe(false);
-			}),
+			fc.property(
+				fc.string({ unit: 'grapheme', maxLength: 90 }),
+				fc.array(fc.string({ maxLength: 10 }), { maxLength: 5 }),
+				(name, extra) => {
+					const first = toolNameFromNodeName(name);
+					expect(first).toMatch(VALID);
+					const taken = new Set([first, `${first}_2`, ...extra]);
+					const second = toolNameFromNodeName(name, taken);
+					expect(second).toMatch(VALID);
+					expect(taken.has(second)).toBe(false);
+				},
+			),
 			{ numRuns: 1000 },
 		);
 	});

@@ -6,7 +6,12 @@ import { DynamicStructuredTool } from '@langchain/core/tools';
 describe('peer libraries resolve in the test runner', () => {
 	it('loads n8n-workflow, zod and @langchain/core', () => {
 		expect(typeof NodeHelpers.getVersionedNodeType).toBe('function');
-		const tool = new DynamicStructuredTool({ name: 't', description: 'd', schema: z.object({ a: z.string() }), func: async () => 'ok' });
+		const tool = new DynamicStructuredTool({
+			name: 't',
+			description: 'd',
+			schema: z.object({ a: z.string() }),
+			func: async () => 'ok',
+		});
 		expect(tool.name).toBe('t');
 	});
 	it('loads n8n-core', async () => {

@@ -23,7 +23,8 @@
 import type { FakeReply, FakeRequest } from './fake-chat-server';
 
 /** A content block of an assistant message. */
-export type AnthropicBlock = { type: 'text'; text: string } | { type: 'tool_use'; id: string; name: string; input: object };
+export type AnthropicBlock =
+	{ type: 'text'; text: string } | { type: 'tool_use'; id: string; name: string; input: object };
 
 /** One tool call for {@link anthropicToolUseReply}. */
 export interface AnthropicToolUse {
@@ -60,17 +61,28 @@ export interface AnthropicEvent {
 function split(text: string, size: number): string[] {
 	const points = Array.from(text);
 	const pieces: string[] = [];
-	for (let start = 0; start < points.length; start += size) pieces.push(points.slice(start, start + size).join(''));
+	for (let start = 0; start < points.length; start += size)
+		pieces.push(points.slice(start, start + size).join(''));
 	return pieces;
 }
 
 function stopReasonOf(content: AnthropicBlock[], options: AnthropicReplyOptions): string {
-	return options.stopReason ?? (content.some((block) => block.type === 'tool_use') ? 'tool_use' : 'end_turn');
+	return (
+		options.stopReason ??
+		(content.some((block) => block.type === 'tool_use') ? 'tool_use' : 'end_turn')
+	);
 }
 
-function usageOf(content: AnthropicBlock[], options: AnthropicReplyOptions): { input_tokens: number; output_tokens: number } {
+function usageOf(
+	content: AnthropicBlock[],
+	options: AnthropicReplyOptions,
+): { input_tokens: number; output_tokens: number } {
 	if (options.usage) return options.usage;
-	const length = content.reduce((sum, block) => sum + (block.type === 'text' ? block.text.length : JSON.stringify(block.input).length), 0);
+	const length = content.reduce(
+		(sum, block) =>
+			sum + (block.type === 'text' ? block.text.length : JSON.stringify(block.input).length),
+		0,
+	);
 	return { input_tokens: 12, output_tokens: Math.max(1, Math.ceil(length / 4)) };
 }
 
@@ -78,7 +90,10 @@ function usageOf(content: AnthropicBlock[], options: AnthropicReplyOptions): { i
  * The non-streaming answer: one `message` object.
  * @param content the assistant's content blocks
  */
-export function anthropicMessage(content: AnthropicBlock[], options: AnthropicReplyOptions = {}): Record<string, unknown> {
+export function anthropicMessage(
+	content: AnthropicBlock[],
+	options: AnthropicReplyOptions = {},
+): Record<string, unknown> {
 	const usage = usageOf(content, options);
 	return {
 		id: options.id ?? 'msg_fake_1',
@@ -88,7 +103,12 @@ export function anthropicMessage(content: AnthropicBlock[], options: AnthropicRe
 		content,
 		stop_reason: stopReasonOf(content, options),
 		stop_sequence: null,
-		usage: { input_tokens: usage.input_tokens, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, output_tokens: usage.output_tokens },
+		usage: {
+			input_tokens: usage.input_tokens,
+			cache_creation_input_tokens: 0,
+			cache_read_input_tokens: 0,
+			output_tokens: usage.output_tokens,
+		},
 	};
 }
 
@@ -96,7 +116,10 @@ export function anthropicMessage(content: AnthropicBlock[], options: AnthropicRe
  * The streamed answer as its sequence of events (see the file comment for the order).
  * @param content the assistant's content blocks
  */
-export function anthropicEvents(content: AnthropicBlock[], options: AnthropicReplyOptions = {}): AnthropicEvent[] {
+export function anthropicEvents(
+	content: AnthropicBlock[],
+	options: AnthropicReplyOptions = {},
+): AnthropicEvent[] {
 	const size = options.deltaSize ?? 8;
 	const usage = usageOf(content, options);
 	const events: AnthropicEvent[] = [
@@ -112,7 +135,12 @@ export function anthropicEvents(content: AnthropicBlock[], options: AnthropicRep
 					content: [],
 					stop_reason: null,
 					stop_sequence: null,
-					usage: { input_tokens: usage.input_tokens, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, output_tokens: 1 },
+					usage: {
+						input_tokens: usage.input_tokens,
+						cache_creation_input_tokens: 0,
+						cache_read_input_tokens: 0,
+						output_tokens: 1,
+					},
 				},
 			},
 		},
@@ -120,18 +148,35 @@ export function anthropicEvents(content: AnthropicBlock[], options: AnthropicRep
 	];
 	content.forEach((block, index) => {
 		if (block.type === 'text') {
-			events.push({ event: 'content_block_start', data: { type: 'content_block_start', index, content_block: { type: 'text', text: '' } } });
+			events.push({
+				event: 'content_block_start',
+				data: { type: 'content_block_start', index, content_block: { type: 'text', text: '' } },
+			});
 			for (const piece of split(block.text, size)) {
-				events.push({ event: 'content_block_delta', data: { type: 'content_block_delta', index, delta: { type: 'text_delta', text: piece } } });
+				events.push({
+					event: 'content_block_delta',
+					data: { type: 'content_block_delta', index, delta: { type: 'text_delta', text: piece } },
+				});
 			}
 		} else {
 			events.push({
 				event: 'content_block_start',
-				data: { type: 'content_block_start', index, content_block: { type: 'tool_use', id: block.id, name: block.name, input: {} } },
+				data: {
+					type: 'content_block_start',
+					index,
+					content_block: { type: 'tool_use', id: block.id, name: block.name, input: {} },
+				},
 			});
 			// Anthropic sends an empty partial_json first, then the JSON text in pieces.
 			for (const piece of ['', ...split(JSON.stringify(block.input), size)]) {
-				events.push({ event: 'content_block_delta', data: { type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: piece } } });
+				events.push({
+					event: 'content_block_delta',
+					data: {
+						type: 'content_block_delta',
+						index,
+						delta: { type: 'input_json_delta', partial_json: piece },
+					},
+				});
 			}
 		}
 		events.push({ event: 'content_block_stop', data: { type: 'content_block_stop', index } });
@@ -139,7 +184,11 @@ export function anthropicEvents(content: AnthropicBlock[], options: AnthropicRep
 	events.push(
 		{
 			event: 'message_delta',
-			data: { type: 'message_delta', delta: { stop_reason: stopReasonOf(content, options), stop_sequence: null }, usage: { output_tokens: usage.output_tokens } },
+			data: {
+				type: 'message_delta',
+				delta: { stop_reason: stopReasonOf(content, options), stop_sequence: null },
+				usage: { output_tokens: usage.output_tokens },
+			},
 		},
 		{ event: 'message_stop', data: { type: 'message_stop' } },
 	);
@@ -148,21 +197,35 @@ export function anthropicEvents(content: AnthropicBlock[], options: AnthropicRep
 
 /** The SSE text of {@link anthropicEvents}. */
 export function anthropicSse(events: AnthropicEvent[]): string {
-	return events.map(({ event, data }) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`).join('');
+	return events
+		.map(({ event, data }) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`)
+		.join('');
 }
 
 /**
  * Answer `request` with these content blocks: an SSE stream when the request asked for
  * `stream: true` (or `options.stream`), else one JSON message.
  */
-export function anthropicReply(request: Pick<FakeRequest, 'body'>, content: AnthropicBlock[], options: AnthropicReplyOptions = {}): FakeReply {
+export function anthropicReply(
+	request: Pick<FakeRequest, 'body'>,
+	content: AnthropicBlock[],
+	options: AnthropicReplyOptions = {},
+): FakeReply {
 	const stream = options.stream ?? request.body?.stream === true;
-	const resolved = { ...options, model: options.model ?? (typeof request.body?.model === 'string' ? request.body.model : undefined) };
+	const resolved = {
+		...options,
+		model:
+			options.model ?? (typeof request.body?.model === 'string' ? request.body.model : undefined),
+	};
 	const requestId = { 'request-id': `req_fake_${resolved.id ?? 'msg_fake_1'}` };
 	if (stream) {
 		return {
 			...options.reply,
-			headers: { 'Content-Type': 'text/event-stream; charset=utf-8', ...requestId, ...options.reply?.headers },
+			headers: {
+				'Content-Type': 'text/event-stream; charset=utf-8',
+				...requestId,
+				...options.reply?.headers,
+			},
 			rawSse: anthropicSse(anthropicEvents(content, resolved)),
 		};
 	}
@@ -174,7 +237,11 @@ export function anthropicReply(request: Pick<FakeRequest, 'body'>, content: Anth
 }
 
 /** A plain text answer (`stop_reason: end_turn`). */
-export function anthropicTextReply(request: Pick<FakeRequest, 'body'>, text: string, options: AnthropicReplyOptions = {}): FakeReply {
+export function anthropicTextReply(
+	request: Pick<FakeRequest, 'body'>,
+	text: string,
+	options: AnthropicReplyOptions = {},
+): FakeReply {
 	return anthropicReply(request, [{ type: 'text', text }], options);
 }
 
@@ -185,7 +252,14 @@ export function anthropicToolUseReply(
 	options: AnthropicReplyOptions & { text?: string } = {},
 ): FakeReply {
 	const blocks: AnthropicBlock[] = options.text ? [{ type: 'text', text: options.text }] : [];
-	calls.forEach((call, index) => blocks.push({ type: 'tool_use', id: call.id ?? `toolu_fake_${index + 1}`, name: call.name, input: call.input }));
+	calls.forEach((call, index) =>
+		blocks.push({
+			type: 'tool_use',
+			id: call.id ?? `toolu_fake_${index + 1}`,
+			name: call.name,
+			input: call.input,
+		}),
+	);
 	return anthropicReply(request, blocks, options);
 }
 
@@ -194,17 +268,27 @@ export function anthropicErrorReply(status: number, type: string, message: strin
 	return { status, errorBody: { type: 'error', error: { type, message } } };
 }
 
+/* eslint-disable @typescript-eslint/no-explicit-any -- request bodies are arbitrary JSON */
+
 /** The `tools` of a Messages request, by name (`input_schema` is the JSON Schema). */
-export function anthropicToolsByName(body: any): Map<string, { description: string; input_schema: any }> { // eslint-disable-line @typescript-eslint/no-explicit-any -- request bodies are arbitrary JSON
+export function anthropicToolsByName(
+	body: any,
+): Map<string, { description: string; input_schema: any }> {
 	const tools = new Map<string, { description: string; input_schema: unknown }>();
 	for (const tool of body?.tools ?? []) {
-		if (typeof tool?.name === 'string') tools.set(tool.name, { description: tool.description ?? '', input_schema: tool.input_schema });
+		if (typeof tool?.name === 'string')
+			tools.set(tool.name, {
+				description: tool.description ?? '',
+				input_schema: tool.input_schema,
+			});
 	}
 	return tools;
 }
 
 /** The `tool_result` blocks of a Messages request's user turns (content flattened to text). */
-export function anthropicToolResults(body: any): Array<{ tool_use_id: string; content: string; is_error: boolean }> { // eslint-disable-line @typescript-eslint/no-explicit-any -- request bodies are arbitrary JSON
+export function anthropicToolResults(
+	body: any,
+): Array<{ tool_use_id: string; content: string; is_error: boolean }> {
 	const results: Array<{ tool_use_id: string; content: string; is_error: boolean }> = [];
 	for (const message of body?.messages ?? []) {
 		if (message?.role !== 'user' || !Array.isArray(message.content)) continue;
@@ -214,7 +298,11 @@ export function anthropicToolResults(body: any): Array<{ tool_use_id: string; co
 				typeof block.content === 'string'
 					? block.content
 					: Array.isArray(block.content)
-						? block.content.map((part: { type?: string; text?: string }) => (part?.type === 'text' ? part.text : JSON.stringify(part))).join('')
+						? block.content
+								.map((part: { type?: string; text?: string }) =>
+									part?.type === 'text' ? part.text : JSON.stringify(part),
+								)
+								.join('')
 						: JSON.stringify(block.content ?? '');
 			results.push({ tool_use_id: block.tool_use_id, content, is_error: block.is_error === true });
 		}
@@ -223,11 +311,13 @@ export function anthropicToolResults(body: any): Array<{ tool_use_id: string; co
 }
 
 /** The `tool_use` blocks of a Messages request's assistant turns. */
-export function anthropicToolUses(body: any): Array<{ id: string; name: string; input: unknown }> { // eslint-disable-line @typescript-eslint/no-explicit-any -- request bodies are arbitrary JSON
+export function anthropicToolUses(body: any): Array<{ id: string; name: string; input: unknown }> {
 	const uses: Array<{ id: string; name: string; input: unknown }> = [];
 	for (const message of body?.messages ?? []) {
 		if (message?.role !== 'assistant' || !Array.isArray(message.content)) continue;
-		for (const block of message.content) if (block?.type === 'tool_use') uses.push({ id: block.id, name: block.name, input: block.input });
+		for (const block of message.content)
+			if (block?.type === 'tool_use')
+				uses.push({ id: block.id, name: block.name, input: block.input });
 	}
 	return uses;
 }

@@ -4,7 +4,11 @@
  * servers started per test and closed after each.
  */
 import { afterAll, afterEach, beforeAll } from 'vitest';
-import { startFakeChatServer, type FakeChatServer, type FakeChatServerOptions } from './fake-chat-server';
+import {
+	startFakeChatServer,
+	type FakeChatServer,
+	type FakeChatServerOptions,
+} from './fake-chat-server';
 
 /**
  * Starts one fake for the calling test file (`beforeAll`) and closes it after the file
@@ -21,7 +25,10 @@ export function fakeChatServerForFile(options: FakeChatServerOptions): FakeChatS
 		await server?.close();
 	});
 	const running = (): FakeChatServer => {
-		if (!server) throw new Error('the fake chat server is started in beforeAll; read it inside a test or hook');
+		if (!server)
+			throw new Error(
+				'the fake chat server is started in beforeAll; read it inside a test or hook',
+			);
 		return server;
 	};
 	return {
@@ -41,7 +48,9 @@ export function fakeChatServerForFile(options: FakeChatServerOptions): FakeChatS
  * function a test starts it with (`respond` answers each request, as in startFakeChatServer).
  * @throws (from the returned function) when the port cannot be bound
  */
-export function fakeChatServerPerTest(): (respond: FakeChatServerOptions['respond']) => Promise<FakeChatServer> {
+export function fakeChatServerPerTest(): (
+	respond: FakeChatServerOptions['respond'],
+) => Promise<FakeChatServer> {
 	let server: FakeChatServer | undefined;
 	afterEach(async () => {
 		await server?.close();

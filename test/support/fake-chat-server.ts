@@ -91,7 +91,14 @@ export async function startFakeChatServer(options: FakeChatServerOptions): Promi
 		void handle(request, response).catch((error: unknown) => {
 			if (!response.headersSent) {
 				response.writeHead(500, { 'Content-Type': 'application/json' });
-				response.end(JSON.stringify({ error: { code: 500, message: `fake chat server: ${error instanceof Error ? error.message : String(error)}` } }));
+				response.end(
+					JSON.stringify({
+						error: {
+							code: 500,
+							message: `fake chat server: ${error instanceof Error ? error.message : String(error)}`,
+						},
+					}),
+				);
 			} else response.destroy();
 		});
 	});
@@ -112,10 +119,18 @@ export async function startFakeChatServer(options: FakeChatServerOptions): Promi
 		}
 		const headers: Record<string, string> = {};
 		for (const [name, value] of Object.entries(request.headers)) {
-			if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+			if (value !== undefined)
+				headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
 		}
 		const closed = new Promise<void>((resolve) => response.once('close', () => resolve()));
-		const recorded: FakeRequest = { body, headers, index: requests.length, method: request.method ?? 'GET', path: request.url ?? '/', closed };
+		const recorded: FakeRequest = {
+			body,
+			headers,
+			index: requests.length,
+			method: request.method ?? 'GET',
+			path: request.url ?? '/',
+			closed,
+		};
 		requests.push(recorded);
 		const reply = await options.respond(recorded);
 		await sendReply(reply, response);
@@ -147,8 +162,12 @@ async function sendReply(reply: FakeReply, response: ServerResponse): Promise<vo
 		return;
 	}
 	if (reply.errorBody !== undefined) {
-		const body = typeof reply.errorBody === 'string' ? reply.errorBody : JSON.stringify(reply.errorBody);
-		response.writeHead(reply.status ?? 500, { 'Content-Type': 'application/json', ...reply.headers });
+		const body =
+			typeof reply.errorBody === 'string' ? reply.errorBody : JSON.stringify(reply.errorBody);
+		response.writeHead(reply.status ?? 500, {
+			'Content-Type': 'application/json',
+			...reply.headers,
+		});
 		response.end(body);
 		return;
 	}
@@ -159,7 +178,8 @@ async function sendReply(reply: FakeReply, response: ServerResponse): Promise<vo
 		...reply.headers,
 	});
 	response.flushHeaders();
-	for (let comment = 0; comment < (reply.processingComments ?? 0); comment++) await write(response, ': OPENROUTER PROCESSING\n\n');
+	for (let comment = 0; comment < (reply.processingComments ?? 0); comment++)
+		await write(response, ': OPENROUTER PROCESSING\n\n');
 	const chunks = reply.chunks ?? [];
 	for (let position = 0; position <= chunks.length; position++) {
 		if (reply.stallAfterChunks === position) return; // keep the socket open; close() drops it
@@ -216,11 +236,14 @@ export interface ReplyOptions {
 
 function split(text: string, size: number): string[] {
 	const pieces: string[] = [];
-	for (let start = 0; start < text.length; start += size) pieces.push(text.slice(start, start + size));
+	for (let start = 0; start < text.length; start += size)
+		pieces.push(text.slice(start, start + size));
 	return pieces;
 }
 
-function frame(options: ReplyOptions): (delta: object | null, finishReason?: string | null) => object {
+function frame(
+	options: ReplyOptions,
+): (delta: object | null, finishReason?: string | null) => object {
 	const id = options.id ?? 'gen-fake-1';
 	const model = options.model ?? 'fake/model';
 	return (delta, finishReason = null) => ({
@@ -229,7 +252,15 @@ function frame(options: ReplyOptions): (delta: object | null, finishReason?: str
 		model,
 		object: 'chat.completion.chunk',
 		created: 1_750_000_000,
-		choices: [{ index: 0, delta: delta ?? {}, finish_reason: finishReason, native_finish_reason: finishReason, logprobs: null }],
+		choices: [
+			{
+				index: 0,
+				delta: delta ?? {},
+				finish_reason: finishReason,
+				native_finish_reason: finishReason,
+				logprobs: null,
+			},
+		],
 	});
 }
 
@@ -245,7 +276,15 @@ function usageChunk(options: ReplyOptions, completionText: string): object[] {
 		completion_tokens_details: { reasoning_tokens: 0 },
 	};
 	return [
-		{ id: options.id ?? 'gen-fake-1', provider: 'Fake', model: options.model ?? 'fake/model', object: 'chat.completion.chunk', created: 1_750_000_000, choices: [], usage },
+		{
+			id: options.id ?? 'gen-fake-1',
+			provider: 'Fake',
+			model: options.model ?? 'fake/model',
+			object: 'chat.completion.chunk',
+			created: 1_750_000_000,
+			choices: [],
+			usage,
+		},
 	];
 }
 
@@ -257,7 +296,9 @@ export function textReply(text: string, options: ReplyOptions = {}): FakeReply {
 	const make = frame(options);
 	const chunks = [
 		make({ role: 'assistant', content: '' }),
-		...split(text, options.deltaSize ?? 8).map((piece) => make({ role: 'assistant', content: piece })),
+		...split(text, options.deltaSize ?? 8).map((piece) =>
+			make({ role: 'assistant', content: piece }),
+		),
 		make({ role: 'assistant', content: '' }, options.finishReason ?? 'stop'),
 		...usageChunk(options, text),
 	];
@@ -276,18 +317,36 @@ export interface FakeToolCall {
  * `type` and `function.name` (empty arguments), then argument deltas carrying only the
  * index; `finish_reason: "tool_calls"`; then usage. `text` optionally precedes the calls.
  */
-export function toolCallReply(calls: FakeToolCall[], options: ReplyOptions & { text?: string } = {}): FakeReply {
+export function toolCallReply(
+	calls: FakeToolCall[],
+	options: ReplyOptions & { text?: string } = {},
+): FakeReply {
 	const make = frame(options);
 	const chunks: object[] = [make({ role: 'assistant', content: '' })];
-	if (options.text) for (const piece of split(options.text, options.deltaSize ?? 8)) chunks.push(make({ role: 'assistant', content: piece }));
+	if (options.text)
+		for (const piece of split(options.text, options.deltaSize ?? 8))
+			chunks.push(make({ role: 'assistant', content: piece }));
 	let allArguments = '';
 	calls.forEach((call, index) => {
-		const argumentsText = typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments);
+		const argumentsText =
+			typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments);
 		allArguments += argumentsText;
 		const id = call.id ?? `call_fake_${index + 1}`;
-		chunks.push(make({ role: 'assistant', content: null, tool_calls: [{ index, id, type: 'function', function: { name: call.name, arguments: '' } }] }));
+		chunks.push(
+			make({
+				role: 'assistant',
+				content: null,
+				tool_calls: [{ index, id, type: 'function', function: { name: call.name, arguments: '' } }],
+			}),
+		);
 		for (const piece of split(argumentsText, options.deltaSize ?? 8)) {
-			chunks.push(make({ role: 'assistant', content: null, tool_calls: [{ index, function: { arguments: piece } }] }));
+			chunks.push(
+				make({
+					role: 'assistant',
+					content: null,
+					tool_calls: [{ index, function: { arguments: piece } }],
+				}),
+			);
 		}
 	});
 	chunks.push(make({ role: 'assistant', content: null }, options.finishReason ?? 'tool_calls'));
@@ -300,22 +359,38 @@ export function toolCallReply(calls: FakeToolCall[], options: ReplyOptions & { t
  * `reasoning_details` entry (`reasoning.text`, index 0; the last one with a `signature`),
  * as OpenRouter sends them; then the text answer, `finish_reason: "stop"`, usage.
  */
-export function reasoningReply(reasoning: string, text: string, options: ReplyOptions & { signature?: string } = {}): FakeReply {
+export function reasoningReply(
+	reasoning: string,
+	text: string,
+	options: ReplyOptions & { signature?: string } = {},
+): FakeReply {
 	const make = frame(options);
 	const pieces = split(reasoning, options.deltaSize ?? 8);
 	const chunks: object[] = [make({ role: 'assistant', content: '' })];
 	pieces.forEach((piece, position) => {
-		const detail: Record<string, unknown> = { type: 'reasoning.text', text: piece, format: 'anthropic-claude-v1', index: 0 };
+		const detail: Record<string, unknown> = {
+			type: 'reasoning.text',
+			text: piece,
+			format: 'anthropic-claude-v1',
+			index: 0,
+		};
 		if (position === pieces.length - 1) detail.signature = options.signature ?? 'sig-fake';
-		chunks.push(make({ role: 'assistant', content: '', reasoning: piece, reasoning_details: [detail] }));
+		chunks.push(
+			make({ role: 'assistant', content: '', reasoning: piece, reasoning_details: [detail] }),
+		);
 	});
-	for (const piece of split(text, options.deltaSize ?? 8)) chunks.push(make({ role: 'assistant', content: piece }));
+	for (const piece of split(text, options.deltaSize ?? 8))
+		chunks.push(make({ role: 'assistant', content: piece }));
 	chunks.push(make({ role: 'assistant', content: '' }, options.finishReason ?? 'stop'));
 	chunks.push(...usageChunk(options, reasoning + text));
 	return { ...options.reply, chunks };
 }
 
 /** An HTTP error answer in OpenRouter's shape `{"error":{"code","message"}}`. */
-export function errorReply(status: number, message: string, headers?: Record<string, string>): FakeReply {
+export function errorReply(
+	status: number,
+	message: string,
+	headers?: Record<string, string>,
+): FakeReply {
 	return { status, headers, errorBody: { error: { code: status, message } } };
 }

@@ -37,13 +37,29 @@ export function orchestratorContext(options: OrchestratorContextOptions) {
 	const chunks: Array<[string, number, unknown]> = [];
 	const credentialReads: string[] = [];
 	const warnings: string[] = [];
-	const node: INode = { id: 'n', name: 'Agent', type: 'n8n-nodes-toolbridge.agentOrchestrator', typeVersion: 1, position: [0, 0], parameters: {} };
+	const node: INode = {
+		id: 'n',
+		name: 'Agent',
+		type: 'n8n-nodes-toolbridge.agentOrchestrator',
+		typeVersion: 1,
+		position: [0, 0],
+		parameters: {},
+	};
 	const bufferReads: string[] = [];
-	const items: INodeExecutionData[] = options.inputItems ?? (options.items ?? [{ chatInput: 'hello' }]).map((json) => ({ json }));
-	const parameters: IDataObject = { authentication: options.credentialType ?? 'openRouterApi', model: 'test/model', options: options.options ?? {}, ...options.parameters };
+	const items: INodeExecutionData[] =
+		options.inputItems ?? (options.items ?? [{ chatInput: 'hello' }]).map((json) => ({ json }));
+	const parameters: IDataObject = {
+		authentication: options.credentialType ?? 'openRouterApi',
+		model: 'test/model',
+		options: options.options ?? {},
+		...options.parameters,
+	};
 	const connection = (type: string): unknown => {
 		if (type === 'ai_tool') return options.tools ?? [];
-		if (type === 'ai_memory') return typeof options.memory === 'function' ? (options.memory as () => unknown)() : options.memory;
+		if (type === 'ai_memory')
+			return typeof options.memory === 'function'
+				? (options.memory as () => unknown)()
+				: options.memory;
 		if (type === 'ai_languageModel') return options.model;
 		return undefined;
 	};
@@ -51,18 +67,22 @@ export function orchestratorContext(options: OrchestratorContextOptions) {
 		getNode: () => node,
 		getInputData: () => items,
 		getNodeParameter: (name: string, itemIndex: number, fallback?: unknown) => {
-			if (name === 'prompt') return (parameters.prompt as string | undefined) ?? items[itemIndex].json.chatInput;
+			if (name === 'prompt')
+				return (parameters.prompt as string | undefined) ?? items[itemIndex].json.chatInput;
 			return parameters[name] ?? fallback;
 		},
 		getCredentials: async (type: string) => {
 			credentialReads.push(type);
-			if (options.credentials === null) throw new Error(`Node "Agent" does not have any credentials set for "${type}"`);
-			if (type !== (options.credentialType ?? 'openRouterApi')) throw new Error(`unexpected credential ${type}`);
+			if (options.credentials === null)
+				throw new Error(`Node "Agent" does not have any credentials set for "${type}"`);
+			if (type !== (options.credentialType ?? 'openRouterApi'))
+				throw new Error(`unexpected credential ${type}`);
 			return { apiKey: orchestratorApiKey, url: options.baseUrl, ...options.credentials };
 		},
 		getInputConnectionData: async (type: string) => connection(type),
 		isStreaming: () => options.streaming ?? false,
-		sendChunk: (type: string, itemIndex: number, content?: unknown) => chunks.push([type, itemIndex, content]),
+		sendChunk: (type: string, itemIndex: number, content?: unknown) =>
+			chunks.push([type, itemIndex, content]),
 		continueOnFail: () => options.continueOnFail ?? false,
 		getExecutionCancelSignal: () => options.signal,
 		logger: { debug: () => undefined, warn: (line: string) => warnings.push(line) },
@@ -74,15 +94,26 @@ export function orchestratorContext(options: OrchestratorContextOptions) {
 			},
 		},
 	};
-	return { context: context as unknown as IExecuteFunctions, chunks, credentialReads, warnings, bufferReads };
+	return {
+		context: context as unknown as IExecuteFunctions,
+		chunks,
+		credentialReads,
+		warnings,
+		bufferReads,
+	};
 }
 
 /** Runs the node's execute (these contexts cannot take engine requests, so it returns items). */
-export async function executeOrchestrator(context: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+export async function executeOrchestrator(
+	context: IExecuteFunctions,
+): Promise<INodeExecutionData[][]> {
 	return (await new AgentOrchestrator().execute.call(context)) as INodeExecutionData[][];
 }
 
 /** The text the node streamed for its items (`sendChunk('item', …)`). */
 export function streamedText(chunks: Array<[string, number, unknown]>): string {
-	return chunks.filter(([type]) => type === 'item').map(([, , content]) => content).join('');
+	return chunks
+		.filter(([type]) => type === 'item')
+		.map(([, , content]) => content)
+		.join('');
 }

@@ -17,7 +17,12 @@ export function hashTextToolNode(): INode {
 		type: 'n8n-nodes-base.cryptoTool',
 		typeVersion: 2,
 		position: [0, 200],
-		parameters: { type: 'SHA256', value: "={{ $fromAI('text', 'The text to hash', 'string') }}", dataPropertyName: 'sha256', toolDescription: 'SHA-256 (hex) of a text' },
+		parameters: {
+			type: 'SHA256',
+			value: "={{ $fromAI('text', 'The text to hash', 'string') }}",
+			dataPropertyName: 'sha256',
+			toolDescription: 'SHA-256 (hex) of a text',
+		},
 	};
 }
 
@@ -44,8 +49,24 @@ export function formatDateToolNode(): INode {
  * A workflow export with an Agent Orchestrator named `agentName` and `tools` connected to its
  * ai_tool input, in the order given.
  */
-export function agentWorkflow(agentName: string, agentParameters: INodeParameters, tools: INode[]): WorkflowExport {
-	const agent: INode = { id: 'agent', name: agentName, type: orchestratorType, typeVersion: 1, position: [0, 0], parameters: agentParameters };
-	const connections: IConnections = Object.fromEntries(tools.map((tool) => [tool.name, { ai_tool: [[{ node: agentName, type: 'ai_tool', index: 0 }]] }]));
+export function agentWorkflow(
+	agentName: string,
+	agentParameters: INodeParameters,
+	tools: INode[],
+): WorkflowExport {
+	const agent: INode = {
+		id: 'agent',
+		name: agentName,
+		type: orchestratorType,
+		typeVersion: 1,
+		position: [0, 0],
+		parameters: agentParameters,
+	};
+	const connections: IConnections = Object.fromEntries(
+		tools.map((tool) => [
+			tool.name,
+			{ ai_tool: [[{ node: agentName, type: 'ai_tool', index: 0 }]] },
+		]),
+	);
 	return { name: `${agentName} with real tools`, nodes: [agent, ...tools], connections };
 }

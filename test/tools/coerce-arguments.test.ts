@@ -15,9 +15,18 @@ const check = (input: unknown) => checkArguments(input, schema.zod, schema.param
 
 describe('checkArguments', () => {
 	it.each([
-		[{ n: '5', s: 7, j: '{"a":1}' }, { n: 5, b: false, s: '7', j: { a: 1 } }],
-		[{ n: ' -2.5e1 ', b: 'True', s: 'x', j: [1] }, { n: -25, b: true, s: 'x', j: [1] }],
-		[{ n: 1, b: null, s: 'x', j: { a: 1 } }, { n: 1, b: false, s: 'x', j: { a: 1 } }],
+		[
+			{ n: '5', s: 7, j: '{"a":1}' },
+			{ n: 5, b: false, s: '7', j: { a: 1 } },
+		],
+		[
+			{ n: ' -2.5e1 ', b: 'True', s: 'x', j: [1] },
+			{ n: -25, b: true, s: 'x', j: [1] },
+		],
+		[
+			{ n: 1, b: null, s: 'x', j: { a: 1 } },
+			{ n: 1, b: false, s: 'x', j: { a: 1 } },
+		],
 	])('coerces %j', (input, expected) => {
 		expect(check(input)).toEqual({ ok: true, args: expected });
 	});
@@ -34,13 +43,18 @@ describe('checkArguments', () => {
 	});
 
 	it('rejects non-objects', () => {
-		expect(check('n=5')).toMatchObject({ ok: false, problems: [{ field: '(arguments)', expected: 'a JSON object' }] });
+		expect(check('n=5')).toMatchObject({
+			ok: false,
+			problems: [{ field: '(arguments)', expected: 'a JSON object' }],
+		});
 	});
 });
 
 describe('formatToolOutput', () => {
 	it('cuts long output with a note', () => {
-		const items = Array.from({ length: 500 }, (_, index) => ({ json: { index, text: 'x'.repeat(50) } }));
+		const items = Array.from({ length: 500 }, (_, index) => ({
+			json: { index, text: 'x'.repeat(50) },
+		}));
 		const text = formatToolOutput(items, 1000);
 		expect(text.length).toBeLessThan(1100);
 		expect(text).toMatch(/\n\[Output truncated: showing the first 1000 of \d+ characters\.\]$/);
@@ -48,7 +62,14 @@ describe('formatToolOutput', () => {
 	});
 
 	it('mentions binary next to json', () => {
-		const text = formatToolOutput([{ json: { ok: true }, binary: { file: { data: 'aGk=', mimeType: 'text/plain', fileName: 'a.txt' } } }]);
-		expect(text).toBe('[{"ok":true}]\n(Binary data not shown: item 0: "file" (a.txt, text/plain, 3 bytes).)');
+		const text = formatToolOutput([
+			{
+				json: { ok: true },
+				binary: { file: { data: 'aGk=', mimeType: 'text/plain', fileName: 'a.txt' } },
+			},
+		]);
+		expect(text).toBe(
+			'[{"ok":true}]\n(Binary data not shown: item 0: "file" (a.txt, text/plain, 3 bytes).)',
+		);
 	});
 });

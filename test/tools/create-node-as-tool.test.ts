@@ -3,7 +3,10 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { AgentTool } from '../../src/tools/agent-tool';
 import { ToolBuildError } from '../../src/errors/tool-build-error';
 import { toAgentTool } from '../../src/tools/create-node-as-tool';
-import { loadWorkflowTools, type WorkflowTools } from '../../src/hosts/standalone/load-workflow-tools';
+import {
+	loadWorkflowTools,
+	type WorkflowTools,
+} from '../../src/hosts/standalone/load-workflow-tools';
 import { sharedHost, workflowFixture } from './helpers';
 
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
@@ -13,14 +16,22 @@ let loaded: WorkflowTools;
 let tools: Record<string, AgentTool>;
 
 beforeAll(async () => {
-	loaded = await loadWorkflowTools(workflowFixture('text-tools.json'), { host: await sharedHost() });
+	loaded = await loadWorkflowTools(workflowFixture('text-tools.json'), {
+		host: await sharedHost(),
+	});
 	tools = Object.fromEntries(loaded.tools.map((tool) => [tool.name, tool]));
 });
 
 describe('tools of a workflow (real n8n nodes through n8n-core)', () => {
 	it('finds the agent and its five tools with typed JSON Schemas', () => {
 		expect(loaded.agentNode.name).toBe('Agent');
-		expect(loaded.tools.map((tool) => tool.name)).toEqual(['Hash_text', 'Format_date', 'Make_record', 'Text_stats', 'Calendar_file']);
+		expect(loaded.tools.map((tool) => tool.name)).toEqual([
+			'Hash_text',
+			'Format_date',
+			'Make_record',
+			'Text_stats',
+			'Calendar_file',
+		]);
 		expect(tools.Make_record.parameters.properties).toMatchObject({
 			name: { type: 'string' },
 			age: { type: 'number' },
@@ -32,15 +43,21 @@ describe('tools of a workflow (real n8n nodes through n8n-core)', () => {
 		expect(tools.Hash_text.sourceNodeName).toBe('Hash text');
 	});
 
-	it.each(['hello', 'Grüße, 世界 🌍', '={{ $env.HOME }}', "it's {{ 1 + 1 }} }}"])('Crypto (cryptoTool) hashes %j exactly as sent', async (text) => {
-		const observation = await tools.Hash_text.invoke({ text }, call);
-		expect(observation.isError).toBe(false);
-		expect(JSON.parse(observation.content)).toEqual([{ sha256: sha256(text) }]);
-	});
+	it.each(['hello', 'Grüße, 世界 🌍', '={{ $env.HOME }}', "it's {{ 1 + 1 }} }}"])(
+		'Crypto (cryptoTool) hashes %j exactly as sent',
+		async (text) => {
+			const observation = await tools.Hash_text.invoke({ text }, call);
+			expect(observation.isError).toBe(false);
+			expect(JSON.parse(observation.content)).toEqual([{ sha256: sha256(text) }]);
+		},
+	);
 
 	it('the LangChain tool returns the same text, not double-encoded', async () => {
 		const tool = loaded.langChainTools[0];
-		expect(tool.metadata).toMatchObject({ sourceNodeName: 'Hash text', toolbridge: { jsonSchema: { required: ['text'] } } });
+		expect(tool.metadata).toMatchObject({
+			sourceNodeName: 'Hash text',
+			toolbridge: { jsonSchema: { required: ['text'] } },
+		});
 		const content = await tool.invoke({ text: 'abc' });
 		expect(typeof content).toBe('string');
 		expect(JSON.parse(content)).toEqual([{ sha256: sha256('abc') }]);
@@ -50,12 +67,18 @@ describe('tools of a workflow (real n8n nodes through n8n-core)', () => {
 		const observation = await tools.Format_date.invoke({ date: '2024-03-05T10:00:00Z' }, call);
 		// Europe/Berlin is UTC+1 in March; the default format comes from $fromAI's 4th argument.
 		expect(JSON.parse(observation.content)).toEqual([{ formattedDate: '2024-03-05 11:00 GMT+1' }]);
-		const custom = await tools.Format_date.invoke({ date: '2024-07-01T22:30:00Z', format: 'dd.MM.yyyy' }, call);
+		const custom = await tools.Format_date.invoke(
+			{ date: '2024-07-01T22:30:00Z', format: 'dd.MM.yyyy' },
+			call,
+		);
 		expect(JSON.parse(custom.content)).toEqual([{ formattedDate: '02.07.2024' }]);
 	});
 
 	it('Edit Fields: typed values, coercion, defaults, mixed templates, other expressions', async () => {
-		const observation = await tools.Make_record.invoke({ name: 'Ada', age: '36', vip: 'TRUE', profile: '{"city":"London","tags":["math"]}' }, call);
+		const observation = await tools.Make_record.invoke(
+			{ name: 'Ada', age: '36', vip: 'TRUE', profile: '{"city":"London","tags":["math"]}' },
+			call,
+		);
 		expect(observation.isError).toBe(false);
 		expect(JSON.parse(observation.content)).toEqual([
 			{
@@ -68,16 +91,25 @@ describe('tools of a workflow (real n8n nodes through n8n-core)', () => {
 			},
 		]);
 		const defaults = await tools.Make_record.invoke({ name: 'Bo', age: 5, vip: null }, call);
-		expect(JSON.parse(defaults.content)[0]).toMatchObject({ vip: false, profile: { source: 'agent' }, summary: 'Name: Bo, next year 6, profile {"source":"agent"}' });
+		expect(JSON.parse(defaults.content)[0]).toMatchObject({
+			vip: false,
+			profile: { source: 'agent' },
+			summary: 'Name: Bo, next year 6, profile {"source":"agent"}',
+		});
 	});
 
 	it('model text that looks like an expression stays literal text', async () => {
 		const name = '={{ $env.PATH }}';
-		const observation = await tools.Make_record.invoke({ name, age: 1, profile: { note: '={{ 6 * 7 }}', brace: '{{ 6 * 7 }}' } }, call);
+		const observation = await tools.Make_record.invoke(
+			{ name, age: 1, profile: { note: '={{ 6 * 7 }}', brace: '{{ 6 * 7 }}' } },
+			call,
+		);
 		const [item] = JSON.parse(observation.content);
 		expect(item.name).toBe(name);
 		expect(item.profile).toEqual({ note: '={{ 6 * 7 }}', brace: '{{ 6 * 7 }}' });
-		expect(item.summary).toBe(`Name: ${name}, next year 2, profile {"note":"={{ 6 * 7 }}","brace":"{{ 6 * 7 }}"}`);
+		expect(item.summary).toBe(
+			`Name: ${name}, next year 2, profile {"note":"={{ 6 * 7 }}","brace":"{{ 6 * 7 }}"}`,
+		);
 	});
 
 	it('bad arguments become an observation naming field and expected type (through LangChain invoke)', async () => {
@@ -85,8 +117,15 @@ describe('tools of a workflow (real n8n nodes through n8n-core)', () => {
 		const content = await tool.invoke({ name: 'Ada', age: 'thirty' });
 		expect(content).toMatch(/^Error: invalid arguments for tool "Make_record"/);
 		expect(content).toContain('"age": expected a number, received the string "thirty"');
-		const viaToolCall = await tool.invoke({ id: 'c1', name: tool.name, type: 'tool_call', args: { age: 3 } });
-		expect(String(viaToolCall.content)).toContain('"name": expected a string, received nothing. This argument is required.');
+		const viaToolCall = await tool.invoke({
+			id: 'c1',
+			name: tool.name,
+			type: 'tool_call',
+			args: { age: 3 },
+		});
+		expect(String(viaToolCall.content)).toContain(
+			'"name": expected a string, received nothing. This argument is required.',
+		);
 		const observation = await tools.Make_record.invoke({ name: 'Ada', age: 3, profile: {} }, call);
 		expect(observation).toMatchObject({ isError: true });
 		expect(observation.content).toContain('"profile": expected a non-empty JSON object or array');
@@ -94,16 +133,25 @@ describe('tools of a workflow (real n8n nodes through n8n-core)', () => {
 
 	it('a node error becomes an observation with the node message (fixture package node)', async () => {
 		const ok = await tools.Text_stats.invoke({ text: 'the cat and the hat', word: 'THE' }, call);
-		expect(JSON.parse(ok.content)).toEqual([{ characters: 19, words: 5, lines: 1, occurrences: 2 }]);
+		expect(JSON.parse(ok.content)).toEqual([
+			{ characters: 19, words: 5, lines: 1, occurrences: 2 },
+		]);
 		const failed = await tools.Text_stats.invoke({ text: '   ' }, call);
 		expect(failed.isError).toBe(true);
-		expect(failed.content).toBe('Error: node "Text stats" failed: Text Stats needs a text with at least one non-space character');
+		expect(failed.content).toBe(
+			'Error: node "Text stats" failed: Text Stats needs a text with at least one non-space character',
+		);
 	});
 
 	it('binary-only output is described, not dumped (Convert to File → iCal)', async () => {
-		const observation = await tools.Calendar_file.invoke({ title: 'Review', start: '2024-03-05T10:00:00Z', end: '2024-03-05T11:00:00Z' }, call);
+		const observation = await tools.Calendar_file.invoke(
+			{ title: 'Review', start: '2024-03-05T10:00:00Z', end: '2024-03-05T11:00:00Z' },
+			call,
+		);
 		expect(observation.isError).toBe(false);
-		expect(observation.content).toMatch(/^The tool produced binary data only, which is not shown here: item 0: "data" \(event\.ics, text\/calendar, \d+ B\)\.$/);
+		expect(observation.content).toMatch(
+			/^The tool produced binary data only, which is not shown here: item 0: "data" \(event\.ics, text\/calendar, \d+ B\)\.$/,
+		);
 	});
 
 	it('toAgentTool refuses tools it did not make', () => {
@@ -113,18 +161,37 @@ describe('tools of a workflow (real n8n nodes through n8n-core)', () => {
 
 describe('tool build problems', () => {
 	it('a bad $fromAI fails at build time with node, path and position', async () => {
-		const error = await loadWorkflowTools(workflowFixture('bad-from-ai.json'), { host: await sharedHost() }).catch((caught: unknown) => caught);
+		const error = await loadWorkflowTools(workflowFixture('bad-from-ai.json'), {
+			host: await sharedHost(),
+		}).catch((caught: unknown) => caught);
 		expect(error).toBeInstanceOf(ToolBuildError);
 		const problems = (error as ToolBuildError).problems;
-		expect(problems.map(({ nodeName, path, index, code }) => ({ nodeName, path, index, code }))).toEqual([
-			{ nodeName: 'Broken record', path: 'assignments.assignments[0].value', index: 33, code: 'FROM_AI_INVALID_TYPE' },
-			{ nodeName: 'Broken record', path: 'assignments.assignments[1].value', index: 12, code: 'FROM_AI_INVALID_KEY' },
+		expect(
+			problems.map(({ nodeName, path, index, code }) => ({ nodeName, path, index, code })),
+		).toEqual([
+			{
+				nodeName: 'Broken record',
+				path: 'assignments.assignments[0].value',
+				index: 33,
+				code: 'FROM_AI_INVALID_TYPE',
+			},
+			{
+				nodeName: 'Broken record',
+				path: 'assignments.assignments[1].value',
+				index: 12,
+				code: 'FROM_AI_INVALID_KEY',
+			},
 		]);
-		expect((error as Error).message).toContain('Node "Broken record", assignments.assignments[0].value at position 33');
+		expect((error as Error).message).toContain(
+			'Node "Broken record", assignments.assignments[0].value at position 33',
+		);
 	});
 
 	it('collect mode keeps the good tools', async () => {
-		const { tools: good, problems } = await loadWorkflowTools(workflowFixture('bad-from-ai.json'), { host: await sharedHost(), onBuildError: 'collect' });
+		const { tools: good, problems } = await loadWorkflowTools(workflowFixture('bad-from-ai.json'), {
+			host: await sharedHost(),
+			onBuildError: 'collect',
+		});
 		expect(good.map((tool) => tool.name)).toEqual(['Hash_text']);
 		expect(problems).toHaveLength(2);
 	});

@@ -2,7 +2,10 @@ import { resolve } from 'node:path';
 import { StandaloneHost } from '../../src/hosts/standalone/standalone-host';
 
 /** The fixture community package (a second node package besides n8n-nodes-base). */
-export const FIXTURE_PACKAGE = resolve(__dirname, '../../fixtures/packages/n8n-nodes-toolbridge-fixture');
+export const FIXTURE_PACKAGE = resolve(
+	__dirname,
+	'../../fixtures/packages/n8n-nodes-toolbridge-fixture',
+);
 
 /** Path of a fixture workflow export. */
 export function workflowFixture(name: string): string {

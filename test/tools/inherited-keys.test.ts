@@ -23,7 +23,14 @@ import { drivers } from '../agent/loop-drivers';
 import { sharedHost } from './helpers';
 
 /** Object.prototype members the key rules allow (`constructor` and the `__…__` ones are reserved: see below). */
-const inheritedKeys = ['toString', 'valueOf', 'hasOwnProperty', 'isPrototypeOf', 'propertyIsEnumerable', 'toLocaleString'];
+const inheritedKeys = [
+	'toString',
+	'valueOf',
+	'hasOwnProperty',
+	'isPrototypeOf',
+	'propertyIsEnumerable',
+	'toLocaleString',
+];
 
 const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
 
@@ -41,7 +48,10 @@ function dateNode(key: string): INode {
 
 /** Both views the loop may get of the same real nodes: the bridge's AgentTools and the LangChain tools adapted. */
 async function toolsFor(nodes: INode[]): Promise<Array<[string, Record<string, AgentTool>]>> {
-	const loaded = await loadWorkflowTools(agentWorkflow('Agent', { prompt: '=x', options: {} }, nodes), { host: await sharedHost() });
+	const loaded = await loadWorkflowTools(
+		agentWorkflow('Agent', { prompt: '=x', options: {} }, nodes),
+		{ host: await sharedHost() },
+	);
 	const byName = (tools: AgentTool[]) => Object.fromEntries(tools.map((tool) => [tool.name, tool]));
 	return [
 		['bridge', byName(loaded.tools)],
@@ -54,24 +64,39 @@ afterEach(() => {
 });
 
 describe('$fromAI keys named like Object.prototype members, through real n8n-nodes-base nodes', () => {
-	it.each(inheritedKeys)('%s: omitted → the default, given → the value (Crypto and Date & Time)', async (key) => {
-		for (const [view, tools] of await toolsFor([hashNode(key), dateNode(key)])) {
-			expect(tools.Hash_text.parameters).toMatchObject({ properties: { [key]: { type: 'string', default: 'fallback text' } } });
+	it.each(inheritedKeys)(
+		'%s: omitted → the default, given → the value (Crypto and Date & Time)',
+		async (key) => {
+			for (const [view, tools] of await toolsFor([hashNode(key), dateNode(key)])) {
+				expect(tools.Hash_text.parameters).toMatchObject({
+					properties: { [key]: { type: 'string', default: 'fallback text' } },
+				});
 
-			const omitted = await tools.Hash_text.invoke({}, { toolCallId: 'omitted' });
-			expect(omitted.isError, `${view}: ${omitted.content}`).toBe(false);
-			expect(omitted.content).toContain(sha256('fallback text'));
-			expect(omitted.content).not.toMatch(/native code|function/);
+				const omitted = await tools.Hash_text.invoke({}, { toolCallId: 'omitted' });
+				expect(omitted.isError, `${view}: ${omitted.content}`).toBe(false);
+				expect(omitted.content).toContain(sha256('fallback text'));
+				expect(omitted.content).not.toMatch(/native code|function/);
 
-			const given = await tools.Hash_text.invoke({ [key]: 'given text' }, { toolCallId: 'given' });
-			expect(given.content, view).toContain(sha256('given text'));
+				const given = await tools.Hash_text.invoke(
+					{ [key]: 'given text' },
+					{ toolCallId: 'given' },
+				);
+				expect(given.content, view).toContain(sha256('given text'));
 
-			const dateOmitted = await tools.Format_date.invoke({}, { toolCallId: 'date-omitted' });
-			expect(dateOmitted.isError, `${view}: ${dateOmitted.content}`).toBe(false);
-			expect(dateOmitted.content).toContain('2024');
-			expect((await tools.Format_date.invoke({ [key]: '2031-05-01T00:00:00Z' }, { toolCallId: 'date-given' })).content).toContain('2031');
-		}
-	});
+				const dateOmitted = await tools.Format_date.invoke({}, { toolCallId: 'date-omitted' });
+				expect(dateOmitted.isError, `${view}: ${dateOmitted.content}`).toBe(false);
+				expect(dateOmitted.content).toContain('2024');
+				expect(
+					(
+						await tools.Format_date.invoke(
+							{ [key]: '2031-05-01T00:00:00Z' },
+							{ toolCallId: 'date-given' },
+						)
+					).content,
+				).toContain('2031');
+			}
+		},
+	);
 
 	it('a wrong type for such a key names the value the model sent, not an inherited function', async () => {
 		const [[, tools]] = await toolsFor([hashNode('valueOf')]);
@@ -97,17 +122,29 @@ describe('$fromAI keys named like Object.prototype members, through real n8n-nod
 		}
 	});
 
-	it.each(['constructor', '__proto__', 'prototype'])('the reserved key %s is refused by the compiler with a clear error', async (key) => {
-		const loaded = await loadWorkflowTools(agentWorkflow('Agent', { prompt: '=x', options: {} }, [hashNode(key)]), { host: await sharedHost(), onBuildError: 'collect' });
-		expect(loaded.tools).toEqual([]);
-		expect(loaded.problems).toHaveLength(1);
-		expect(loaded.problems[0]).toMatchObject({ code: 'FROM_AI_RESERVED_KEY', nodeName: 'Hash text', path: 'value' });
-		expect(loaded.problems[0].message).toContain(`Found key '${key}', a reserved name`);
-	});
+	it.each(['constructor', '__proto__', 'prototype'])(
+		'the reserved key %s is refused by the compiler with a clear error',
+		async (key) => {
+			const loaded = await loadWorkflowTools(
+				agentWorkflow('Agent', { prompt: '=x', options: {} }, [hashNode(key)]),
+				{ host: await sharedHost(), onBuildError: 'collect' },
+			);
+			expect(loaded.tools).toEqual([]);
+			expect(loaded.problems).toHaveLength(1);
+			expect(loaded.problems[0]).toMatchObject({
+				code: 'FROM_AI_RESERVED_KEY',
+				nodeName: 'Hash text',
+				path: 'value',
+			});
+			expect(loaded.problems[0].message).toContain(`Found key '${key}', a reserved name`);
+		},
+	);
 
 	it('arguments carrying __proto__ (as JSON.parse gives them) pollute nothing, and the defaults still apply', async () => {
 		for (const [view, tools] of await toolsFor([hashNode('toString')])) {
-			const args = JSON.parse('{"__proto__": {"polluted": true, "toString": "from the prototype"}}') as Record<string, unknown>;
+			const args = JSON.parse(
+				'{"__proto__": {"polluted": true, "toString": "from the prototype"}}',
+			) as Record<string, unknown>;
 			const observation = await tools.Hash_text.invoke(args, { toolCallId: 'proto' });
 			expect(observation.isError, `${view}: ${observation.content}`).toBe(false);
 			expect(observation.content).toContain(sha256('fallback text'));
@@ -119,7 +156,9 @@ describe('$fromAI keys named like Object.prototype members, through real n8n-nod
 /** A model whose tool call ids and argument keys are Object.prototype member names. */
 const server = fakeChatServerForFile({
 	respond: ({ body }) => {
-		const results = (body.messages as Array<{ role: string; content: string }>).filter((message) => message.role === 'tool');
+		const results = (body.messages as Array<{ role: string; content: string }>).filter(
+			(message) => message.role === 'tool',
+		);
 		if (results.length > 0) return textReply(results.map((result) => result.content).join(' | '));
 		return toolCallReply([
 			{ id: 'toString', name: 'Hash_text', arguments: {} },
@@ -148,7 +187,10 @@ describe.each(drivers)('the loop with such keys and call ids (%s driver)', (_nam
 describe('inherited member names elsewhere arguments meet objects', () => {
 	it('a nested agent tool fills its prompt from a toString key: omitted → the default', async () => {
 		const prompts: string[] = [];
-		const spec = nestedAgentToolSpec({ name: 'Helper', parameters: { prompt: "={{ $fromAI('toString', 'The task', 'string', 'default task') }}" } });
+		const spec = nestedAgentToolSpec({
+			name: 'Helper',
+			parameters: { prompt: "={{ $fromAI('toString', 'The task', 'string', 'default task') }}" },
+		});
 		const tool = agentToolFromLangChain(
 			createNestedAgentTool({
 				spec,
@@ -158,15 +200,28 @@ describe('inherited member names elsewhere arguments meet objects', () => {
 				},
 			}),
 		);
-		expect(await tool.invoke({}, { toolCallId: 'a' })).toMatchObject({ content: 'done', isError: false });
-		expect(await tool.invoke({ toString: 'given task' }, { toolCallId: 'b' })).toMatchObject({ content: 'done', isError: false });
+		expect(await tool.invoke({}, { toolCallId: 'a' })).toMatchObject({
+			content: 'done',
+			isError: false,
+		});
+		expect(await tool.invoke({ toString: 'given task' }, { toolCallId: 'b' })).toMatchObject({
+			content: 'done',
+			isError: false,
+		});
 		expect(prompts).toEqual(['default task', 'given task']);
 	});
 
 	it('the JSON Schema validator (validator mode) reports a missing toString as missing, not as a function', () => {
-		const schema = { type: 'object', properties: { toString: { type: 'string' }, valueOf: { type: 'number', default: 1 } }, required: ['toString'], additionalProperties: false };
+		const schema = {
+			type: 'object',
+			properties: { toString: { type: 'string' }, valueOf: { type: 'number', default: 1 } },
+			required: ['toString'],
+			additionalProperties: false,
+		};
 		const problems = validateJsonSchema({}, schema as never);
-		expect(problems).toEqual([{ field: 'toString', expected: 'a string (required)', received: 'nothing' }]);
+		expect(problems).toEqual([
+			{ field: 'toString', expected: 'a string (required)', received: 'nothing' },
+		]);
 		expect(validateJsonSchema({ toString: 'x' }, schema as never)).toEqual([]);
 	});
 
@@ -176,14 +231,20 @@ describe('inherited member names elsewhere arguments meet objects', () => {
 			new DynamicStructuredTool({
 				name: 'echo',
 				description: 'Echoes',
-				schema: { type: 'object', properties: { toString: { type: 'string' } }, additionalProperties: false },
+				schema: {
+					type: 'object',
+					properties: { toString: { type: 'string' } },
+					additionalProperties: false,
+				},
 				func: async (input: unknown) => {
 					seen.push(input);
 					return 'ok';
 				},
 			}),
 		);
-		expect(await tool.invoke({ toString: 'x' }, { toolCallId: 'c' })).toMatchObject({ isError: false });
+		expect(await tool.invoke({ toString: 'x' }, { toolCallId: 'c' })).toMatchObject({
+			isError: false,
+		});
 		expect(seen).toEqual([{ toString: 'x' }]);
 	});
 });

@@ -16,7 +16,11 @@ export const authenticationParameter: INodeProperties = {
 	name: 'authentication',
 	type: 'options',
 	options: [
-		{ name: 'OpenRouter', value: 'openRouterApi', description: "n8n's built-in OpenRouter credential" },
+		{
+			name: 'OpenRouter',
+			value: 'openRouterApi',
+			description: "n8n's built-in OpenRouter credential",
+		},
 		{
 			name: 'OpenAI-Compatible API',
 			value: 'openAiCompatibleApi',
@@ -96,7 +100,8 @@ export const modelLocatorParameter: INodeProperties = {
 };
 
 /** The node subtitle: the model id, whichever shape the Model parameter has. */
-export const modelSubtitle = '={{ typeof $parameter.model === "object" ? $parameter.model.value : $parameter.model }}';
+export const modelSubtitle =
+	'={{ typeof $parameter.model === "object" ? $parameter.model.value : $parameter.model }}';
 
 /** The user message for this item. */
 export const promptParameter: INodeProperties = {

@@ -40,7 +40,8 @@ export const validateOnlyParameter: INodeProperties = {
 	name: 'validateOnly',
 	type: 'boolean',
 	default: false,
-	description: 'Whether to stop once the arguments are valid, without running the tool (the output then has no result)',
+	description:
+		'Whether to stop once the arguments are valid, without running the tool (the output then has no result)',
 	displayOptions: validatorOnly,
 };
 
@@ -53,7 +54,8 @@ export const toolDescriptionParameter: INodeProperties = {
 	required: true,
 	typeOptions: { rows: 2 },
 	placeholder: 'e.g. Researches a topic on the web and returns a short summary with sources',
-	description: 'What this agent does, as the parent agent\'s model reads it when deciding whether to call it',
+	description:
+		"What this agent does, as the parent agent's model reads it when deciding whether to call it",
 	displayOptions: nestedOnly,
 };
 

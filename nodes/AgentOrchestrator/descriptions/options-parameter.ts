@@ -13,14 +13,15 @@ export const optionsParameter: INodeProperties = {
 			name: 'allowFallbacks',
 			type: 'boolean',
 			default: true,
-			description: 'Whether OpenRouter may use other providers when the preferred ones fail (provider.allow_fallbacks)',
+			description:
+				'Whether OpenRouter may use other providers when the preferred ones fail (provider.allow_fallbacks)',
 		},
 		{
 			displayName: 'Batch Processing',
 			name: 'batching',
 			type: 'collection',
 			placeholder: 'Add Batch Processing Option',
-			description: 'Batch processing options for rate limiting (as on n8n\'s AI Agent)',
+			description: "Batch processing options for rate limiting (as on n8n's AI Agent)",
 			default: {},
 			options: [
 				{
@@ -48,11 +49,21 @@ export const optionsParameter: INodeProperties = {
 			type: 'options',
 			options: [
 				{ name: 'None', value: 'none', description: 'Only the prompt text goes to the model' },
-				{ name: 'Images', value: 'images', description: 'The item\'s PNG, JPEG, GIF and WebP files go with the prompt (a vision model is needed)' },
-				{ name: 'Images and Documents', value: 'imagesAndDocuments', description: 'Images and PDF files go with the prompt (as OpenRouter/OpenAI file parts)' },
+				{
+					name: 'Images',
+					value: 'images',
+					description:
+						"The item's PNG, JPEG, GIF and WebP files go with the prompt (a vision model is needed)",
+				},
+				{
+					name: 'Images and Documents',
+					value: 'imagesAndDocuments',
+					description: 'Images and PDF files go with the prompt (as OpenRouter/OpenAI file parts)',
+				},
 			],
 			default: 'none',
-			description: 'Whether the item\'s binary files are sent to the model with the prompt. Files of other types are skipped. Chat memory keeps a note such as [image: photo.png] instead of the file.',
+			description:
+				"Whether the item's binary files are sent to the model with the prompt. Files of other types are skipped. Chat memory keeps a note such as [image: photo.png] instead of the file.",
 		},
 		{
 			displayName: 'Binary Property Names',
@@ -60,7 +71,8 @@ export const optionsParameter: INodeProperties = {
 			type: 'string',
 			default: '',
 			placeholder: 'e.g. data, invoice',
-			description: 'With Binary Input: the binary properties to send, comma-separated. Empty: every binary property of the item. A property named here must exist and hold an image (or a PDF with Images and Documents).',
+			description:
+				'With Binary Input: the binary properties to send, comma-separated. Empty: every binary property of the item. A property named here must exist and hold an image (or a PDF with Images and Documents).',
 		},
 		{
 			displayName: 'Data Collection (OpenRouter)',
@@ -69,7 +81,11 @@ export const optionsParameter: INodeProperties = {
 			options: [
 				{ name: 'Default (Not Sent)', value: 'default' },
 				{ name: 'Allow', value: 'allow' },
-				{ name: 'Deny', value: 'deny', description: 'Only providers that do not store or train on the data' },
+				{
+					name: 'Deny',
+					value: 'deny',
+					description: 'Only providers that do not store or train on the data',
+				},
 			],
 			default: 'default',
 			description: 'OpenRouter provider.data_collection',
@@ -79,7 +95,8 @@ export const optionsParameter: INodeProperties = {
 			name: 'extraHeaders',
 			type: 'json',
 			default: '{}',
-			description: 'HTTP headers sent with every model call, as a JSON object, e.g. {"X-Request-Source": "crm"}. They override the credential\'s.',
+			description:
+				'HTTP headers sent with every model call, as a JSON object, e.g. {"X-Request-Source": "crm"}. They override the credential\'s.',
 		},
 		{
 			displayName: 'Fallback Models',
@@ -87,7 +104,8 @@ export const optionsParameter: INodeProperties = {
 			type: 'string',
 			default: '',
 			placeholder: 'openai/gpt-4o-mini, google/gemini-2.5-flash',
-			description: 'Comma-separated models to use when the main model fails. OpenRouter picks among them (models); other servers are tried in order by this node. The output (Full) names the model that answered.',
+			description:
+				'Comma-separated models to use when the main model fails. OpenRouter picks among them (models); other servers are tried in order by this node. The output (Full) names the model that answered.',
 		},
 		{
 			displayName: 'First Token Timeout (Seconds)',
@@ -95,7 +113,8 @@ export const optionsParameter: INodeProperties = {
 			type: 'number',
 			typeOptions: { minValue: 0 },
 			default: 60,
-			description: 'How long a model call may wait for its first token before it is retried. Applies also when not added (60). 0: no limit.',
+			description:
+				'How long a model call may wait for its first token before it is retried. Applies also when not added (60). 0: no limit.',
 		},
 		{
 			displayName: 'Frequency Penalty',
@@ -111,7 +130,8 @@ export const optionsParameter: INodeProperties = {
 			type: 'number',
 			typeOptions: { minValue: 0 },
 			default: 20,
-			description: 'With Binary Input: the largest file that may be sent, per file. A larger one fails the item. 0: no limit (the provider\'s own still applies).',
+			description:
+				"With Binary Input: the largest file that may be sent, per file. A larger one fails the item. 0: no limit (the provider's own still applies).",
 		},
 		{
 			displayName: 'Max Price Completion (OpenRouter)',
@@ -119,7 +139,8 @@ export const optionsParameter: INodeProperties = {
 			type: 'number',
 			typeOptions: { minValue: 0, numberPrecision: 4 },
 			default: 0,
-			description: 'Highest price in USD per million completion tokens (provider.max_price.completion)',
+			description:
+				'Highest price in USD per million completion tokens (provider.max_price.completion)',
 		},
 		{
 			displayName: 'Max Price Prompt (OpenRouter)',
@@ -135,8 +156,17 @@ export const optionsParameter: INodeProperties = {
 			type: 'options',
 			options: [
 				{ name: 'Text', value: 'text', description: 'Output: the answer text' },
-				{ name: 'JSON', value: 'json', description: 'Output: the answer as a validated JSON object (set Output Schema)' },
-				{ name: 'Full', value: 'full', description: 'The answer plus steps, usage, cost, iterations, finish reason and the model that answered' },
+				{
+					name: 'JSON',
+					value: 'json',
+					description: 'Output: the answer as a validated JSON object (set Output Schema)',
+				},
+				{
+					name: 'Full',
+					value: 'full',
+					description:
+						'The answer plus steps, usage, cost, iterations, finish reason and the model that answered',
+				},
 			],
 			default: 'text',
 		},
@@ -145,7 +175,8 @@ export const optionsParameter: INodeProperties = {
 			name: 'outputSchema',
 			type: 'json',
 			default: '',
-			description: 'For JSON (or Full): a JSON Schema of the answer, or an example answer (see Output Schema From). Tools still work; the final answer is then constrained, validated and repaired once.',
+			description:
+				'For JSON (or Full): a JSON Schema of the answer, or an example answer (see Output Schema From). Tools still work; the final answer is then constrained, validated and repaired once.',
 		},
 		{
 			displayName: 'Output Schema From',
@@ -153,7 +184,11 @@ export const optionsParameter: INodeProperties = {
 			type: 'options',
 			options: [
 				{ name: 'JSON Schema', value: 'schema' },
-				{ name: 'Example', value: 'example', description: 'Infer the schema from an example answer' },
+				{
+					name: 'Example',
+					value: 'example',
+					description: 'Infer the schema from an example answer',
+				},
 			],
 			default: 'schema',
 		},
@@ -162,9 +197,22 @@ export const optionsParameter: INodeProperties = {
 			name: 'outputStrategy',
 			type: 'options',
 			options: [
-				{ name: 'Auto', value: 'auto', description: 'A forced final_answer tool for Anthropic models, response_format for others' },
-				{ name: 'Response Format', value: 'responseFormat', description: 'response_format: json_schema' },
-				{ name: 'Final Answer Tool', value: 'tool', description: 'A forced call of a final_answer tool' },
+				{
+					name: 'Auto',
+					value: 'auto',
+					description:
+						'A forced final_answer tool for Anthropic models, response_format for others',
+				},
+				{
+					name: 'Response Format',
+					value: 'responseFormat',
+					description: 'response_format: json_schema',
+				},
+				{
+					name: 'Final Answer Tool',
+					value: 'tool',
+					description: 'A forced call of a final_answer tool',
+				},
 			],
 			default: 'auto',
 			description: 'How the JSON answer is constrained',
@@ -182,7 +230,8 @@ export const optionsParameter: INodeProperties = {
 			name: 'promptCaching',
 			type: 'boolean',
 			default: true,
-			description: 'Whether to mark the system message and long tool results for caching (cache_control) on Anthropic and Gemini models',
+			description:
+				'Whether to mark the system message and long tool results for caching (cache_control) on Anthropic and Gemini models',
 		},
 		{
 			displayName: 'Provider Ignore (OpenRouter)',
@@ -205,7 +254,8 @@ export const optionsParameter: INodeProperties = {
 			name: 'providerOptions',
 			type: 'json',
 			default: '{}',
-			description: 'Extra fields merged into the request body (top-level keys win), e.g. {"transforms": ["middle-out"]}',
+			description:
+				'Extra fields merged into the request body (top-level keys win), e.g. {"transforms": ["middle-out"]}',
 		},
 		{
 			displayName: 'Provider Order (OpenRouter)',
@@ -233,7 +283,8 @@ export const optionsParameter: INodeProperties = {
 			name: 'requireParameters',
 			type: 'boolean',
 			default: true,
-			description: 'Whether only providers that support every request parameter (tools, response_format …) may serve it (provider.require_parameters)',
+			description:
+				'Whether only providers that support every request parameter (tools, response_format …) may serve it (provider.require_parameters)',
 		},
 		{
 			displayName: 'Run Timeout (Seconds)',
@@ -241,7 +292,8 @@ export const optionsParameter: INodeProperties = {
 			type: 'number',
 			typeOptions: { minValue: 0 },
 			default: 600,
-			description: 'How long the whole agent run (all model calls and tools) may take; a tool still running then is stopped. Applies also when not added (600). 0: no limit.',
+			description:
+				'How long the whole agent run (all model calls and tools) may take; a tool still running then is stopped. Applies also when not added (600). 0: no limit.',
 		},
 		{
 			displayName: 'Seed',
@@ -256,7 +308,8 @@ export const optionsParameter: INodeProperties = {
 			type: 'number',
 			typeOptions: { minValue: 0 },
 			default: 30,
-			description: 'How long a started answer may send nothing before it counts as stalled and is requested again. Applies also when not added (30). 0: no limit.',
+			description:
+				'How long a started answer may send nothing before it counts as stalled and is requested again. Applies also when not added (30). 0: no limit.',
 		},
 		{
 			displayName: 'Stop Sequences',
@@ -264,7 +317,8 @@ export const optionsParameter: INodeProperties = {
 			type: 'string',
 			typeOptions: { rows: 2 },
 			default: '',
-			description: 'Up to 4 sequences that end the answer: one per line, or a JSON array such as ["END", "###"]',
+			description:
+				'Up to 4 sequences that end the answer: one per line, or a JSON array such as ["END", "###"]',
 		},
 		{
 			displayName: 'Tool Name',
@@ -297,7 +351,8 @@ export const optionsParameter: INodeProperties = {
 			type: 'number',
 			typeOptions: { minValue: 0, maxValue: 1, numberPrecision: 2 },
 			default: 1,
-			description: 'Nucleus sampling: sample only from the tokens that make up this probability mass',
+			description:
+				'Nucleus sampling: sample only from the tokens that make up this probability mass',
 		},
 		{
 			displayName: 'Debug Log',
@@ -315,12 +370,18 @@ export const optionsParameter: INodeProperties = {
 				{
 					name: 'Continue',
 					value: 'continue',
-					description: 'Answer without the conversation history when the memory cannot be loaded; return the answer with a warning when it cannot be saved',
+					description:
+						'Answer without the conversation history when the memory cannot be loaded; return the answer with a warning when it cannot be saved',
 				},
-				{ name: 'Fail', value: 'fail', description: 'Fail the item when the memory cannot be loaded or saved' },
+				{
+					name: 'Fail',
+					value: 'fail',
+					description: 'Fail the item when the memory cannot be loaded or saved',
+				},
 			],
 			default: 'continue',
-			description: 'What to do when the connected memory fails. Warnings go to the output (warnings) and the debug log.',
+			description:
+				'What to do when the connected memory fails. Warnings go to the output (warnings) and the debug log.',
 		},
 		{
 			displayName: 'Max Iterations',
@@ -375,7 +436,8 @@ export const optionsParameter: INodeProperties = {
 				{ name: 'Minimal', value: 'minimal' },
 			],
 			default: 'default',
-			description: 'How much the model should think before answering (OpenRouter `reasoning.effort`)',
+			description:
+				'How much the model should think before answering (OpenRouter `reasoning.effort`)',
 		},
 		{
 			displayName: 'Repeated Call Limit',
@@ -391,7 +453,8 @@ export const optionsParameter: INodeProperties = {
 			name: 'returnIntermediateSteps',
 			type: 'boolean',
 			default: false,
-			description: 'Whether to add steps (tool, arguments, result, duration), usage, iterations and reasoning to the output',
+			description:
+				'Whether to add steps (tool, arguments, result, duration), usage, iterations and reasoning to the output',
 		},
 		{
 			displayName: 'System Message',
@@ -415,7 +478,8 @@ export const optionsParameter: INodeProperties = {
 			type: 'number',
 			typeOptions: { minValue: 0 },
 			default: 300,
-			description: 'How long one model call may take in all (retries included, however steadily the server sends) before it is aborted. Applies also when not added (300). 0: no limit.',
+			description:
+				'How long one model call may take in all (retries included, however steadily the server sends) before it is aborted. Applies also when not added (300). 0: no limit.',
 		},
 		{
 			displayName: 'Tool Choice',
@@ -459,11 +523,13 @@ export const optionsParameter: INodeProperties = {
 				{
 					name: 'In-Process',
 					value: 'inProcess',
-					description: 'This node calls the tools itself, concurrently. Human review (…HitlTool) gates do not work this way.',
+					description:
+						'This node calls the tools itself, concurrently. Human review (…HitlTool) gates do not work this way.',
 				},
 			],
 			default: 'engine',
-			description: 'How tool calls run. In-process is used anyway where the engine cannot take requests (e.g. when this node itself runs as a tool).',
+			description:
+				'How tool calls run. In-process is used anyway where the engine cannot take requests (e.g. when this node itself runs as a tool).',
 		},
 	],
 };

@@ -32,7 +32,8 @@ const modelOptionNames = [
 
 /** Descriptions that speak of the agent's output in the orchestrator. */
 const descriptions: Record<string, string> = {
-	fallbackModels: 'Comma-separated models to use when the main model fails. OpenRouter picks among them (models); other servers are tried in order by this node.',
+	fallbackModels:
+		'Comma-separated models to use when the main model fails. OpenRouter picks among them (models); other servers are tried in order by this node.',
 };
 
 /** The sub-node's "Options": the orchestrator's model options (sampling, routing, caching, headers, time limits), shared, not copied. */
@@ -40,5 +41,7 @@ export const chatModelOptionsParameter: INodeProperties = {
 	...optionsParameter,
 	options: (optionsParameter.options as INodeProperties[])
 		.filter((option) => modelOptionNames.includes(option.name))
-		.map((option) => (descriptions[option.name] ? { ...option, description: descriptions[option.name] } : option)),
+		.map((option) =>
+			descriptions[option.name] ? { ...option, description: descriptions[option.name] } : option,
+		),
 };

@@ -23,7 +23,12 @@ export type { OpenAIServerOptions } from './openai/serve-openai';
 export { parseChatRequest } from './openai/parse-chat-request';
 export type { ChatCompletionCall } from './openai/parse-chat-request';
 // HTTP: where servers listen and what they refuse
-export { parseListenAddress, isLoopbackHost, assertSafeBinding, DEFAULT_HOST } from './http/listen-address';
+export {
+	parseListenAddress,
+	isLoopbackHost,
+	assertSafeBinding,
+	DEFAULT_HOST,
+} from './http/listen-address';
 export type { ListenAddress } from './http/listen-address';
 export type { RunningHttpServer } from './http/start-http-server';
 export { HttpError } from './http/http-error';

@@ -17,7 +17,10 @@ export type AgentOutputFormat = 'text' | 'json' | 'full';
  *   `outputAttempts` when answers were rejected.
  * `returnIntermediateSteps` adds the details to `text` and `json` as well (earlier behaviour).
  */
-export function agentOutputItem(result: AgentResult, options: { format?: AgentOutputFormat; returnIntermediateSteps?: boolean; debugLog?: string[] }): JsonObject {
+export function agentOutputItem(
+	result: AgentResult,
+	options: { format?: AgentOutputFormat; returnIntermediateSteps?: boolean; debugLog?: string[] },
+): JsonObject {
 	const format = options.format ?? 'text';
 	const json: JsonObject = { output: result.object !== undefined ? result.object : result.output };
 	if (format === 'full' || options.returnIntermediateSteps) {

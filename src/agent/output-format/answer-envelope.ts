@@ -14,14 +14,32 @@ export interface AnswerEnvelope {
 export function answerEnvelope(schema: JsonSchema | undefined): AnswerEnvelope {
 	if (schema === undefined) return { schema: { type: 'object' }, wrapped: false };
 	const type = schema.type;
-	const objectRoot = type === 'object' || (type === undefined && typeof schema.properties === 'object' && schema.anyOf === undefined && schema.oneOf === undefined);
+	const objectRoot =
+		type === 'object' ||
+		(type === undefined &&
+			typeof schema.properties === 'object' &&
+			schema.anyOf === undefined &&
+			schema.oneOf === undefined);
 	if (objectRoot) return { schema, wrapped: false };
 	const { $schema: _ignored, ...inner } = schema;
-	return { schema: { type: 'object', properties: { value: inner }, required: ['value'], additionalProperties: false }, wrapped: true };
+	return {
+		schema: {
+			type: 'object',
+			properties: { value: inner },
+			required: ['value'],
+			additionalProperties: false,
+		},
+		wrapped: true,
+	};
 }
 
 /** The answer inside an envelope: `value` of a wrapped answer, the answer itself otherwise. */
 export function unwrapAnswer(answer: unknown, envelope: AnswerEnvelope): unknown {
 	if (!envelope.wrapped) return answer;
-	return typeof answer === 'object' && answer !== null && !Array.isArray(answer) && 'value' in answer ? (answer as { value: unknown }).value : answer;
+	return typeof answer === 'object' &&
+		answer !== null &&
+		!Array.isArray(answer) &&
+		'value' in answer
+		? (answer as { value: unknown }).value
+		: answer;
 }

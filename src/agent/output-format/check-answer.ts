@@ -9,7 +9,11 @@ import type { StructuredOutputConfig } from './structured-output-config';
  */
 export function checkAnswer(value: unknown, config: StructuredOutputConfig): string[] {
 	if (config.schema === undefined) {
-		return typeof value === 'object' && value !== null && !Array.isArray(value) ? [] : [`/: must be a JSON object (found ${Array.isArray(value) ? 'an array' : JSON.stringify(value)})`];
+		return typeof value === 'object' && value !== null && !Array.isArray(value)
+			? []
+			: [
+					`/: must be a JSON object (found ${Array.isArray(value) ? 'an array' : JSON.stringify(value)})`,
+				];
 	}
 	const result = validateJson(value, config.schema);
 	return result.valid ? [] : result.errors;

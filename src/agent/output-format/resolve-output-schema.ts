@@ -10,8 +10,12 @@ import { inferJsonSchemaFromExample } from '../../schema/infer-json-schema';
  * @throws {AgentConfigurationError} when the text is not JSON, a schema is not an object,
  * or the example is not plain JSON.
  */
-export function resolveOutputSchema(value: unknown, from: 'schema' | 'example'): JsonSchema | undefined {
-	if (value === undefined || value === null || (typeof value === 'string' && value.trim() === '')) return undefined;
+export function resolveOutputSchema(
+	value: unknown,
+	from: 'schema' | 'example',
+): JsonSchema | undefined {
+	if (value === undefined || value === null || (typeof value === 'string' && value.trim() === ''))
+		return undefined;
 	let parsed: unknown = value;
 	if (typeof value === 'string') {
 		try {
@@ -28,11 +32,16 @@ export function resolveOutputSchema(value: unknown, from: 'schema' | 'example'):
 		try {
 			return inferJsonSchemaFromExample(parsed);
 		} catch (error) {
-			throw new AgentConfigurationError('outputExample', (error as Error).message, { cause: error });
+			throw new AgentConfigurationError('outputExample', (error as Error).message, {
+				cause: error,
+			});
 		}
 	}
 	if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-		throw new AgentConfigurationError('outputSchema', `The output JSON Schema must be an object such as {"type":"object","properties":{…}}; found ${Array.isArray(parsed) ? 'an array' : typeof parsed}.`);
+		throw new AgentConfigurationError(
+			'outputSchema',
+			`The output JSON Schema must be an object such as {"type":"object","properties":{…}}; found ${Array.isArray(parsed) ? 'an array' : typeof parsed}.`,
+		);
 	}
 	return parsed as JsonSchema;
 }

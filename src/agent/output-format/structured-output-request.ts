@@ -5,10 +5,17 @@ import { shapeToolSchema } from '../../schema/shape-tool-schema';
 import { shapeForOpenAIStrict, strictSchemaProblems } from '../../schema/shape-for-openai-strict';
 import { canonicalJson } from '../canonical-json';
 import { answerEnvelope } from './answer-envelope';
-import { finalAnswerToolName, type StructuredOutputConfig, type StructuredOutputStrategy } from './structured-output-config';
+import {
+	finalAnswerToolName,
+	type StructuredOutputConfig,
+	type StructuredOutputStrategy,
+} from './structured-output-config';
 
 /** The strategy `auto` resolves to for a model family: a forced tool call for Anthropic, `response_format` elsewhere. */
-export function resolveOutputStrategy(strategy: StructuredOutputStrategy | undefined, family: ModelFamily): 'response-format' | 'tool' {
+export function resolveOutputStrategy(
+	strategy: StructuredOutputStrategy | undefined,
+	family: ModelFamily,
+): 'response-format' | 'tool' {
 	if (strategy === 'tool' || strategy === 'response-format') return strategy;
 	return family === 'anthropic' ? 'tool' : 'response-format';
 }
@@ -18,21 +25,31 @@ export function resolveOutputStrategy(strategy: StructuredOutputStrategy | undef
  * `json`, so the loop's own answer is usually already valid (then no extra call is made).
  */
 export function outputInstruction(config: StructuredOutputConfig): string {
-	if (config.schema === undefined) return 'When you give your final answer (not a tool call), reply with only a JSON object, without code fences or other text.';
+	if (config.schema === undefined)
+		return 'When you give your final answer (not a tool call), reply with only a JSON object, without code fences or other text.';
 	return `When you give your final answer (not a tool call), reply with only a JSON value, without code fences or other text, that matches this JSON Schema:\n${JSON.stringify(config.schema)}`;
 }
 
 /** The messages with {@link outputInstruction} appended to the system message (one is added when there is none). */
-export function withOutputInstruction(messages: ChatMessage[], config: StructuredOutputConfig): ChatMessage[] {
+export function withOutputInstruction(
+	messages: ChatMessage[],
+	config: StructuredOutputConfig,
+): ChatMessage[] {
 	const instruction = outputInstruction(config);
 	const first = messages[0];
 	if (first?.role !== 'system') return [{ role: 'system', content: instruction }, ...messages];
-	const content: string | ContentPart[] = typeof first.content === 'string' ? `${first.content}\n\n${instruction}` : [...first.content, { type: 'text', text: `\n\n${instruction}` }];
+	const content: string | ContentPart[] =
+		typeof first.content === 'string'
+			? `${first.content}\n\n${instruction}`
+			: [...first.content, { type: 'text', text: `\n\n${instruction}` }];
 	return [{ role: 'system', content }, ...messages.slice(1)];
 }
 
 /** The user message that asks for the constrained answer, kept in the state. */
-export function answerNowInstruction(strategy: 'response-format' | 'tool', config: StructuredOutputConfig): string {
+export function answerNowInstruction(
+	strategy: 'response-format' | 'tool',
+	config: StructuredOutputConfig,
+): string {
 	if (strategy === 'tool') {
 		const wrapped = answerEnvelope(config.schema).wrapped;
 		return `Give your final answer now by calling the tool '${finalAnswerToolName}' with ${wrapped ? 'the answer as its "value" argument' : 'the answer as its arguments'}. Do not call any other tool.`;
@@ -51,7 +68,12 @@ export function repairInstruction(errors: string[]): string {
  * or the `final_answer` tool forced with `tool_choice`. The other tools stay listed (a
  * history with tool calls needs them on some providers) but may not be called.
  */
-export function constrainOutputCall(request: ChatRequest, config: StructuredOutputConfig, strategy: 'response-format' | 'tool', family: ModelFamily): void {
+export function constrainOutputCall(
+	request: ChatRequest,
+	config: StructuredOutputConfig,
+	strategy: 'response-format' | 'tool',
+	family: ModelFamily,
+): void {
 	const envelope = answerEnvelope(config.schema);
 	const name = config.name ?? 'answer';
 	if (strategy === 'response-format') {
@@ -59,7 +81,10 @@ export function constrainOutputCall(request: ChatRequest, config: StructuredOutp
 		else {
 			const strict = family === 'openai' && isAlreadyStrict(envelope.schema);
 			const schema = shapeToolSchema(envelope.schema, { family });
-			request.response_format = { type: 'json_schema', json_schema: strict ? { name, strict: true, schema } : { name, schema } };
+			request.response_format = {
+				type: 'json_schema',
+				json_schema: strict ? { name, strict: true, schema } : { name, schema },
+			};
 		}
 		if (request.tools) request.tool_choice = 'none';
 		return;

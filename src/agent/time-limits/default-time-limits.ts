@@ -12,14 +12,20 @@ export interface RunTimeLimits {
 }
 
 /** The limits a run gets for the options it leaves out: tool 120 s, run 600 s. */
-export const defaultRunTimeLimits: Readonly<RunTimeLimits> = Object.freeze({ toolTimeoutMs: 120_000, runTimeoutMs: 600_000 });
+export const defaultRunTimeLimits: Readonly<RunTimeLimits> = Object.freeze({
+	toolTimeoutMs: 120_000,
+	runTimeoutMs: 600_000,
+});
 
 /**
  * The limits a run has: each given option, else its default. 0 (or any value that is not a
  * positive number) switches that limit off.
  */
 export function resolveRunTimeLimits(options: Partial<RunTimeLimits>): RunTimeLimits {
-	return resolveTimeLimits({ toolTimeoutMs: options.toolTimeoutMs, runTimeoutMs: options.runTimeoutMs }, defaultRunTimeLimits);
+	return resolveTimeLimits(
+		{ toolTimeoutMs: options.toolTimeoutMs, runTimeoutMs: options.runTimeoutMs },
+		defaultRunTimeLimits,
+	);
 }
 
 /** What {@link withRunTimeLimits} reads from a driver's options. */
@@ -43,10 +49,18 @@ export async function withRunTimeLimits<Options extends TimeLimitedRunOptions, R
 ): Promise<Result> {
 	const check = argumentChecks(functionName);
 	check.array(check.object(options, 'options').tools, 'options.tools');
-	if (typeof options.callModel !== 'function') check.fail('options.callModel', 'a function (e.g. createChatModelCaller(connection))', options.callModel);
+	if (typeof options.callModel !== 'function')
+		check.fail(
+			'options.callModel',
+			'a function (e.g. createChatModelCaller(connection))',
+			options.callModel,
+		);
 	const limits = resolveRunTimeLimits(options);
 	const limit = runTimeLimitSignal(options.signal, limits.runTimeoutMs);
-	const tools = limits.toolTimeoutMs > 0 ? options.tools.map((tool) => withToolTimeout(tool, limits.toolTimeoutMs)) : options.tools;
+	const tools =
+		limits.toolTimeoutMs > 0
+			? options.tools.map((tool) => withToolTimeout(tool, limits.toolTimeoutMs))
+			: options.tools;
 	try {
 		return await loop({ ...options, tools, signal: limit.signal });
 	} finally {

@@ -19,7 +19,11 @@ export interface RunSignal {
  * "aborted (the whole run exceeded its time limit of N s)". `timeoutMs` ≤ 0: the signal is
  * returned as is. Call `dispose` when the run ends.
  */
-export function runTimeLimitSignal(signal: AbortSignal | undefined, timeoutMs: number | undefined, startedAt = Date.now()): RunSignal {
+export function runTimeLimitSignal(
+	signal: AbortSignal | undefined,
+	timeoutMs: number | undefined,
+	startedAt = Date.now(),
+): RunSignal {
 	if (!(timeoutMs !== undefined && timeoutMs > 0)) return { signal, dispose: () => undefined };
 	const controller = new AbortController();
 	const onOuterAbort = () => controller.abort(signal?.reason);

@@ -4,7 +4,11 @@
  * A `work` that rejects because of the abort loses too: the abort is handled synchronously,
  * its rejection only a microtask later.
  */
-export function settleOnAbort<T>(work: Promise<T>, signal: AbortSignal | undefined, onAbort: (reason: unknown) => T): Promise<T> {
+export function settleOnAbort<T>(
+	work: Promise<T>,
+	signal: AbortSignal | undefined,
+	onAbort: (reason: unknown) => T,
+): Promise<T> {
 	if (!signal) return work;
 	if (signal.aborted) {
 		work.catch(() => undefined);

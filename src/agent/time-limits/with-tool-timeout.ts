@@ -13,7 +13,10 @@ export function toolTimeoutObservation(name: string, timeoutMs: number): ToolObs
 
 /** The observation of a call the run stopped (`reason`: the run signal's), or never started because the run had already stopped. */
 export function toolStoppedObservation(name: string, reason: unknown): ToolObservation {
-	return { content: `Tool '${name}' was stopped before it finished: ${describeAbortReason(reason)}.`, isError: true };
+	return {
+		content: `Tool '${name}' was stopped before it finished: ${describeAbortReason(reason)}.`,
+		isError: true,
+	};
 }
 
 /** The reason a tool call's signal carries when its time limit ran out. */
@@ -34,8 +37,10 @@ class ToolTimeLimitReason extends Error {
  */
 export function withToolTimeout(tool: AgentTool, timeoutMs: number): AgentTool {
 	const check = argumentChecks('withToolTimeout');
-	if (typeof check.object(tool, 'tool').invoke !== 'function') check.fail('tool.invoke', 'a function (an AgentTool)', tool.invoke);
-	if (typeof timeoutMs !== 'number' || Number.isNaN(timeoutMs)) check.fail('timeoutMs', 'a number of milliseconds (0: no limit)', timeoutMs);
+	if (typeof check.object(tool, 'tool').invoke !== 'function')
+		check.fail('tool.invoke', 'a function (an AgentTool)', tool.invoke);
+	if (typeof timeoutMs !== 'number' || Number.isNaN(timeoutMs))
+		check.fail('timeoutMs', 'a number of milliseconds (0: no limit)', timeoutMs);
 	if (!(timeoutMs > 0)) return tool;
 	return {
 		...tool,
@@ -44,11 +49,20 @@ export function withToolTimeout(tool: AgentTool, timeoutMs: number): AgentTool {
 			const onOuterAbort = () => controller.abort(options.signal?.reason);
 			if (options.signal?.aborted) onOuterAbort();
 			else options.signal?.addEventListener('abort', onOuterAbort, { once: true });
-			const timer = setTimeout(() => controller.abort(new ToolTimeLimitReason(timeoutMs)), timeoutMs);
+			const timer = setTimeout(
+				() => controller.abort(new ToolTimeLimitReason(timeoutMs)),
+				timeoutMs,
+			);
 			try {
-				if (controller.signal.aborted) return toolStoppedObservation(tool.name, controller.signal.reason);
-				return await settleOnAbort(tool.invoke(args, { ...options, signal: controller.signal }), controller.signal, (reason) =>
-					reason instanceof ToolTimeLimitReason ? toolTimeoutObservation(tool.name, timeoutMs) : toolStoppedObservation(tool.name, reason),
+				if (controller.signal.aborted)
+					return toolStoppedObservation(tool.name, controller.signal.reason);
+				return await settleOnAbort(
+					tool.invoke(args, { ...options, signal: controller.signal }),
+					controller.signal,
+					(reason) =>
+						reason instanceof ToolTimeLimitReason
+							? toolTimeoutObservation(tool.name, timeoutMs)
+							: toolStoppedObservation(tool.name, reason),
 				);
 			} finally {
 				clearTimeout(timer);

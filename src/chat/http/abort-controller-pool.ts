@@ -26,7 +26,10 @@ export function takeAbortController(): AbortController {
 export function returnAbortController(controller: AbortController): void {
 	if (controller.signal.aborted) return;
 	for (const listener of getEventListeners(controller.signal, 'abort')) {
-		controller.signal.removeEventListener('abort', listener as Parameters<AbortSignal['removeEventListener']>[1]);
+		controller.signal.removeEventListener(
+			'abort',
+			listener as Parameters<AbortSignal['removeEventListener']>[1],
+		);
 	}
 	spare = controller;
 }

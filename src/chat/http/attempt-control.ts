@@ -87,9 +87,11 @@ export class AttemptControl implements Watched {
 		const { firstTokenTimeoutMs, deadline, totalTimeoutMs } = this.limits;
 		// Counted even while the consumer holds a part: it bounds the call, not the stream's pace.
 		if (now >= deadline) return { phase: 'total', timeoutMs: totalTimeoutMs };
-		if (firstTokenTimeoutMs > 0 && !this.firstPart && now - this.startedAt >= firstTokenTimeoutMs) return { phase: 'first-token', timeoutMs: firstTokenTimeoutMs };
+		if (firstTokenTimeoutMs > 0 && !this.firstPart && now - this.startedAt >= firstTokenTimeoutMs)
+			return { phase: 'first-token', timeoutMs: firstTokenTimeoutMs };
 		const inactivity = this.inactivityLimit();
-		if (!this.paused && inactivity.timeoutMs > 0 && now - this.lastActivity >= inactivity.timeoutMs) return inactivity;
+		if (!this.paused && inactivity.timeoutMs > 0 && now - this.lastActivity >= inactivity.timeoutMs)
+			return inactivity;
 		return undefined;
 	}
 
@@ -104,9 +106,15 @@ export class AttemptControl implements Watched {
 	private nextCheck(now: number): number | undefined {
 		let at = this.limits.deadline;
 		const { firstTokenTimeoutMs, timeoutMs, stallTimeoutMs } = this.limits;
-		if (firstTokenTimeoutMs > 0 && !this.firstPart) at = Math.min(at, this.startedAt + firstTokenTimeoutMs);
+		if (firstTokenTimeoutMs > 0 && !this.firstPart)
+			at = Math.min(at, this.startedAt + firstTokenTimeoutMs);
 		// The stall limit may differ from the response/stream one: take the shortest that may apply.
-		const inactivity = timeoutMs > 0 && stallTimeoutMs > 0 ? Math.min(timeoutMs, stallTimeoutMs) : timeoutMs > 0 ? timeoutMs : stallTimeoutMs;
+		const inactivity =
+			timeoutMs > 0 && stallTimeoutMs > 0
+				? Math.min(timeoutMs, stallTimeoutMs)
+				: timeoutMs > 0
+					? timeoutMs
+					: stallTimeoutMs;
 		if (inactivity > 0) at = Math.min(at, (this.paused ? now : this.lastActivity) + inactivity);
 		return at === Infinity ? undefined : Math.max(at, now + 1);
 	}

@@ -8,7 +8,8 @@ import { ChatConnectionError } from '../../errors/chat-connection-error';
 export function connectionErrorFrom(error: unknown, url: string): ChatConnectionError | undefined {
 	if (!(error instanceof Error)) return undefined;
 	const code = systemCodeOf(error);
-	if (code !== undefined || /fetch failed|terminated|socket|network/i.test(error.message)) return new ChatConnectionError(url, code, { cause: error });
+	if (code !== undefined || /fetch failed|terminated|socket|network/i.test(error.message))
+		return new ChatConnectionError(url, code, { cause: error });
 	return undefined;
 }
 
@@ -17,7 +18,8 @@ function systemCodeOf(error: Error): string | undefined {
 	let current: unknown = error;
 	for (let depth = 0; depth < 4 && typeof current === 'object' && current !== null; depth++) {
 		const code = (current as { code?: unknown }).code;
-		if (typeof code === 'string' && code !== 'ABORT_ERR' && code !== 'ERR_INVALID_STATE') return code;
+		if (typeof code === 'string' && code !== 'ABORT_ERR' && code !== 'ERR_INVALID_STATE')
+			return code;
 		current = (current as { cause?: unknown }).cause;
 	}
 	return undefined;

@@ -11,7 +11,11 @@ const maxResponseBodyLength = 4096;
  * OpenRouter's `metadata.provider_name`, a plain `{ message }`, or the text itself) and the
  * `Retry-After` header, and lets {@link createApiCallError} pick the class for the status.
  */
-export async function errorFromResponse(response: Response, url: string, redactor: Redactor): Promise<ApiCallError> {
+export async function errorFromResponse(
+	response: Response,
+	url: string,
+	redactor: Redactor,
+): Promise<ApiCallError> {
 	let text = '';
 	try {
 		text = redactor.text(await response.text());
@@ -21,14 +25,20 @@ export async function errorFromResponse(response: Response, url: string, redacto
 	let providerMessage: string | undefined;
 	let providerCode: string | number | undefined;
 	try {
-		const parsed = JSON.parse(text) as { error?: { message?: unknown; code?: unknown; metadata?: { provider_name?: unknown } } | string; message?: unknown };
+		const parsed = JSON.parse(text) as {
+			error?:
+				{ message?: unknown; code?: unknown; metadata?: { provider_name?: unknown } } | string;
+			message?: unknown;
+		};
 		const errorField = parsed.error;
 		if (typeof errorField === 'string') providerMessage = errorField;
 		else if (errorField && typeof errorField === 'object') {
 			if (typeof errorField.message === 'string') providerMessage = errorField.message;
-			if (typeof errorField.code === 'string' || typeof errorField.code === 'number') providerCode = errorField.code;
+			if (typeof errorField.code === 'string' || typeof errorField.code === 'number')
+				providerCode = errorField.code;
 			const provider = errorField.metadata?.provider_name;
-			if (typeof provider === 'string' && providerMessage) providerMessage += ` (provider: ${provider})`;
+			if (typeof provider === 'string' && providerMessage)
+				providerMessage += ` (provider: ${provider})`;
 		} else if (typeof parsed.message === 'string') providerMessage = parsed.message;
 	} catch {
 		if (text.trim() !== '') providerMessage = text.trim().slice(0, 300);
@@ -37,7 +47,8 @@ export async function errorFromResponse(response: Response, url: string, redacto
 		{
 			status: response.status,
 			providerCode,
-			responseBody: text.length > maxResponseBodyLength ? `${text.slice(0, maxResponseBodyLength)}…` : text,
+			responseBody:
+				text.length > maxResponseBodyLength ? `${text.slice(0, maxResponseBodyLength)}…` : text,
 			retryAfterMs: parseRetryAfter(response.headers.get('retry-after')),
 			url,
 		},

@@ -12,7 +12,10 @@ export interface RequestHeaderOptions {
  * caller's own headers override them.
  */
 export function requestHeaders(options: RequestHeaderOptions): Record<string, string> {
-	const headers: Record<string, string> = { 'Content-Type': 'application/json', Accept: 'text/event-stream' };
+	const headers: Record<string, string> = {
+		'Content-Type': 'application/json',
+		Accept: 'text/event-stream',
+	};
 	if (options.apiKey) headers.Authorization = `Bearer ${options.apiKey}`;
 	if (options.appUrl) headers['HTTP-Referer'] = options.appUrl;
 	if (options.appName) {

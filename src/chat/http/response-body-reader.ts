@@ -42,7 +42,12 @@ export class ResponseBodyReader {
 	/** The rest of the body, whole. */
 	async readAll(): Promise<Buffer> {
 		const pieces: Uint8Array[] = [];
-		for (let bytes = this.received(await this.read()); bytes !== undefined; bytes = this.received(await this.read())) pieces.push(bytes);
+		for (
+			let bytes = this.received(await this.read());
+			bytes !== undefined;
+			bytes = this.received(await this.read())
+		)
+			pieces.push(bytes);
 		return Buffer.concat(pieces);
 	}
 

@@ -25,19 +25,25 @@ export interface ChatHistoryLike {
  * history. The result is sanitized (no tool message without its call) and has no system
  * messages (the agent's own system message comes first).
  */
-export async function loadMemoryHistory(memory: ChatMemoryLike | ChatHistoryLike): Promise<ChatMessage[]> {
+export async function loadMemoryHistory(
+	memory: ChatMemoryLike | ChatHistoryLike,
+): Promise<ChatMessage[]> {
 	let messages: unknown[] | undefined;
 	const asMemory = memory as ChatMemoryLike;
 	if (typeof asMemory.loadMemoryVariables === 'function') {
 		const variables = await asMemory.loadMemoryVariables({});
-		const value = variables[asMemory.memoryKey ?? 'chat_history'] ?? Object.values(variables).find(Array.isArray);
+		const value =
+			variables[asMemory.memoryKey ?? 'chat_history'] ??
+			Object.values(variables).find(Array.isArray);
 		if (Array.isArray(value)) messages = value;
 	}
 	if (!messages) {
 		const history = historyOf(memory);
 		messages = history ? await history.getMessages() : [];
 	}
-	return sanitizeHistory(wireMessagesFromLangChain(messages).filter((message) => message.role !== 'system'));
+	return sanitizeHistory(
+		wireMessagesFromLangChain(messages).filter((message) => message.role !== 'system'),
+	);
 }
 
 /**
@@ -46,10 +52,15 @@ export async function loadMemoryHistory(memory: ChatMemoryLike | ChatHistoryLike
  * tool-call messages and tool messages, never a "[Used tools: …]" summary. Files sent with
  * the prompt are kept as notes (`[image: photo.png]`, see `withMediaNotes`), not as base64.
  */
-export async function saveToMemory(memory: ChatMemoryLike | ChatHistoryLike, messages: readonly ChatMessage[]): Promise<void> {
+export async function saveToMemory(
+	memory: ChatMemoryLike | ChatHistoryLike,
+	messages: readonly ChatMessage[],
+): Promise<void> {
 	const history = historyOf(memory);
 	if (!history) return;
-	const converted = langChainMessagesFromWire(withMediaNotes(sanitizeHistory(messages.filter((message) => message.role !== 'system'))));
+	const converted = langChainMessagesFromWire(
+		withMediaNotes(sanitizeHistory(messages.filter((message) => message.role !== 'system'))),
+	);
 	if (typeof history.addMessages === 'function') {
 		await history.addMessages(converted);
 		return;
@@ -61,7 +72,9 @@ export async function saveToMemory(memory: ChatMemoryLike | ChatHistoryLike, mes
 
 function historyOf(memory: ChatMemoryLike | ChatHistoryLike): ChatHistoryLike | undefined {
 	const asMemory = memory as ChatMemoryLike;
-	if (asMemory.chatHistory && typeof asMemory.chatHistory.getMessages === 'function') return asMemory.chatHistory;
-	if (typeof (memory as ChatHistoryLike).getMessages === 'function') return memory as ChatHistoryLike;
+	if (asMemory.chatHistory && typeof asMemory.chatHistory.getMessages === 'function')
+		return asMemory.chatHistory;
+	if (typeof (memory as ChatHistoryLike).getMessages === 'function')
+		return memory as ChatHistoryLike;
 	return undefined;
 }

@@ -27,9 +27,12 @@ export function findConnectedToolProblems(context: IExecuteFunctions): FromAIErr
 		for (const parent of connectedTools(context, nodeName)) {
 			if (parent.disabled === true || seen.has(parent.name)) continue;
 			seen.add(parent.name);
-			const { markers, errors } = collectFromAIMarkers(parent.parameters ?? {}, { nodeName: parent.name });
+			const { markers, errors } = collectFromAIMarkers(parent.parameters ?? {}, {
+				nodeName: parent.name,
+			});
 			problems.push(...errors);
-			if (errors.length === 0) problems.push(...mergeFromAIMarkers(markers, { nodeName: parent.name }).errors);
+			if (errors.length === 0)
+				problems.push(...mergeFromAIMarkers(markers, { nodeName: parent.name }).errors);
 			if (depth === 0 && parent.type.endsWith(GATE_TYPE_SUFFIX)) visit(parent.name, depth + 1);
 		}
 	};
@@ -47,7 +50,9 @@ export function findConnectedToolProblems(context: IExecuteFunctions): FromAIErr
 export function checkConnectedTools(context: IExecuteFunctions): void {
 	const problems = findConnectedToolProblems(context);
 	if (problems.length === 0) return;
-	const nodes = [...new Set(problems.map((problem) => problem.nodeName).filter((name) => name !== undefined))];
+	const nodes = [
+		...new Set(problems.map((problem) => problem.nodeName).filter((name) => name !== undefined)),
+	];
 	const lines = problems.map((problem) => `- ${problem.message}`);
 	throw new NodeOperationError(
 		context.getNode(),
@@ -61,5 +66,9 @@ export function checkConnectedTools(context: IExecuteFunctions): void {
 }
 
 function connectedTools(context: IExecuteFunctions, nodeName: string): NodeTypeAndVersion[] {
-	return context.getParentNodes(nodeName, { connectionType: 'ai_tool', depth: 1, includeNodeParameters: true });
+	return context.getParentNodes(nodeName, {
+		connectionType: 'ai_tool',
+		depth: 1,
+		includeNodeParameters: true,
+	});
 }

@@ -27,13 +27,20 @@ export const ENGINE_REQUESTS_SINCE = 'n8n 1.113';
  *
  * @throws {AgentConfigurationError} when "Tool Execution" is set to "Engine" on an n8n without engine requests.
  */
-export function chooseToolExecution(context: IExecuteFunctions, response?: EngineResponse): ToolExecutionChoice {
+export function chooseToolExecution(
+	context: IExecuteFunctions,
+	response?: EngineResponse,
+): ToolExecutionChoice {
 	const explicit = ((context.getNode().parameters?.options ?? {}) as IDataObject).toolExecution;
 	const option = context.getNodeParameter('options.toolExecution', 0, 'engine') as string;
-	if (option === 'inProcess') return { driver: 'in-process', reason: 'the option "Tool Execution" is "In-Process"' };
+	if (option === 'inProcess')
+		return { driver: 'in-process', reason: 'the option "Tool Execution" is "In-Process"' };
 	const candidate = context as Partial<IExecuteFunctions>;
 	if (typeof candidate.isToolExecution === 'function' && candidate.isToolExecution()) {
-		return { driver: 'in-process', reason: 'the node runs as a tool in-process, where n8n cannot take engine requests' };
+		return {
+			driver: 'in-process',
+			reason: 'the node runs as a tool in-process, where n8n cannot take engine requests',
+		};
 	}
 	if (!isEngineResponse(response)) {
 		if (explicit === 'engine') {
@@ -42,17 +49,28 @@ export function chooseToolExecution(context: IExecuteFunctions, response?: Engin
 				`"Tool Execution" is "Engine", but this n8n cannot take engine requests (they arrived with ${ENGINE_REQUESTS_SINCE}). Set it to "In-Process", or update n8n.`,
 			);
 		}
-		return { driver: 'in-process', reason: `this n8n cannot take engine requests (they arrived with ${ENGINE_REQUESTS_SINCE})` };
+		return {
+			driver: 'in-process',
+			reason: `this n8n cannot take engine requests (they arrived with ${ENGINE_REQUESTS_SINCE})`,
+		};
 	}
-	if (typeof candidate.getExecuteData !== 'function') return { driver: 'in-process', reason: 'the execution context cannot take engine requests' };
+	if (typeof candidate.getExecuteData !== 'function')
+		return { driver: 'in-process', reason: 'the execution context cannot take engine requests' };
 	const parent = candidate.getExecuteData()?.source?.main?.[0]?.previousNode;
 	if (typeof parent !== 'string' || parent === '') {
-		return { driver: 'in-process', reason: 'the node has no input node, and n8n resumes only nodes that have one' };
+		return {
+			driver: 'in-process',
+			reason: 'the node has no input node, and n8n resumes only nodes that have one',
+		};
 	}
 	return { driver: 'engine', reason: 'n8n runs each tool call as a node' };
 }
 
 /** What n8n-core's WorkflowExecute passes to `execute()` where it handles engine requests. */
 function isEngineResponse(value: unknown): value is EngineResponse {
-	return typeof value === 'object' && value !== null && Array.isArray((value as { actionResponses?: unknown }).actionResponses);
+	return (
+		typeof value === 'object' &&
+		value !== null &&
+		Array.isArray((value as { actionResponses?: unknown }).actionResponses)
+	);
 }

@@ -11,11 +11,19 @@ import { readMaxDepth } from './read-mode-settings';
  * @throws {AgentNestingError} when the depth limit is exceeded or the agent already runs
  * further up the chain.
  */
-export function enterNodeAgentFrame(context: IExecuteFunctions, itemIndex: number, sink: (line: string) => void): AgentFrame {
+export function enterNodeAgentFrame(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	sink: (line: string) => void,
+): AgentFrame {
 	const node = context.getNode();
-	const workflowId = typeof context.getWorkflow === 'function' ? (context.getWorkflow()?.id ?? '') : '';
+	const workflowId =
+		typeof context.getWorkflow === 'function' ? (context.getWorkflow()?.id ?? '') : '';
 	const mode = context.getNodeParameter('mode', itemIndex, 'full') as string;
-	const maxDepth = mode === 'nested' ? readMaxDepth((name, fallback) => context.getNodeParameter(name, itemIndex, fallback)) : undefined;
+	const maxDepth =
+		mode === 'nested'
+			? readMaxDepth((name, fallback) => context.getNodeParameter(name, itemIndex, fallback))
+			: undefined;
 	return enterAgentFrame({
 		name: node.name,
 		key: `${workflowId}/${node.name}`,

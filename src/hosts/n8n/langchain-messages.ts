@@ -1,5 +1,11 @@
 import { createRequire } from 'node:module';
-import type { ChatMessage, ContentPart, FilePart, ReasoningDetail, WireToolCall } from '../../chat/types';
+import type {
+	ChatMessage,
+	ContentPart,
+	FilePart,
+	ReasoningDetail,
+	WireToolCall,
+} from '../../chat/types';
 import { ToolbridgeError } from '../../errors/toolbridge-error';
 
 /** The fields of a LangChain message this package reads (duck-typed across @langchain/core copies). */
@@ -95,16 +101,22 @@ function assistantFrom(message: LangChainMessageLike): ChatMessage {
 	const text = textOf(message.content);
 	const calls: WireToolCall[] = (message.tool_calls ?? [])
 		.filter((call) => typeof call.id === 'string' && call.id !== '')
-		.map((call) => ({ id: call.id as string, type: 'function', function: { name: call.name, arguments: JSON.stringify(call.args ?? {}) } }));
+		.map((call) => ({
+			id: call.id as string,
+			type: 'function',
+			function: { name: call.name, arguments: JSON.stringify(call.args ?? {}) },
+		}));
 	const assistant: Extract<ChatMessage, { role: 'assistant' }> = {
 		role: 'assistant',
 		content: calls.length > 0 && text === '' ? null : text,
 	};
 	if (calls.length > 0) assistant.tool_calls = calls;
 	const details = message.additional_kwargs?.reasoning_details;
-	if (Array.isArray(details) && details.length > 0) assistant.reasoning_details = details as ReasoningDetail[];
+	if (Array.isArray(details) && details.length > 0)
+		assistant.reasoning_details = details as ReasoningDetail[];
 	const reasoning = message.additional_kwargs?.reasoning;
-	if (typeof reasoning === 'string' && reasoning !== '' && !assistant.reasoning_details) assistant.reasoning = reasoning;
+	if (typeof reasoning === 'string' && reasoning !== '' && !assistant.reasoning_details)
+		assistant.reasoning = reasoning;
 	return assistant;
 }
 
@@ -113,7 +125,8 @@ function userContent(content: unknown): string | ContentPart[] {
 	const parts: ContentPart[] = [];
 	for (const part of content as Array<Record<string, unknown>>) {
 		if (typeof part === 'string') parts.push({ type: 'text', text: part });
-		else if (part?.type === 'text' && typeof part.text === 'string') parts.push({ type: 'text', text: part.text });
+		else if (part?.type === 'text' && typeof part.text === 'string')
+			parts.push({ type: 'text', text: part.text });
 		else if (part?.type === 'image_url') {
 			const image = part.image_url as string | { url?: string };
 			const url = typeof image === 'string' ? image : image?.url;
@@ -133,27 +146,46 @@ function userContent(content: unknown): string | ContentPart[] {
  * (n8n's own agent sends PDFs that way).
  */
 function mediaPartFrom(part: Record<string, unknown>): ContentPart | undefined {
-	const file = part.file as { filename?: unknown; file_data?: unknown; file_id?: unknown } | undefined;
+	const file = part.file as
+		{ filename?: unknown; file_data?: unknown; file_id?: unknown } | undefined;
 	if (part.type === 'file' && typeof file === 'object' && file !== null) {
 		const converted: FilePart = { type: 'file', file: {} };
 		if (typeof file.filename === 'string') converted.file.filename = file.filename;
 		if (typeof file.file_data === 'string') converted.file.file_data = file.file_data;
 		if (typeof file.file_id === 'string') converted.file.file_id = file.file_id;
-		return converted.file.file_data !== undefined || converted.file.file_id !== undefined ? converted : undefined;
+		return converted.file.file_data !== undefined || converted.file.file_id !== undefined
+			? converted
+			: undefined;
 	}
-	const mimeType = typeof part.mime_type === 'string' ? part.mime_type : typeof part.mimeType === 'string' ? part.mimeType : undefined;
-	const dataUrl = part.source_type === 'base64' && typeof part.data === 'string' && mimeType ? `data:${mimeType};base64,${part.data}` : undefined;
-	const url = dataUrl ?? (part.source_type === 'url' && typeof part.url === 'string' ? part.url : undefined);
+	const mimeType =
+		typeof part.mime_type === 'string'
+			? part.mime_type
+			: typeof part.mimeType === 'string'
+				? part.mimeType
+				: undefined;
+	const dataUrl =
+		part.source_type === 'base64' && typeof part.data === 'string' && mimeType
+			? `data:${mimeType};base64,${part.data}`
+			: undefined;
+	const url =
+		dataUrl ?? (part.source_type === 'url' && typeof part.url === 'string' ? part.url : undefined);
 	if (url === undefined) return undefined;
 	if (part.type === 'image') return { type: 'image_url', image_url: { url } };
 	const metadata = part.metadata as { filename?: unknown } | undefined;
-	return { type: 'file', file: { ...(typeof metadata?.filename === 'string' ? { filename: metadata.filename } : {}), file_data: url } };
+	return {
+		type: 'file',
+		file: {
+			...(typeof metadata?.filename === 'string' ? { filename: metadata.filename } : {}),
+			file_data: url,
+		},
+	};
 }
 
 /** Text of a LangChain content: a string, or the text parts of a content array. */
 function textOf(content: unknown): string {
 	if (typeof content === 'string') return content;
-	if (!Array.isArray(content)) return content === undefined || content === null ? '' : JSON.stringify(content);
+	if (!Array.isArray(content))
+		return content === undefined || content === null ? '' : JSON.stringify(content);
 	return content
 		.map((part: unknown) => {
 			if (typeof part === 'string') return part;
@@ -166,7 +198,9 @@ function textOf(content: unknown): string {
 function parseArguments(text: string): Record<string, unknown> {
 	try {
 		const parsed: unknown = JSON.parse(text);
-		return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
+		return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)
+			? (parsed as Record<string, unknown>)
+			: {};
 	} catch {
 		return {};
 	}
@@ -178,8 +212,12 @@ function messageClasses(): MessageClasses {
 		cachedClasses = createRequire(__filename)('@langchain/core/messages') as MessageClasses;
 		return cachedClasses;
 	} catch (error) {
-		throw new ToolbridgeError('LANGCHAIN_UNAVAILABLE', 'Saving to chat memory needs @langchain/core (installed with n8n); it could not be loaded.', {
-			cause: error,
-		});
+		throw new ToolbridgeError(
+			'LANGCHAIN_UNAVAILABLE',
+			'Saving to chat memory needs @langchain/core (installed with n8n); it could not be loaded.',
+			{
+				cause: error,
+			},
+		);
 	}
 }

@@ -1,6 +1,13 @@
 import type { CallModel } from '../../agent/call-model-step';
 import { resolveChatTimeLimits, type ChatTimeLimits } from '../../chat/chat-time-limits';
-import type { AssembledToolCall, AssistantTurn, ChatRequest, FinishReason, StreamPart, WireToolChoice } from '../../chat/types';
+import type {
+	AssembledToolCall,
+	AssistantTurn,
+	ChatRequest,
+	FinishReason,
+	StreamPart,
+	WireToolChoice,
+} from '../../chat/types';
 import { AgentConfigurationError } from '../../errors/agent-configuration-error';
 import { argumentChecks } from '../../errors/invalid-argument-error';
 import { ChatAbortedError } from '../../errors/chat-aborted-error';
@@ -9,8 +16,14 @@ import { langChainMessagesFromWire } from './langchain-messages';
 
 /** The parts of a LangChain chat model (any n8n chat-model sub-node's) this package calls. Duck-typed across @langchain/core copies. */
 export interface LangChainChatModelLike {
-	stream(messages: unknown[], options?: Record<string, unknown>): Promise<AsyncIterable<LangChainMessageChunkLike>>;
-	bindTools?(tools: unknown[], options?: Record<string, unknown>): Pick<LangChainChatModelLike, 'stream'>;
+	stream(
+		messages: unknown[],
+		options?: Record<string, unknown>,
+	): Promise<AsyncIterable<LangChainMessageChunkLike>>;
+	bindTools?(
+		tools: unknown[],
+		options?: Record<string, unknown>,
+	): Pick<LangChainChatModelLike, 'stream'>;
 	/** ChatOpenAI, ChatAnthropic, ChatGoogleGenerativeAI, ChatOllama … name the model here. */
 	model?: unknown;
 	modelName?: unknown;
@@ -37,14 +50,21 @@ export interface LangChainMessageChunkLike {
 
 /** Duck-typed check for a connected LangChain chat model. */
 export function isLangChainChatModel(value: unknown): value is LangChainChatModelLike {
-	return typeof value === 'object' && value !== null && typeof (value as LangChainChatModelLike).stream === 'function';
+	return (
+		typeof value === 'object' &&
+		value !== null &&
+		typeof (value as LangChainChatModelLike).stream === 'function'
+	);
 }
 
 /** The model id a LangChain chat model reports (for tool-schema shaping and the output), else its type. */
 export function langChainModelName(model: LangChainChatModelLike): string {
-	for (const candidate of [model.model, model.modelName]) if (typeof candidate === 'string' && candidate.trim() !== '') return candidate.trim();
+	for (const candidate of [model.model, model.modelName])
+		if (typeof candidate === 'string' && candidate.trim() !== '') return candidate.trim();
 	const type = typeof model._llmType === 'function' ? model._llmType() : undefined;
-	return typeof type === 'string' && type !== '' ? `${type} (connected model)` : 'connected chat model';
+	return typeof type === 'string' && type !== ''
+		? `${type} (connected model)`
+		: 'connected chat model';
 }
 
 /**
@@ -64,9 +84,17 @@ export function langChainModelName(model: LangChainChatModelLike): string {
  * @throws {ChatTimeoutError} when a limit runs out; {ChatAbortedError} when the signal aborts.
  * @throws the model's own error otherwise.
  */
-export function createLangChainModelCaller(model: LangChainChatModelLike, limits: Partial<ChatTimeLimits> = {}): CallModel {
+export function createLangChainModelCaller(
+	model: LangChainChatModelLike,
+	limits: Partial<ChatTimeLimits> = {},
+): CallModel {
 	const check = argumentChecks('createLangChainModelCaller');
-	if (!isLangChainChatModel(model)) check.fail('model', 'a LangChain chat model (an object with stream(), e.g. ChatOpenAI, ChatAnthropic)', model);
+	if (!isLangChainChatModel(model))
+		check.fail(
+			'model',
+			'a LangChain chat model (an object with stream(), e.g. ChatOpenAI, ChatAnthropic)',
+			model,
+		);
 	check.optionalObject(limits, 'limits');
 	const resolved = resolveChatTimeLimits(limits);
 	return async (request, { signal, onPart }) => {
@@ -74,8 +102,11 @@ export function createLangChainModelCaller(model: LangChainChatModelLike, limits
 		const watch = new CallWatch(resolved, signal);
 		try {
 			const callOptions: Record<string, unknown> = { signal: watch.signal };
-			if (request.response_format !== undefined) callOptions.response_format = request.response_format;
-			const stream = await watch.race(runnable.stream(langChainMessagesFromWire(request.messages), callOptions));
+			if (request.response_format !== undefined)
+				callOptions.response_format = request.response_format;
+			const stream = await watch.race(
+				runnable.stream(langChainMessagesFromWire(request.messages), callOptions),
+			);
 			let merged: LangChainMessageChunkLike | undefined;
 			const iterator = stream[Symbol.asyncIterator]();
 			for (;;) {
@@ -84,11 +115,22 @@ export function createLangChainModelCaller(model: LangChainChatModelLike, limits
 				watch.progress();
 				const chunk = next.value;
 				for (const part of deltaParts(chunk)) onPart?.(part);
-				merged = merged === undefined ? chunk : typeof merged.concat === 'function' ? merged.concat(chunk) : chunk;
+				merged =
+					merged === undefined
+						? chunk
+						: typeof merged.concat === 'function'
+							? merged.concat(chunk)
+							: chunk;
 			}
 			const turn = turnFrom(merged);
 			for (const call of turn.toolCalls) onPart?.({ type: 'tool-call', toolCall: call });
-			onPart?.({ type: 'finish', finishReason: turn.finishReason, rawFinishReason: turn.rawFinishReason, usage: turn.usage, model: turn.model });
+			onPart?.({
+				type: 'finish',
+				finishReason: turn.finishReason,
+				rawFinishReason: turn.rawFinishReason,
+				usage: turn.usage,
+				model: turn.model,
+			});
 			return turn;
 		} catch (error) {
 			throw watch.translate(error);
@@ -98,7 +140,10 @@ export function createLangChainModelCaller(model: LangChainChatModelLike, limits
 	};
 }
 
-function bindRequestTools(model: LangChainChatModelLike, request: ChatRequest): Pick<LangChainChatModelLike, 'stream'> {
+function bindRequestTools(
+	model: LangChainChatModelLike,
+	request: ChatRequest,
+): Pick<LangChainChatModelLike, 'stream'> {
 	if (!request.tools || request.tools.length === 0) return model;
 	if (typeof model.bindTools !== 'function') {
 		throw new AgentConfigurationError(
@@ -109,7 +154,8 @@ function bindRequestTools(model: LangChainChatModelLike, request: ChatRequest): 
 	const options: Record<string, unknown> = {};
 	const choice = langChainToolChoice(request.tool_choice);
 	if (choice !== undefined) options.tool_choice = choice;
-	if (request.parallel_tool_calls !== undefined) options.parallel_tool_calls = request.parallel_tool_calls;
+	if (request.parallel_tool_calls !== undefined)
+		options.parallel_tool_calls = request.parallel_tool_calls;
 	return model.bindTools(request.tools, options);
 }
 
@@ -139,9 +185,15 @@ function deltaParts(chunk: LangChainMessageChunkLike): StreamPart[] {
 export function turnFrom(message: LangChainMessageChunkLike | undefined): AssistantTurn {
 	const toolCalls: AssembledToolCall[] = [];
 	let generated = 0;
-	const idOf = (id: string | undefined) => (typeof id === 'string' && id !== '' ? id : `call_${++generated}`);
+	const idOf = (id: string | undefined) =>
+		typeof id === 'string' && id !== '' ? id : `call_${++generated}`;
 	for (const call of message?.tool_calls ?? []) {
-		toolCalls.push({ toolCallId: idOf(call.id), name: call.name, argumentsText: JSON.stringify(call.args ?? {}), arguments: call.args ?? {} });
+		toolCalls.push({
+			toolCallId: idOf(call.id),
+			name: call.name,
+			argumentsText: JSON.stringify(call.args ?? {}),
+			arguments: call.args ?? {},
+		});
 	}
 	for (const call of message?.invalid_tool_calls ?? []) {
 		toolCalls.push({
@@ -164,10 +216,17 @@ export function turnFrom(message: LangChainMessageChunkLike | undefined): Assist
 	if (usage) {
 		const promptTokens = usage.input_tokens ?? 0;
 		const completionTokens = usage.output_tokens ?? 0;
-		turn.usage = { promptTokens, completionTokens, totalTokens: usage.total_tokens ?? promptTokens + completionTokens };
-		if (usage.input_token_details?.cache_read) turn.usage.cachedTokens = usage.input_token_details.cache_read;
-		if (usage.input_token_details?.cache_creation) turn.usage.cacheWriteTokens = usage.input_token_details.cache_creation;
-		if (usage.output_token_details?.reasoning) turn.usage.reasoningTokens = usage.output_token_details.reasoning;
+		turn.usage = {
+			promptTokens,
+			completionTokens,
+			totalTokens: usage.total_tokens ?? promptTokens + completionTokens,
+		};
+		if (usage.input_token_details?.cache_read)
+			turn.usage.cachedTokens = usage.input_token_details.cache_read;
+		if (usage.input_token_details?.cache_creation)
+			turn.usage.cacheWriteTokens = usage.input_token_details.cache_creation;
+		if (usage.output_token_details?.reasoning)
+			turn.usage.reasoningTokens = usage.output_token_details.reasoning;
 	}
 	const model = message?.response_metadata?.model_name ?? message?.response_metadata?.model;
 	if (typeof model === 'string' && model !== '') turn.model = model;
@@ -181,7 +240,11 @@ function textOf(content: unknown): string {
 	let text = '';
 	for (const block of content as Array<{ type?: unknown; text?: unknown }>) {
 		if (typeof block === 'string') text += block;
-		else if ((block?.type === 'text' || block?.type === 'text_delta') && typeof block.text === 'string') text += block.text;
+		else if (
+			(block?.type === 'text' || block?.type === 'text_delta') &&
+			typeof block.text === 'string'
+		)
+			text += block.text;
 	}
 	return text;
 }
@@ -194,8 +257,10 @@ function reasoningOf(message: LangChainMessageChunkLike): string {
 	let reasoning = '';
 	if (Array.isArray(message.content)) {
 		for (const block of message.content as Array<Record<string, unknown>>) {
-			if (block?.type === 'thinking' && typeof block.thinking === 'string') reasoning += block.thinking;
-			else if (block?.type === 'reasoning' && typeof block.reasoning === 'string') reasoning += block.reasoning;
+			if (block?.type === 'thinking' && typeof block.thinking === 'string')
+				reasoning += block.thinking;
+			else if (block?.type === 'reasoning' && typeof block.reasoning === 'string')
+				reasoning += block.reasoning;
 		}
 	}
 	for (const key of ['reasoning_content', 'reasoning']) {
@@ -256,7 +321,13 @@ class CallWatch {
 		this.stopped.catch(() => undefined);
 		if (outer?.aborted) this.onAbort();
 		else outer?.addEventListener('abort', this.onAbort, { once: true });
-		if (limits.totalTimeoutMs > 0) this.timers.push(setTimeout(() => this.stop(new ChatTimeoutError(limits.totalTimeoutMs, 'total')), limits.totalTimeoutMs));
+		if (limits.totalTimeoutMs > 0)
+			this.timers.push(
+				setTimeout(
+					() => this.stop(new ChatTimeoutError(limits.totalTimeoutMs, 'total')),
+					limits.totalTimeoutMs,
+				),
+			);
 		this.armIdle();
 	}
 
@@ -288,7 +359,11 @@ class CallWatch {
 	private armIdle(): void {
 		if (this.idleTimer) clearTimeout(this.idleTimer);
 		const limit = this.started ? this.limits.stallTimeoutMs : this.limits.firstTokenTimeoutMs;
-		if (limit > 0) this.idleTimer = setTimeout(() => this.stop(new ChatTimeoutError(limit, this.started ? 'stall' : 'first-token')), limit);
+		if (limit > 0)
+			this.idleTimer = setTimeout(
+				() => this.stop(new ChatTimeoutError(limit, this.started ? 'stall' : 'first-token')),
+				limit,
+			);
 	}
 
 	private stop(error: Error): void {

@@ -22,9 +22,17 @@ interface ConnectedNodesSource {
  * Entries that are toolkits get `isFromToolkit` (the node reads the tool name from `tool`).
  * When the lists do not line up, nothing is guessed: such tools stay untagged.
  */
-export async function loadConnectedTools(context: IExecuteFunctions, itemIndex: number): Promise<unknown[]> {
+export async function loadConnectedTools(
+	context: IExecuteFunctions,
+	itemIndex: number,
+): Promise<unknown[]> {
 	const supplied: unknown = await context.getInputConnectionData('ai_tool', itemIndex);
-	const entries = supplied === undefined || supplied === null ? [] : Array.isArray(supplied) ? supplied : [supplied];
+	const entries =
+		supplied === undefined || supplied === null
+			? []
+			: Array.isArray(supplied)
+				? supplied
+				: [supplied];
 	const nodes = connectedToolNodes(context);
 	const aligned = nodes !== undefined && nodes.length === entries.length;
 	return entries.flatMap((entry: unknown, index) => {
@@ -47,6 +55,9 @@ function connectedToolNodes(context: IExecuteFunctions): Array<{ name: string }>
 	const source = context as IExecuteFunctions & ConnectedNodesSource;
 	if (typeof source.getConnectedNodes === 'function') return source.getConnectedNodes('ai_tool');
 	if (typeof source.getParentNodes !== 'function') return undefined;
-	const parents: NodeTypeAndVersion[] = source.getParentNodes(source.getNode().name, { connectionType: 'ai_tool', depth: 1 });
+	const parents: NodeTypeAndVersion[] = source.getParentNodes(source.getNode().name, {
+		connectionType: 'ai_tool',
+		depth: 1,
+	});
 	return parents.filter((parent) => parent.disabled !== true);
 }

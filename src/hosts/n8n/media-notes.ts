@@ -21,14 +21,23 @@ const imageNotePattern = /^\[image(?::[^\]\n]*)?\]$/;
  */
 export function withMediaNotes(messages: readonly ChatMessage[]): ChatMessage[] {
 	return messages.map((message) => {
-		if (message.role !== 'user' || typeof message.content === 'string' || !message.content.some(isInlineMedia)) return message;
+		if (
+			message.role !== 'user' ||
+			typeof message.content === 'string' ||
+			!message.content.some(isInlineMedia)
+		)
+			return message;
 		const parts: ContentPart[] = [];
 		for (const part of message.content) {
 			if (!isInlineMedia(part)) parts.push(part);
-			else if (part.type === 'file') parts.push({ type: 'text', text: mediaNote('file', part.file.filename) });
-			else if (!isImageNote(parts.at(-1))) parts.push({ type: 'text', text: mediaNote('image', undefined) });
+			else if (part.type === 'file')
+				parts.push({ type: 'text', text: mediaNote('file', part.file.filename) });
+			else if (!isImageNote(parts.at(-1)))
+				parts.push({ type: 'text', text: mediaNote('image', undefined) });
 		}
-		const content = parts.every((part) => part.type === 'text') ? parts.map((part) => (part.type === 'text' ? part.text : '')).join('\n') : parts;
+		const content = parts.every((part) => part.type === 'text')
+			? parts.map((part) => (part.type === 'text' ? part.text : '')).join('\n')
+			: parts;
 		return { ...message, content };
 	});
 }

@@ -36,14 +36,20 @@ export class NodeMemory {
 	static async connect(
 		context: IExecuteFunctions,
 		itemIndex: number,
-		options: { policy?: MemoryErrorPolicy; redactor: Redactor; report?: (warning: string) => void; warnings?: string[] },
+		options: {
+			policy?: MemoryErrorPolicy;
+			redactor: Redactor;
+			report?: (warning: string) => void;
+			warnings?: string[];
+		},
 	): Promise<NodeMemory> {
 		const policy = options.policy ?? 'continue';
 		const report = options.report ?? (() => undefined);
 		const warnings = options.warnings ?? [];
 		let memory: ChatMemoryLike | undefined;
 		try {
-			memory = (await context.getInputConnectionData('ai_memory', itemIndex)) as ChatMemoryLike | undefined;
+			memory = (await context.getInputConnectionData('ai_memory', itemIndex)) as
+				ChatMemoryLike | undefined;
 		} catch (error) {
 			if (policy === 'fail') throw error;
 			const node = new NodeMemory(undefined, policy, report, warnings, options.redactor);
@@ -83,13 +89,19 @@ export class NodeMemory {
 			await saveToMemory(this.memory, messages);
 		} catch (error) {
 			if (this.policy === 'fail') throw error;
-			this.warn('could not save this turn', error, 'the answer is returned, but the next turn will not remember it');
+			this.warn(
+				'could not save this turn',
+				error,
+				'the answer is returned, but the next turn will not remember it',
+			);
 		}
 	}
 
 	private warn(what: string, error: unknown, consequence: string): void {
 		const reason = error instanceof Error ? error.message : String(error);
-		const warning = this.redactor.text(`Memory ${what}: ${reason} — ${consequence} (On Memory Error: Continue).`);
+		const warning = this.redactor.text(
+			`Memory ${what}: ${reason} — ${consequence} (On Memory Error: Continue).`,
+		);
 		this.warnings.push(warning);
 		this.report(warning);
 	}
@@ -103,7 +115,12 @@ export class NodeMemory {
 export async function connectItemMemory(
 	context: IExecuteFunctions,
 	itemIndex: number,
-	options: { policy: MemoryErrorPolicy; debugLog: boolean; redactor: Redactor; sink: NodeEventSink },
+	options: {
+		policy: MemoryErrorPolicy;
+		debugLog: boolean;
+		redactor: Redactor;
+		sink: NodeEventSink;
+	},
 ): Promise<{ memory: NodeMemory; openStream: () => void }> {
 	let open = false;
 	const memory = await NodeMemory.connect(context, itemIndex, {
@@ -117,7 +134,8 @@ export async function connectItemMemory(
 	const openStream = (): void => {
 		options.sink.begin();
 		open = true;
-		if (options.debugLog) for (const warning of memory.warnings) options.sink.debug(`[WARN] ${warning}`);
+		if (options.debugLog)
+			for (const warning of memory.warnings) options.sink.debug(`[WARN] ${warning}`);
 	};
 	return { memory, openStream };
 }

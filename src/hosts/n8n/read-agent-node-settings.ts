@@ -61,7 +61,6 @@ export interface AgentNodeSettings {
 	memoryErrorPolicy: MemoryErrorPolicy;
 }
 
-
 /**
  * Reads one item's settings from the node: the connected chat model (the Chat Model input)
  * or else the credential (n8n's `openRouterApi` or our `openAiCompatibleApi`) and model,
@@ -74,17 +73,27 @@ export interface AgentNodeSettings {
  * @throws what n8n's `getCredentials` / `getNodeParameter` throw, and what a connected
  * sub-node's `supplyData` throws.
  */
-export async function readAgentNodeSettings(context: IExecuteFunctions, itemIndex: number): Promise<AgentNodeSettings> {
+export async function readAgentNodeSettings(
+	context: IExecuteFunctions,
+	itemIndex: number,
+): Promise<AgentNodeSettings> {
 	const options = context.getNodeParameter('options', itemIndex, {}) as AgentNodeOptions;
 	const model = readModelOptions(options);
 	const connected = await readConnectedModel(context, itemIndex);
 
 	const config: AgentNodeSettings['config'] = {
 		// A string (version 1) or a resource locator (version 1.1); n8n extracts the locator's value, the standalone reader does not.
-		model: readModelParameter(context.getNodeParameter('model', itemIndex, '', { extractValue: true })),
+		model: readModelParameter(
+			context.getNodeParameter('model', itemIndex, '', { extractValue: true }),
+		),
 		systemMessage: options.systemMessage,
 		maxIterations: options.maxIterations,
-		limitBehavior: options.maxIterationsBehavior === 'finalAnswer' ? 'final-answer' : options.maxIterationsBehavior === 'error' ? 'error' : undefined,
+		limitBehavior:
+			options.maxIterationsBehavior === 'finalAnswer'
+				? 'final-answer'
+				: options.maxIterationsBehavior === 'error'
+					? 'error'
+					: undefined,
 		repeatedCallLimit: options.repeatedCallLimit,
 		toolChoice: options.toolChoice as AgentToolChoice | undefined,
 		...model.config,
@@ -92,12 +101,18 @@ export async function readAgentNodeSettings(context: IExecuteFunctions, itemInde
 		temperature: options.temperature,
 		maxTokens: options.maxTokens,
 	};
-	if (options.reasoningEffort && options.reasoningEffort !== 'default') config.reasoning = { effort: options.reasoningEffort };
+	if (options.reasoningEffort && options.reasoningEffort !== 'default')
+		config.reasoning = { effort: options.reasoningEffort };
 
 	const prompt = context.getNodeParameter('prompt', itemIndex, '') as unknown;
 	const common = {
 		config,
-		prompt: typeof prompt === 'string' ? prompt : prompt === undefined || prompt === null ? '' : JSON.stringify(prompt),
+		prompt:
+			typeof prompt === 'string'
+				? prompt
+				: prompt === undefined || prompt === null
+					? ''
+					: JSON.stringify(prompt),
 		concurrency: options.toolConcurrency ?? 4,
 		returnIntermediateSteps: options.returnIntermediateSteps ?? false,
 		debugLog: options.debugLog ?? false,
@@ -114,21 +129,41 @@ export async function readAgentNodeSettings(context: IExecuteFunctions, itemInde
 			// Our own sub-node: its client settings, called directly (no LangChain round trip), each call logged as its run.
 			const trace = traceContextOf(connected.model);
 			const direct = createChatModelCaller(native.connection);
-			const callModel = trace ? traceModelCalls(direct, trace, new Redactor(native.secrets)) : direct;
-			return { ...common, config: { ...loopConfig, ...native.config }, connection: native.connection, callModel, modelSource: 'toolbridge-sub-node', secrets: native.secrets };
+			const callModel = trace
+				? traceModelCalls(direct, trace, new Redactor(native.secrets))
+				: direct;
+			return {
+				...common,
+				config: { ...loopConfig, ...native.config },
+				connection: native.connection,
+				callModel,
+				modelSource: 'toolbridge-sub-node',
+				secrets: native.secrets,
+			};
 		}
 		// Any other chat model: its own settings and credential rule; a structured answer is asked
 		// for with a forced tool (every tool-calling model has that), unless the user chose otherwise.
-		if (loopConfig.structuredOutput?.strategy === 'auto') loopConfig.structuredOutput = { ...loopConfig.structuredOutput, strategy: 'tool' };
+		if (loopConfig.structuredOutput?.strategy === 'auto')
+			loopConfig.structuredOutput = { ...loopConfig.structuredOutput, strategy: 'tool' };
 		const callModel = createLangChainModelCaller(connected.model, {
 			totalTimeoutMs: timeoutMsOf(options.timeout),
 			firstTokenTimeoutMs: model.firstTokenTimeoutMs,
 			stallTimeoutMs: model.stallTimeoutMs,
 		});
-		return { ...common, config: { ...loopConfig, model: connected.name }, callModel, modelSource: 'connected', secrets: [] };
+		return {
+			...common,
+			config: { ...loopConfig, model: connected.name },
+			callModel,
+			modelSource: 'connected',
+			secrets: [],
+		};
 	}
 
-	const { connection, secrets } = chatConnectionFor(await readCredentialConnection(context, itemIndex), model, options.timeout);
+	const { connection, secrets } = chatConnectionFor(
+		await readCredentialConnection(context, itemIndex),
+		model,
+		options.timeout,
+	);
 	return { ...common, connection, modelSource: 'built-in', secrets };
 }
 
@@ -138,12 +173,32 @@ export async function readAgentNodeSettings(context: IExecuteFunctions, itemInde
  * options belong to the built-in client; the connected model has its own.
  */
 export function connectedOnly(config: AgentNodeSettings['config']): AgentNodeSettings['config'] {
-	const { systemMessage, maxIterations, limitBehavior, repeatedCallLimit, toolChoice, parallelToolCalls, structuredOutput, model } = config;
-	return { model, systemMessage, maxIterations, limitBehavior, repeatedCallLimit, toolChoice, parallelToolCalls, structuredOutput };
+	const {
+		systemMessage,
+		maxIterations,
+		limitBehavior,
+		repeatedCallLimit,
+		toolChoice,
+		parallelToolCalls,
+		structuredOutput,
+		model,
+	} = config;
+	return {
+		model,
+		systemMessage,
+		maxIterations,
+		limitBehavior,
+		repeatedCallLimit,
+		toolChoice,
+		parallelToolCalls,
+		structuredOutput,
+	};
 }
 
 /** The run's model call: the connected sub-node's, else the built-in client on the node's credential. */
-export function modelCallerOf(settings: Pick<AgentNodeSettings, 'callModel' | 'connection'>): CallModel {
+export function modelCallerOf(
+	settings: Pick<AgentNodeSettings, 'callModel' | 'connection'>,
+): CallModel {
 	if (settings.callModel) return settings.callModel;
 	// `connection` is set whenever no model is connected (see readAgentNodeSettings).
 	return createChatModelCaller(settings.connection!);
@@ -152,14 +207,24 @@ export function modelCallerOf(settings: Pick<AgentNodeSettings, 'callModel' | 'c
 /** The sub-node context n8n's adapter keeps (`ctx`), where the native path logs each call; absent outside n8n. */
 function traceContextOf(connected: unknown): ModelTraceContext | undefined {
 	const context = (connected as { ctx?: Partial<ModelTraceContext> }).ctx;
-	return context && typeof context.addInputData === 'function' && typeof context.addOutputData === 'function' && typeof context.getNode === 'function'
+	return context &&
+		typeof context.addInputData === 'function' &&
+		typeof context.addOutputData === 'function' &&
+		typeof context.getNode === 'function'
 		? (context as ModelTraceContext)
 		: undefined;
 }
 
 /** The debug log's line saying which model runs, when it is not the node's own (none then). */
-export function modelSourceNotes(settings: Pick<AgentNodeSettings, 'modelSource' | 'config'>): string[] {
+export function modelSourceNotes(
+	settings: Pick<AgentNodeSettings, 'modelSource' | 'config'>,
+): string[] {
 	if (settings.modelSource === 'built-in') return [];
-	const how = settings.modelSource === 'connected' ? 'the connected chat model, through LangChain' : 'the connected Toolbridge Chat Model, called directly with its settings';
-	return [`[DEBUG] Model: ${settings.config.model}, ${how}; the node's own credential, Model and model options are not used`];
+	const how =
+		settings.modelSource === 'connected'
+			? 'the connected chat model, through LangChain'
+			: 'the connected Toolbridge Chat Model, called directly with its settings';
+	return [
+		`[DEBUG] Model: ${settings.config.model}, ${how}; the node's own credential, Model and model options are not used`,
+	];
 }

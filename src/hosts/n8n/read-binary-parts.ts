@@ -42,7 +42,11 @@ export interface BinaryPrompt {
  *   `BINARY_PROPERTY_MISSING` or `BINARY_UNSUPPORTED_TYPE` for a named property.
  * @throws what n8n's `getNodeParameter` and `getBinaryDataBuffer` throw.
  */
-export async function readBinaryPrompt(context: IExecuteFunctions, itemIndex: number, prompt: string): Promise<BinaryPrompt> {
+export async function readBinaryPrompt(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	prompt: string,
+): Promise<BinaryPrompt> {
 	const options = context.getNodeParameter('options', itemIndex, {}) as BinaryInputOptions;
 	const mode = options.binaryInput ?? 'none';
 	if (mode === 'none') return { prompt, notes: [] };
@@ -56,21 +60,38 @@ export async function readBinaryPrompt(context: IExecuteFunctions, itemIndex: nu
 	for (const property of named ?? Object.keys(binary)) {
 		const data = binary[property];
 		if (!data) {
-			throw new BinaryInputError('BINARY_PROPERTY_MISSING', `The item has no binary property "${property}" (it has: ${Object.keys(binary).join(', ') || 'none'}).`, {
-				property,
-			});
+			throw new BinaryInputError(
+				'BINARY_PROPERTY_MISSING',
+				`The item has no binary property "${property}" (it has: ${Object.keys(binary).join(', ') || 'none'}).`,
+				{
+					property,
+				},
+			);
 		}
 		const mimeType = normalizeMimeType(data.mimeType);
-		const kind = imageTypes.has(mimeType) ? 'image' : mimeType === pdfType && mode === 'imagesAndDocuments' ? 'file' : undefined;
+		const kind = imageTypes.has(mimeType)
+			? 'image'
+			: mimeType === pdfType && mode === 'imagesAndDocuments'
+				? 'file'
+				: undefined;
 		const name = data.fileName ?? property;
 		if (!kind) {
-			const allowed = mode === 'imagesAndDocuments' ? 'PNG, JPEG, GIF and WebP images, and PDFs' : 'PNG, JPEG, GIF and WebP images (PDFs with "Binary Input" set to "Images and Documents")';
+			const allowed =
+				mode === 'imagesAndDocuments'
+					? 'PNG, JPEG, GIF and WebP images, and PDFs'
+					: 'PNG, JPEG, GIF and WebP images (PDFs with "Binary Input" set to "Images and Documents")';
 			if (named) {
-				throw new BinaryInputError('BINARY_UNSUPPORTED_TYPE', `Binary property "${property}" holds "${name}" of type ${mimeType || 'unknown'}; the model can be sent ${allowed}.`, {
-					property,
-				});
+				throw new BinaryInputError(
+					'BINARY_UNSUPPORTED_TYPE',
+					`Binary property "${property}" holds "${name}" of type ${mimeType || 'unknown'}; the model can be sent ${allowed}.`,
+					{
+						property,
+					},
+				);
 			}
-			notes.push(`[DEBUG] Binary input: skipped "${name}" in property "${property}" (${mimeType || 'unknown type'}): only ${allowed} are sent`);
+			notes.push(
+				`[DEBUG] Binary input: skipped "${name}" in property "${property}" (${mimeType || 'unknown type'}): only ${allowed} are sent`,
+			);
 			continue;
 		}
 		// Checked before reading when n8n knows the size, so a huge file is never loaded.
@@ -78,17 +99,27 @@ export async function readBinaryPrompt(context: IExecuteFunctions, itemIndex: nu
 		const buffer = await context.helpers.getBinaryDataBuffer(itemIndex, property);
 		assertWithinLimit(property, name, buffer.length, limitBytes);
 		const dataUrl = `data:${mimeType};base64,${buffer.toString('base64')}`;
-		if (kind === 'image') parts.push({ type: 'text', text: mediaNote('image', name) }, { type: 'image_url', image_url: { url: dataUrl } });
+		if (kind === 'image')
+			parts.push(
+				{ type: 'text', text: mediaNote('image', name) },
+				{ type: 'image_url', image_url: { url: dataUrl } },
+			);
 		else parts.push({ type: 'file', file: { filename: name, file_data: dataUrl } });
-		notes.push(`[DEBUG] Binary input: ${kind === 'image' ? 'image' : 'document'} "${name}" from property "${property}" (${mimeType}, ${formatBytes(buffer.length)})`);
+		notes.push(
+			`[DEBUG] Binary input: ${kind === 'image' ? 'image' : 'document'} "${name}" from property "${property}" (${mimeType}, ${formatBytes(buffer.length)})`,
+		);
 	}
 
 	if (parts.length === 0) {
-		if (Object.keys(binary).length === 0) notes.push('[DEBUG] Binary input: the item has no binary data; the prompt goes alone');
+		if (Object.keys(binary).length === 0)
+			notes.push('[DEBUG] Binary input: the item has no binary data; the prompt goes alone');
 		return { prompt, notes };
 	}
 	// Providers refuse an empty text part (Anthropic's "text content blocks must be non-empty").
-	return { prompt: prompt.trim() === '' ? parts : [{ type: 'text', text: prompt }, ...parts], notes };
+	return {
+		prompt: prompt.trim() === '' ? parts : [{ type: 'text', text: prompt }, ...parts],
+		notes,
+	};
 }
 
 /** The names of "Binary Property Names", or `undefined` when the option is empty (every property). */
@@ -106,7 +137,12 @@ function normalizeMimeType(mimeType: IBinaryData['mimeType'] | undefined): strin
 	return type === 'image/jpg' ? 'image/jpeg' : type;
 }
 
-function assertWithinLimit(property: string, name: string, bytes: number, limitBytes: number): void {
+function assertWithinLimit(
+	property: string,
+	name: string,
+	bytes: number,
+	limitBytes: number,
+): void {
 	if (bytes <= limitBytes) return;
 	throw new BinaryInputError(
 		'BINARY_TOO_LARGE',

@@ -73,17 +73,28 @@ export function readModelOptions(options: ModelNodeOptions): ModelOptionSettings
 	if (stop.length > 0) config.stop = stop;
 	if (options.toolChoice === 'tool') {
 		const name = (options.toolChoiceName ?? '').trim();
-		if (name === '') throw new AgentConfigurationError('toolChoiceName', 'Tool Choice is "A Specific Tool" but "Tool Name" is empty. Give the tool name, e.g. Hash_text.');
+		if (name === '')
+			throw new AgentConfigurationError(
+				'toolChoiceName',
+				'Tool Choice is "A Specific Tool" but "Tool Name" is empty. Give the tool name, e.g. Hash_text.',
+			);
 		config.toolChoice = { name } as AgentToolChoice;
 	} else if (options.toolChoice !== undefined) config.toolChoice = options.toolChoice;
 
-	const providerOptions = readJsonObject(options.providerOptions, 'providerOptions', '{"transforms":["middle-out"]}');
+	const providerOptions = readJsonObject(
+		options.providerOptions,
+		'providerOptions',
+		'{"transforms":["middle-out"]}',
+	);
 	if (providerOptions) config.providerOptions = providerOptions;
 
 	const outputFormat = options.outputFormat ?? 'text';
 	const schema = resolveOutputSchema(options.outputSchema, options.outputSchemaFrom ?? 'schema');
 	if (outputFormat === 'json' || (outputFormat === 'full' && schema !== undefined)) {
-		const strategy: StructuredOutputStrategy = options.outputStrategy === 'responseFormat' ? 'response-format' : (options.outputStrategy ?? 'auto');
+		const strategy: StructuredOutputStrategy =
+			options.outputStrategy === 'responseFormat'
+				? 'response-format'
+				: (options.outputStrategy ?? 'auto');
 		config.structuredOutput = schema === undefined ? { strategy } : { schema, strategy };
 	}
 
@@ -112,14 +123,18 @@ function readProviderPreferences(options: ModelNodeOptions): ProviderPreferences
 	if (only.length > 0) provider.only = only;
 	const ignore = splitList(options.providerIgnore);
 	if (ignore.length > 0) provider.ignore = ignore;
-	if (options.providerSort && options.providerSort !== 'default') provider.sort = options.providerSort;
+	if (options.providerSort && options.providerSort !== 'default')
+		provider.sort = options.providerSort;
 	if (options.allowFallbacks !== undefined) provider.allow_fallbacks = options.allowFallbacks;
-	if (options.requireParameters !== undefined) provider.require_parameters = options.requireParameters;
-	if (options.dataCollection && options.dataCollection !== 'default') provider.data_collection = options.dataCollection;
+	if (options.requireParameters !== undefined)
+		provider.require_parameters = options.requireParameters;
+	if (options.dataCollection && options.dataCollection !== 'default')
+		provider.data_collection = options.dataCollection;
 	if (options.maxPricePrompt !== undefined || options.maxPriceCompletion !== undefined) {
 		provider.max_price = {};
 		if (options.maxPricePrompt !== undefined) provider.max_price.prompt = options.maxPricePrompt;
-		if (options.maxPriceCompletion !== undefined) provider.max_price.completion = options.maxPriceCompletion;
+		if (options.maxPriceCompletion !== undefined)
+			provider.max_price.completion = options.maxPriceCompletion;
 	}
 	return Object.keys(provider).length > 0 ? provider : undefined;
 }
@@ -132,17 +147,29 @@ function readStopSequences(text: string | undefined): string[] {
 	if (trimmed.startsWith('[')) {
 		try {
 			const parsed: unknown = JSON.parse(trimmed);
-			if (!Array.isArray(parsed) || !parsed.every((entry) => typeof entry === 'string')) throw new Error('not an array of strings');
+			if (!Array.isArray(parsed) || !parsed.every((entry) => typeof entry === 'string'))
+				throw new Error('not an array of strings');
 			sequences = parsed;
 		} catch (error) {
-			throw new AgentConfigurationError('stopSequences', `Stop Sequences must be one sequence per line or a JSON array of strings such as ["END", "###"]: ${(error as Error).message}.`);
+			throw new AgentConfigurationError(
+				'stopSequences',
+				`Stop Sequences must be one sequence per line or a JSON array of strings such as ["END", "###"]: ${(error as Error).message}.`,
+			);
 		}
 	} else sequences = text.split(/\r?\n/).filter((line) => line !== '');
-	if (sequences.length > 4) throw new AgentConfigurationError('stopSequences', `At most 4 stop sequences are allowed; found ${sequences.length}.`);
+	if (sequences.length > 4)
+		throw new AgentConfigurationError(
+			'stopSequences',
+			`At most 4 stop sequences are allowed; found ${sequences.length}.`,
+		);
 	return sequences;
 }
 
-function readJsonObject(value: string | object | undefined, setting: string, example: string): Record<string, unknown> | undefined {
+function readJsonObject(
+	value: string | object | undefined,
+	setting: string,
+	example: string,
+): Record<string, unknown> | undefined {
 	if (value === undefined || (typeof value === 'string' && value.trim() === '')) return undefined;
 	let parsed: unknown = value;
 	if (typeof value === 'string') {
@@ -150,10 +177,17 @@ function readJsonObject(value: string | object | undefined, setting: string, exa
 			parsed = JSON.parse(value);
 		} catch (error) {
 			// Not the parser's error as the cause: its message quotes the text (header values, say).
-			throw new AgentConfigurationError(setting, `${setting} must be a JSON object such as ${example}; found text that is not JSON: ${jsonSyntaxProblem(error)}`);
+			throw new AgentConfigurationError(
+				setting,
+				`${setting} must be a JSON object such as ${example}; found text that is not JSON: ${jsonSyntaxProblem(error)}`,
+			);
 		}
 	}
-	if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new AgentConfigurationError(setting, `${setting} must be a JSON object such as ${example}.`);
+	if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+		throw new AgentConfigurationError(
+			setting,
+			`${setting} must be a JSON object such as ${example}.`,
+		);
 	return Object.keys(parsed).length > 0 ? (parsed as Record<string, unknown>) : undefined;
 }
 

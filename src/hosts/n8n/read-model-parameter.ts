@@ -4,7 +4,8 @@
  * searchable list of version 1.1 and of the chat-model sub-node), trimmed; '' when unset.
  */
 export function readModelParameter(value: unknown): string {
-	if (typeof value === 'object' && value !== null && 'value' in value) return readModelParameter((value as { value: unknown }).value);
+	if (typeof value === 'object' && value !== null && 'value' in value)
+		return readModelParameter((value as { value: unknown }).value);
 	if (typeof value === 'string') return value.trim();
 	if (value === undefined || value === null) return '';
 	return String(value as number).trim();

@@ -1,6 +1,9 @@
 import type { EngineResponse, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import type { AgentState } from '../../agent/agent-state';
-import { agentToolFromLangChain, type LangChainToolLike } from '../../tools/agent-tool-from-langchain';
+import {
+	agentToolFromLangChain,
+	type LangChainToolLike,
+} from '../../tools/agent-tool-from-langchain';
 import { applyToolResults } from '../../agent/apply-tool-results';
 import { NodeMemory } from './node-memory';
 import { createAgentState } from '../../agent/create-agent-state';
@@ -21,7 +24,12 @@ import { agentOutputJson } from './agent-output-json';
 import { NodeEventSink } from './node-event-sink';
 import { UntraceableToolsError } from './engine/untraceable-tools-error';
 import { loadConnectedTools } from './load-connected-tools';
-import { modelCallerOf, modelSourceNotes, readAgentNodeSettings, type AgentNodeSettings } from './read-agent-node-settings';
+import {
+	modelCallerOf,
+	modelSourceNotes,
+	readAgentNodeSettings,
+	type AgentNodeSettings,
+} from './read-agent-node-settings';
 import { readBinaryPrompt } from './read-binary-parts';
 import { readItemBatching, runItemBatches } from './run-item-batches';
 import { restorePromptFiles, withoutPromptFiles } from './engine/stored-prompt-files';
@@ -64,7 +72,11 @@ export type AgentEngineOutput = INodeExecutionData[][] | AgentEngineRequest;
  *   first item has no node n8n could run (the caller runs the execution in-process instead).
  * @throws whatever `failItem` throws for a failed item (the node's error).
  */
-export async function runAgentEngine(context: IExecuteFunctions, response: EngineResponse | undefined, options: RunAgentEngineOptions): Promise<AgentEngineOutput> {
+export async function runAgentEngine(
+	context: IExecuteFunctions,
+	response: EngineResponse | undefined,
+	options: RunAgentEngineOptions,
+): Promise<AgentEngineOutput> {
 	const inputItems = context.getInputData();
 	// n8n-core passes an empty response on the first execution too.
 	const resumed = isEngineResumption(response) || (response?.actionResponses.length ?? 0) > 0;
@@ -100,16 +112,30 @@ export async function runAgentEngine(context: IExecuteFunctions, response: Engin
 		return [];
 	};
 	// "Batch Processing": how many items' loops (their model calls) run at once in this round.
-	const pending = inputItems.map((_input, itemIndex) => itemIndex).filter((itemIndex) => !items.find((item) => item.itemIndex === itemIndex)?.output);
+	const pending = inputItems
+		.map((_input, itemIndex) => itemIndex)
+		.filter((itemIndex) => !items.find((item) => item.itemIndex === itemIndex)?.output);
 	const batching = { ...readItemBatching(context), signal: context.getExecutionCancelSignal?.() };
-	const actions = (await runItemBatches(pending.length, async (position) => await advanceItem(pending[position]), batching)).flat();
+	const actions = (
+		await runItemBatches(
+			pending.length,
+			async (position) => await advanceItem(pending[position]),
+			batching,
+		)
+	).flat();
 	items.sort((left, right) => left.itemIndex - right.itemIndex);
 
 	if (actions.length > 0) {
-		return { actions, metadata: { toolbridge: { version: 1, reEntries, items: withoutPromptFiles(items) } } };
+		return {
+			actions,
+			metadata: { toolbridge: { version: 1, reEntries, items: withoutPromptFiles(items) } },
+		};
 	}
 	return [
-		items.map((item): INodeExecutionData => ({ json: item.output ?? {}, pairedItem: { item: item.itemIndex } })),
+		items.map((item): INodeExecutionData => ({
+			json: item.output ?? {},
+			pairedItem: { item: item.itemIndex },
+		})),
 	];
 }
 
@@ -137,20 +163,50 @@ class ItemRun {
 	async start(): Promise<EngineItem> {
 		const connected = await loadConnectedTools(this.context, this.itemIndex);
 		const tools = connected.map(agentToolFromLangChain);
-		const routes = Object.fromEntries(connected.map((tool) => [(tool as LangChainToolLike).name, toolRouteOf(tool as LangChainToolLike)]));
-		const untraceable = Object.entries(routes).filter(([, route]) => route.nodeName === undefined).map(([name]) => name);
+		const routes = Object.fromEntries(
+			connected.map((tool) => [
+				(tool as LangChainToolLike).name,
+				toolRouteOf(tool as LangChainToolLike),
+			]),
+		);
+		const untraceable = Object.entries(routes)
+			.filter(([, route]) => route.nodeName === undefined)
+			.map(([name]) => name);
 		if (untraceable.length > 0) throw new UntraceableToolsError(untraceable);
 		const warnings: string[] = [];
 		const history = await (await this.memory(warnings)).load();
 		const prompt = await readBinaryPrompt(this.context, this.itemIndex, this.settings.prompt);
-		const state = createAgentState({ config: this.settings.config, prompt: prompt.prompt, history, tools });
-		const item: EngineItem = { itemIndex: this.itemIndex, startedAt: Date.now(), state, routes, results: [], actionIds: {}, approved: [], debugLog: [], warnings };
+		const state = createAgentState({
+			config: this.settings.config,
+			prompt: prompt.prompt,
+			history,
+			tools,
+		});
+		const item: EngineItem = {
+			itemIndex: this.itemIndex,
+			startedAt: Date.now(),
+			state,
+			routes,
+			results: [],
+			actionIds: {},
+			approved: [],
+			debugLog: [],
+			warnings,
+		};
 		this.sink = new NodeEventSink(this.context, this.itemIndex, item.debugLog);
 		this.sink.begin();
 		for (const warning of warnings) this.debug(() => `[WARN] ${warning}`);
-		for (const line of [...modelSourceNotes(this.settings), ...prompt.notes, ...debugLines.start(state)]) this.debug(() => line);
+		for (const line of [
+			...modelSourceNotes(this.settings),
+			...prompt.notes,
+			...debugLines.start(state),
+		])
+			this.debug(() => line);
 		if (this.settings.toolTimeoutMs) {
-			this.debug(() => '[DEBUG] "Tool Timeout" does not apply: n8n\'s engine runs the tool nodes (set a timeout on the tool node itself, or "Tool Execution" to "In-Process")');
+			this.debug(
+				() =>
+					'[DEBUG] "Tool Timeout" does not apply: n8n\'s engine runs the tool nodes (set a timeout on the tool node itself, or "Tool Execution" to "In-Process")',
+			);
 		}
 		return item;
 	}
@@ -158,10 +214,16 @@ class ItemRun {
 	/** A re-entry: the engine's results for this item's actions. */
 	resume(item: EngineItem, response: EngineResponse, reEntries: number): void {
 		this.sink = new NodeEventSink(this.context, this.itemIndex, item.debugLog);
-		const mine = response.actionResponses.filter((entry) => Object.values(item.actionIds).includes(entry.action.id));
-		this.debug(() => `[DEBUG] Engine re-entry ${reEntries}: ${mine.length} action result(s) for this item (${response.actionResponses.length} in the response)`);
+		const mine = response.actionResponses.filter((entry) =>
+			Object.values(item.actionIds).includes(entry.action.id),
+		);
+		this.debug(
+			() =>
+				`[DEBUG] Engine re-entry ${reEntries}: ${mine.length} action result(s) for this item (${response.actionResponses.length} in the response)`,
+		);
 		const inputJson = this.context.getInputData()[this.itemIndex]?.json ?? {};
-		for (const line of collectActionResponses(item, response, inputJson, this.boundary)) this.debug(() => line);
+		for (const line of collectActionResponses(item, response, inputJson, this.boundary))
+			this.debug(() => line);
 	}
 
 	/**
@@ -172,7 +234,11 @@ class ItemRun {
 	async advance(item: EngineItem, takenIds: Set<string>): Promise<EngineAction[]> {
 		// The whole-run limit (default 600 s) counts from the item's first entry, across re-entries.
 		const { runTimeoutMs } = resolveRunTimeLimits({ runTimeoutMs: this.settings.runTimeoutMs });
-		const limit = runTimeLimitSignal(this.context.getExecutionCancelSignal?.(), runTimeoutMs, item.startedAt);
+		const limit = runTimeLimitSignal(
+			this.context.getExecutionCancelSignal?.(),
+			runTimeoutMs,
+			item.startedAt,
+		);
 		try {
 			return await this.step(item, takenIds, limit.signal);
 		} finally {
@@ -180,7 +246,11 @@ class ItemRun {
 		}
 	}
 
-	private async step(item: EngineItem, takenIds: Set<string>, signal: AbortSignal | undefined): Promise<EngineAction[]> {
+	private async step(
+		item: EngineItem,
+		takenIds: Set<string>,
+		signal: AbortSignal | undefined,
+	): Promise<EngineAction[]> {
 		let action = nextAction(item.state);
 		for (;;) {
 			if (action.type === 'call-model') {
@@ -192,7 +262,9 @@ class ItemRun {
 					boundary: this.boundary,
 				}));
 			} else if (action.type === 'run-tools') {
-				const waiting = action.calls.filter((call) => !item.results.some((result) => result.toolCallId === call.toolCallId));
+				const waiting = action.calls.filter(
+					(call) => !item.results.some((result) => result.toolCallId === call.toolCallId),
+				);
 				if (waiting.length > 0 && signal?.aborted) {
 					// As in-process, where the loop checks the signal before running tools: no new engine actions.
 					item.state = abortAgent(item.state, abortReason(signal));
@@ -203,14 +275,20 @@ class ItemRun {
 					item.results.push(...planned.results);
 					item.actionIds = { ...item.actionIds, ...planned.actionIds };
 					for (const planAction of planned.actions) {
-						this.debug(() => `[DEBUG] Engine action ${planAction.id}: run node "${planAction.nodeName}" for tool ${planAction.metadata.toolName}${planAction.metadata.hitl ? ' (human review)' : ''}`);
+						this.debug(
+							() =>
+								`[DEBUG] Engine action ${planAction.id}: run node "${planAction.nodeName}" for tool ${planAction.metadata.toolName}${planAction.metadata.hitl ? ' (human review)' : ''}`,
+						);
 					}
 					if (planned.actions.length > 0) return planned.actions;
 				} else {
 					const ran = new Set(Object.keys(item.actionIds));
 					const stepsBefore = item.state.steps.length;
 					item.state = applyToolResults(item.state, item.results);
-					for (const step of item.state.steps.slice(stepsBefore)) this.debug(() => (ran.has(step.toolCallId) ? debugLines.toolEnd(step) : debugLines.refused(step)));
+					for (const step of item.state.steps.slice(stepsBefore))
+						this.debug(() =>
+							ran.has(step.toolCallId) ? debugLines.toolEnd(step) : debugLines.refused(step),
+						);
 					item.results = [];
 					item.actionIds = {};
 					item.approved = [];
@@ -219,9 +297,14 @@ class ItemRun {
 			} else if (action.type === 'done') {
 				item.warnings ??= [];
 				const warningsBefore = item.warnings.length;
-				await (await this.memory(item.warnings)).save(item.state.messages.slice(item.state.turnStart));
-				for (const warning of item.warnings.slice(warningsBefore)) this.debug(() => `[WARN] ${warning}`);
-				item.output = this.boundary.redactor.value(agentOutputJson(action.result, this.settings, item.debugLog));
+				await (
+					await this.memory(item.warnings)
+				).save(item.state.messages.slice(item.state.turnStart));
+				for (const warning of item.warnings.slice(warningsBefore))
+					this.debug(() => `[WARN] ${warning}`);
+				item.output = this.boundary.redactor.value(
+					agentOutputJson(action.result, this.settings, item.debugLog),
+				);
 				if (item.warnings.length > 0) item.output.warnings = item.warnings;
 				return [];
 			} else {

@@ -43,33 +43,48 @@ export async function runAgentNodeItem(
 	const redactor = new Redactor(settings.secrets);
 	const tools = (await loadConnectedTools(context, itemIndex)).map(inProcessAgentTool);
 	const sink = new NodeEventSink(context, itemIndex);
-	const { memory, openStream } = await connectItemMemory(context, itemIndex, { policy: settings.memoryErrorPolicy, debugLog: settings.debugLog, redactor, sink });
+	const { memory, openStream } = await connectItemMemory(context, itemIndex, {
+		policy: settings.memoryErrorPolicy,
+		debugLog: settings.debugLog,
+		redactor,
+		sink,
+	});
 	const history = await memory.load();
 
 	// Nested agents (called as tools in-process) report their debug lines and usage to this run.
 	const frame = enterNodeAgentFrame(context, itemIndex, (line) => sink.debug(line));
 
 	openStream();
-	if (settings.debugLog) for (const line of [...(options.debugNotes ?? []), ...modelSourceNotes(settings), ...prompt.notes]) sink.debug(line);
+	if (settings.debugLog)
+		for (const line of [
+			...(options.debugNotes ?? []),
+			...modelSourceNotes(settings),
+			...prompt.notes,
+		])
+			sink.debug(line);
 	let result: AgentResult;
 	try {
-		const outcome = await frame.run(() => runAgent({
-			input: { config: settings.config, prompt: prompt.prompt, history },
-			tools,
-			callModel: options.callModel ?? modelCallerOf(settings),
-			signal: frame.signal,
-			onEvent: frame.forwardDebug(sink.onEvent),
-			concurrency: settings.concurrency,
-			debug: settings.debugLog,
-			redactor,
-			toolTimeoutMs: settings.toolTimeoutMs,
-			runTimeoutMs: settings.runTimeoutMs,
-			onState: frame.track,
-		})).catch((error: unknown) => {
-			// A run that fails still spent tokens: they go to the parent agent (if any) as well.
-			frame.finish();
-			throw redactor.error(error);
-		});
+		const outcome = await frame
+			.run(() =>
+				runAgent({
+					input: { config: settings.config, prompt: prompt.prompt, history },
+					tools,
+					callModel: options.callModel ?? modelCallerOf(settings),
+					signal: frame.signal,
+					onEvent: frame.forwardDebug(sink.onEvent),
+					concurrency: settings.concurrency,
+					debug: settings.debugLog,
+					redactor,
+					toolTimeoutMs: settings.toolTimeoutMs,
+					runTimeoutMs: settings.runTimeoutMs,
+					onState: frame.track,
+				}),
+			)
+			.catch((error: unknown) => {
+				// A run that fails still spent tokens: they go to the parent agent (if any) as well.
+				frame.finish();
+				throw redactor.error(error);
+			});
 		result = { ...outcome.result, usage: frame.finish(outcome.result.usage) };
 		await memory.save(outcome.state.messages.slice(outcome.state.turnStart));
 	} finally {

@@ -37,12 +37,20 @@ export async function runFullMode(
 			choice = { driver: 'in-process', reason: error.message };
 		}
 	}
-	const debugNotes = choice.reason.startsWith('the option') ? [] : [`[DEBUG] Tool Execution: in-process for this run: ${choice.reason}`];
-	return [await runItemBatches(context.getInputData().length, async (itemIndex) => {
-		try {
-			return await runAgentNodeItem(context, itemIndex, { debugNotes });
-		} catch (error) {
-			return failItem(error, itemIndex);
-		}
-	}, { ...readItemBatching(context), signal: context.getExecutionCancelSignal?.() })];
+	const debugNotes = choice.reason.startsWith('the option')
+		? []
+		: [`[DEBUG] Tool Execution: in-process for this run: ${choice.reason}`];
+	return [
+		await runItemBatches(
+			context.getInputData().length,
+			async (itemIndex) => {
+				try {
+					return await runAgentNodeItem(context, itemIndex, { debugNotes });
+				} catch (error) {
+					return failItem(error, itemIndex);
+				}
+			},
+			{ ...readItemBatching(context), signal: context.getExecutionCancelSignal?.() },
+		),
+	];
 }

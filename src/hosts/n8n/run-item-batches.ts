@@ -16,7 +16,9 @@ export interface ItemBatching {
  * Agent does). Absent: one item at a time, no delay, as before the option existed.
  */
 export function readItemBatching(context: IExecuteFunctions): ItemBatching {
-	const options = context.getNodeParameter('options', 0, {}) as { batching?: { batchSize?: unknown; delayBetweenBatches?: unknown } };
+	const options = context.getNodeParameter('options', 0, {}) as {
+		batching?: { batchSize?: unknown; delayBetweenBatches?: unknown };
+	};
 	const batchSize = Number(options.batching?.batchSize ?? 1);
 	const delay = Number(options.batching?.delayBetweenBatches ?? 0);
 	return {
@@ -46,7 +48,10 @@ export async function runItemBatches<Result>(
 	for (let start = 0; start < count; start += batchSize) {
 		if (start > 0 && delayBetweenBatches > 0) await sleep(delayBetweenBatches, signal);
 		if (signal?.aborted) throw abortedError(signal);
-		const indexes = Array.from({ length: Math.min(batchSize, count - start) }, (_unused, offset) => start + offset);
+		const indexes = Array.from(
+			{ length: Math.min(batchSize, count - start) },
+			(_unused, offset) => start + offset,
+		);
 		const settled = await Promise.allSettled(indexes.map((itemIndex) => runItem(itemIndex)));
 		for (const outcome of settled) {
 			if (outcome.status === 'rejected') throw outcome.reason;
@@ -57,11 +62,15 @@ export async function runItemBatches<Result>(
 }
 
 function abortedError(signal: AbortSignal): AgentStoppedError {
-	return new AgentStoppedError('aborted', `The agent stopped: ${abortReason(signal)}; items not started were not run.`, {
-		steps: [],
-		usage: emptyUsage(),
-		iterations: 0,
-	});
+	return new AgentStoppedError(
+		'aborted',
+		`The agent stopped: ${abortReason(signal)}; items not started were not run.`,
+		{
+			steps: [],
+			usage: emptyUsage(),
+			iterations: 0,
+		},
+	);
 }
 
 /** Waits `ms`, or less when `signal` aborts (the caller then sees the signal aborted). */

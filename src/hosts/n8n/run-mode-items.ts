@@ -1,7 +1,10 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import type { Usage } from '../../chat/types';
 import { addUsage, emptyUsage } from '../../agent/add-usage';
-import { nestedAgentUsageKey, type NestedAgentTaskMetadata } from './engine/nested-agent-observation';
+import {
+	nestedAgentUsageKey,
+	type NestedAgentTaskMetadata,
+} from './engine/nested-agent-observation';
 import type { CallModel } from '../../agent/call-model-step';
 import { runAgentNodeItem } from './run-agent-node-item';
 import { runValidatorItems } from './run-validator-node-item';
@@ -36,15 +39,22 @@ export async function runModeItems(
 ): Promise<INodeExecutionData[]> {
 	if (mode === 'validator') return await runValidatorItems(context, failItem, options);
 	let usage: Usage | undefined;
-	const output = await runItemBatches(context.getInputData().length, async (itemIndex) => {
-		try {
-			return await runAgentNodeItem(context, itemIndex, { ...options, onResult: (result) => (usage = addUsage(usage ?? emptyUsage(), result.usage)) });
-		} catch (error) {
-			return failItem(error, itemIndex);
-		}
-	}, { ...readItemBatching(context), signal: context.getExecutionCancelSignal?.() });
+	const output = await runItemBatches(
+		context.getInputData().length,
+		async (itemIndex) => {
+			try {
+				return await runAgentNodeItem(context, itemIndex, {
+					...options,
+					onResult: (result) => (usage = addUsage(usage ?? emptyUsage(), result.usage)),
+				});
+			} catch (error) {
+				return failItem(error, itemIndex);
+			}
+		},
+		{ ...readItemBatching(context), signal: context.getExecutionCancelSignal?.() },
+	);
 	// For the parent orchestrator, whatever this node's output options (see nestedAgentUsageKey).
-	if (usage && typeof context.setMetadata === 'function') context.setMetadata({ [nestedAgentUsageKey]: usage } as NestedAgentTaskMetadata);
+	if (usage && typeof context.setMetadata === 'function')
+		context.setMetadata({ [nestedAgentUsageKey]: usage } as NestedAgentTaskMetadata);
 	return output;
 }
-

@@ -39,21 +39,59 @@ export async function runValidatorNodeItem(
 	const prompt = await readBinaryPrompt(context, itemIndex, settings.prompt);
 	const redactor = new Redactor(settings.secrets);
 	const tools = (await loadConnectedTools(context, itemIndex)).map(inProcessAgentTool);
-	const validator = readValidatorSettings((name, fallback) => context.getNodeParameter(name, itemIndex, fallback));
+	const validator = readValidatorSettings((name, fallback) =>
+		context.getNodeParameter(name, itemIndex, fallback),
+	);
 	const toolName = resolveValidatorToolName(validator.tool, tools);
-	const { model, systemMessage, fallbackModels, providerPreferences, promptCaching, temperature, maxTokens, topP, topK, frequencyPenalty, presencePenalty, seed, stop, reasoning, providerOptions } =
-		settings.config;
+	const {
+		model,
+		systemMessage,
+		fallbackModels,
+		providerPreferences,
+		promptCaching,
+		temperature,
+		maxTokens,
+		topP,
+		topK,
+		frequencyPenalty,
+		presencePenalty,
+		seed,
+		stop,
+		reasoning,
+		providerOptions,
+	} = settings.config;
 
 	const sink = new NodeEventSink(context, itemIndex);
-	const { memory, openStream } = await connectItemMemory(context, itemIndex, { policy: settings.memoryErrorPolicy, debugLog: settings.debugLog, redactor, sink });
+	const { memory, openStream } = await connectItemMemory(context, itemIndex, {
+		policy: settings.memoryErrorPolicy,
+		debugLog: settings.debugLog,
+		redactor,
+		sink,
+	});
 	const history = await memory.load();
 	openStream();
-	if (settings.debugLog) for (const line of [...modelSourceNotes(settings), ...prompt.notes]) sink.debug(line);
+	if (settings.debugLog)
+		for (const line of [...modelSourceNotes(settings), ...prompt.notes]) sink.debug(line);
 	const { state, result } = await runValidator({
 		input: {
 			config: {
 				// The full loop's model settings, in one place (validator parity).
-				...{ model, fallbackModels, providerPreferences, promptCaching, temperature, maxTokens, topP, topK, frequencyPenalty, presencePenalty, seed, stop, reasoning, providerOptions },
+				...{
+					model,
+					fallbackModels,
+					providerPreferences,
+					promptCaching,
+					temperature,
+					maxTokens,
+					topP,
+					topK,
+					frequencyPenalty,
+					presencePenalty,
+					seed,
+					stop,
+					reasoning,
+					providerOptions,
+				},
 				systemMessage,
 				toolName,
 				maxAttempts: validator.maxAttempts,
@@ -70,11 +108,10 @@ export async function runValidatorNodeItem(
 		redactor,
 		toolTimeoutMs: settings.toolTimeoutMs,
 		runTimeoutMs: settings.runTimeoutMs,
-	})
-		.catch((error: unknown) => {
-			sink.end();
-			throw redactor.error(error);
-		});
+	}).catch((error: unknown) => {
+		sink.end();
+		throw redactor.error(error);
+	});
 	// The turn as the next one (validator or full loop) reads it: the question, the accepted call, its result.
 	await memory.save(validatorTranscript(prompt.prompt, state));
 	sink.end();
@@ -102,14 +139,19 @@ export async function runValidatorItems(
 	failItem: (error: unknown, itemIndex: number) => INodeExecutionData,
 	options: RunValidatorNodeItemOptions = {},
 ): Promise<INodeExecutionData[]> {
-	return await runItemBatches(context.getInputData().length, async (itemIndex) => {
-		try {
-			return await runValidatorNodeItem(context, itemIndex, options);
-		} catch (error) {
-			if (error instanceof ValidatorError && context.continueOnFail()) return { json: validatorErrorOutput(error), pairedItem: { item: itemIndex } };
-			return failItem(error, itemIndex);
-		}
-	}, { ...readItemBatching(context), signal: context.getExecutionCancelSignal?.() });
+	return await runItemBatches(
+		context.getInputData().length,
+		async (itemIndex) => {
+			try {
+				return await runValidatorNodeItem(context, itemIndex, options);
+			} catch (error) {
+				if (error instanceof ValidatorError && context.continueOnFail())
+					return { json: validatorErrorOutput(error), pairedItem: { item: itemIndex } };
+				return failItem(error, itemIndex);
+			}
+		},
+		{ ...readItemBatching(context), signal: context.getExecutionCancelSignal?.() },
+	);
 }
 
 /** The continue-on-fail item of a failed validator run: the message, code and every attempt's errors. */

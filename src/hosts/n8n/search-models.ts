@@ -1,4 +1,8 @@
-import type { ILoadOptionsFunctions, INodeListSearchItems, INodeListSearchResult } from 'n8n-workflow';
+import type {
+	ILoadOptionsFunctions,
+	INodeListSearchItems,
+	INodeListSearchResult,
+} from 'n8n-workflow';
 import { chatCompletionsUrl } from '../../chat/chat-completions-url';
 import { requestHeaders } from '../../chat/http/request-headers';
 import { Redactor } from '../../chat/redactor';
@@ -27,24 +31,42 @@ interface ModelEntry {
  * an error status or without a `data` list (never with the key or header values in it).
  * @throws {AgentConfigurationError} for a credential without a base URL.
  */
-export async function searchModels(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
+export async function searchModels(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+): Promise<INodeListSearchResult> {
 	// The load-options context takes no item index; the credential reader's calls are mapped onto its own.
 	const context: CredentialContext = {
-		getNodeParameter: ((name: string, _itemIndex: number, fallback?: unknown) => this.getNodeParameter(name, fallback)) as CredentialContext['getNodeParameter'],
-		getCredentials: ((type: string) => this.getCredentials(type)) as CredentialContext['getCredentials'],
+		getNodeParameter: ((name: string, _itemIndex: number, fallback?: unknown) =>
+			this.getNodeParameter(name, fallback)) as CredentialContext['getNodeParameter'],
+		getCredentials: ((type: string) =>
+			this.getCredentials(type)) as CredentialContext['getCredentials'],
 	};
 	const credential = await readCredentialConnection(context, 0);
 	const redactor = new Redactor([credential.apiKey, ...Object.values(credential.headers)]);
 	const url = chatCompletionsUrl(credential.baseUrl).replace(/\/chat\/completions$/, '/models');
-	const failed = (reason: string) => new ToolbridgeError('MODEL_LIST_FAILED', redactor.text(`Could not list the models of ${url}: ${reason}. Give the model id "By ID" instead.`));
+	const failed = (reason: string) =>
+		new ToolbridgeError(
+			'MODEL_LIST_FAILED',
+			redactor.text(
+				`Could not list the models of ${url}: ${reason}. Give the model id "By ID" instead.`,
+			),
+		);
 
 	let response: Response;
 	try {
-		const { 'Content-Type': _json, ...headers }: Record<string, string> = { ...requestHeaders({ apiKey: credential.apiKey, headers: credential.headers }), Accept: 'application/json' };
+		const { 'Content-Type': _json, ...headers }: Record<string, string> = {
+			...requestHeaders({ apiKey: credential.apiKey, headers: credential.headers }),
+			Accept: 'application/json',
+		};
 		response = await fetch(url, { headers, signal: AbortSignal.timeout(modelListTimeoutMs) });
 	} catch (error) {
 		const timedOut = (error as Error).name === 'TimeoutError';
-		throw failed(timedOut ? `no answer within ${modelListTimeoutMs / 1000} s` : `the connection failed (${(error as Error).message})`);
+		throw failed(
+			timedOut
+				? `no answer within ${modelListTimeoutMs / 1000} s`
+				: `the connection failed (${(error as Error).message})`,
+		);
 	}
 	const body = await response.text();
 	if (!response.ok) throw failed(`HTTP ${response.status}${errorMessageOf(body)}`);
@@ -62,13 +84,35 @@ export async function searchModels(this: ILoadOptionsFunctions, filter?: string)
 export function modelResults(entries: ModelEntry[], filter?: string): INodeListSearchItems[] {
 	const needle = (filter ?? '').trim().toLowerCase();
 	return entries
-		.filter((entry): entry is ModelEntry & { id: string } => typeof entry.id === 'string' && entry.id !== '')
-		.map((entry) => ({ entry, name: typeof entry.name === 'string' && entry.name !== '' ? entry.name : entry.id, tools: toolSupport(entry) }))
-		.filter(({ entry, name }) => needle === '' || entry.id.toLowerCase().includes(needle) || name.toLowerCase().includes(needle))
-		.sort((left, right) => Number(right.tools === true) - Number(left.tools === true) || left.entry.id.localeCompare(right.entry.id))
+		.filter(
+			(entry): entry is ModelEntry & { id: string } =>
+				typeof entry.id === 'string' && entry.id !== '',
+		)
+		.map((entry) => ({
+			entry,
+			name: typeof entry.name === 'string' && entry.name !== '' ? entry.name : entry.id,
+			tools: toolSupport(entry),
+		}))
+		.filter(
+			({ entry, name }) =>
+				needle === '' ||
+				entry.id.toLowerCase().includes(needle) ||
+				name.toLowerCase().includes(needle),
+		)
+		.sort(
+			(left, right) =>
+				Number(right.tools === true) - Number(left.tools === true) ||
+				left.entry.id.localeCompare(right.entry.id),
+		)
 		.map(({ entry, name, tools }) => {
 			const item: INodeListSearchItems = { name, value: entry.id };
-			const description = [name !== entry.id ? entry.id : undefined, tools === false ? 'no tool calling' : undefined, contextText(entry.context_length)].filter(Boolean).join(' · ');
+			const description = [
+				name !== entry.id ? entry.id : undefined,
+				tools === false ? 'no tool calling' : undefined,
+				contextText(entry.context_length),
+			]
+				.filter(Boolean)
+				.join(' · ');
 			if (description !== '') item.description = description;
 			return item;
 		});
@@ -76,11 +120,15 @@ export function modelResults(entries: ModelEntry[], filter?: string): INodeListS
 
 /** true / false when the server says whether the model takes `tools`; undefined when it does not say. */
 function toolSupport(entry: ModelEntry): boolean | undefined {
-	return Array.isArray(entry.supported_parameters) ? entry.supported_parameters.includes('tools') : undefined;
+	return Array.isArray(entry.supported_parameters)
+		? entry.supported_parameters.includes('tools')
+		: undefined;
 }
 
 function contextText(length: unknown): string | undefined {
-	return typeof length === 'number' && length > 0 ? `${Math.round(length / 1000)}k context` : undefined;
+	return typeof length === 'number' && length > 0
+		? `${Math.round(length / 1000)}k context`
+		: undefined;
 }
 
 /** The server's own error message (`error.message`), cut short. */

@@ -30,6 +30,11 @@ function nativeOf(model: object): ToolbridgeNativeModel | undefined {
 	const native = (model as { toolbridgeNative?: unknown }).toolbridgeNative;
 	if (typeof native !== 'object' || native === null) return undefined;
 	const { connection, config, secrets } = native as Partial<ToolbridgeNativeModel>;
-	if (typeof connection?.baseUrl !== 'string' || typeof config?.model !== 'string' || !Array.isArray(secrets)) return undefined;
+	if (
+		typeof connection?.baseUrl !== 'string' ||
+		typeof config?.model !== 'string' ||
+		!Array.isArray(secrets)
+	)
+		return undefined;
 	return native as ToolbridgeNativeModel;
 }

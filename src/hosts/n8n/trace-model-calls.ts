@@ -1,4 +1,9 @@
-import { NodeOperationError, type IDataObject, type INode, type INodeExecutionData } from 'n8n-workflow';
+import {
+	NodeOperationError,
+	type IDataObject,
+	type INode,
+	type INodeExecutionData,
+} from 'n8n-workflow';
 import type { CallModel } from '../../agent/call-model-step';
 import type { Redactor } from '../../chat/redactor';
 import type { AssistantTurn, ChatMessage, ChatRequest } from '../../chat/types';
@@ -7,7 +12,11 @@ import type { AssistantTurn, ChatMessage, ChatRequest } from '../../chat/types';
 export interface ModelTraceContext {
 	getNode(): INode;
 	addInputData(connectionType: 'ai_languageModel', data: INodeExecutionData[][]): { index: number };
-	addOutputData(connectionType: 'ai_languageModel', currentNodeRunIndex: number, data: INodeExecutionData[][] | Error): void;
+	addOutputData(
+		connectionType: 'ai_languageModel',
+		currentNodeRunIndex: number,
+		data: INodeExecutionData[][] | Error,
+	): void;
 }
 
 /**
@@ -17,15 +26,36 @@ export interface ModelTraceContext {
  * native path (our client called directly, without LangChain) shows in the Logs like any
  * connected model. Redacted with the run's redactor.
  */
-export function traceModelCalls(callModel: CallModel, trace: ModelTraceContext, redactor: Redactor): CallModel {
+export function traceModelCalls(
+	callModel: CallModel,
+	trace: ModelTraceContext,
+	redactor: Redactor,
+): CallModel {
 	return async (request, options) => {
-		const { index } = trace.addInputData('ai_languageModel', [[{ json: redactor.value({ messages: request.messages.map(promptLine), options: requestOptions(request) }) as IDataObject }]]);
+		const { index } = trace.addInputData('ai_languageModel', [
+			[
+				{
+					json: redactor.value({
+						messages: request.messages.map(promptLine),
+						options: requestOptions(request),
+					}) as IDataObject,
+				},
+			],
+		]);
 		try {
 			const turn = await callModel(request, options);
-			trace.addOutputData('ai_languageModel', index, [[{ json: redactor.value(traceOutput(turn)) as IDataObject }]]);
+			trace.addOutputData('ai_languageModel', index, [
+				[{ json: redactor.value(traceOutput(turn)) as IDataObject }],
+			]);
 			return turn;
 		} catch (error) {
-			trace.addOutputData('ai_languageModel', index, new NodeOperationError(trace.getNode(), redactor.error(error) as Error, { functionality: 'configuration-node' }));
+			trace.addOutputData(
+				'ai_languageModel',
+				index,
+				new NodeOperationError(trace.getNode(), redactor.error(error) as Error, {
+					functionality: 'configuration-node',
+				}),
+			);
 			throw error;
 		}
 	};
@@ -35,8 +65,16 @@ export function traceModelCalls(callModel: CallModel, trace: ModelTraceContext, 
 function promptLine(message: ChatMessage): string {
 	const role = { system: 'System', user: 'Human', assistant: 'AI', tool: 'Tool' }[message.role];
 	const content = message.content;
-	let text = typeof content === 'string' ? content : content === null ? '' : content.map((part) => (part.type === 'text' ? part.text : `[${part.type}]`)).join('');
-	if (message.role === 'assistant' && message.tool_calls) text += message.tool_calls.map((call) => `\n[tool call ${call.function.name} ${call.function.arguments}]`).join('');
+	let text =
+		typeof content === 'string'
+			? content
+			: content === null
+				? ''
+				: content.map((part) => (part.type === 'text' ? part.text : `[${part.type}]`)).join('');
+	if (message.role === 'assistant' && message.tool_calls)
+		text += message.tool_calls
+			.map((call) => `\n[tool call ${call.function.name} ${call.function.arguments}]`)
+			.join('');
 	return `${role}: ${text}`;
 }
 
@@ -48,10 +86,22 @@ function requestOptions(request: ChatRequest): Record<string, unknown> {
 
 function traceOutput(turn: AssistantTurn): Record<string, unknown> {
 	const generationInfo: Record<string, unknown> = { finish_reason: turn.rawFinishReason };
-	if (turn.toolCalls.length > 0) generationInfo.tool_calls = turn.toolCalls.map((call) => ({ id: call.toolCallId, name: call.name, arguments: call.arguments ?? call.argumentsText }));
+	if (turn.toolCalls.length > 0)
+		generationInfo.tool_calls = turn.toolCalls.map((call) => ({
+			id: call.toolCallId,
+			name: call.name,
+			arguments: call.arguments ?? call.argumentsText,
+		}));
 	if (turn.reasoning) generationInfo.reasoning = turn.reasoning;
 	if (turn.model) generationInfo.model = turn.model;
-	const output: Record<string, unknown> = { response: { generations: [[{ text: turn.text, generationInfo }]] } };
-	if (turn.usage) output.tokenUsage = { promptTokens: turn.usage.promptTokens, completionTokens: turn.usage.completionTokens, totalTokens: turn.usage.totalTokens };
+	const output: Record<string, unknown> = {
+		response: { generations: [[{ text: turn.text, generationInfo }]] },
+	};
+	if (turn.usage)
+		output.tokenUsage = {
+			promptTokens: turn.usage.promptTokens,
+			completionTokens: turn.usage.completionTokens,
+			totalTokens: turn.usage.totalTokens,
+		};
 	return output;
 }

@@ -1,5 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import type { ICredentialsHelper, IWorkflowBase, IWorkflowExecuteAdditionalData } from 'n8n-workflow';
+import type {
+	ICredentialsHelper,
+	IWorkflowBase,
+	IWorkflowExecuteAdditionalData,
+} from 'n8n-workflow';
 import { UnsupportedNodeError } from '../../errors/unsupported-node-error';
 import { n8nCoreRuntime } from './n8n-core-runtime';
 
@@ -18,16 +22,28 @@ export function createAdditionalData(options: {
 }): IWorkflowExecuteAdditionalData {
 	const executionId = randomUUID();
 	const unavailable = (what: string) => async (): Promise<never> => {
-		throw new UnsupportedNodeError(options.nodeName, `Node "${options.nodeName}" needs ${what}, which the standalone tool host does not provide.`);
+		throw new UnsupportedNodeError(
+			options.nodeName,
+			`Node "${options.nodeName}" needs ${what}, which the standalone tool host does not provide.`,
+		);
 	};
 	const additionalData = {
 		credentialsHelper: options.credentialsHelper,
-		hooks: new (n8nCoreRuntime().ExecutionLifecycleHooks)('manual', executionId, options.workflowData),
+		hooks: new (n8nCoreRuntime().ExecutionLifecycleHooks)(
+			'manual',
+			executionId,
+			options.workflowData,
+		),
 		executionId,
 		workflowId: options.workflowData.id,
 		executeWorkflow: unavailable('a sub-workflow execution (n8n server)'),
-		startRunnerTask: unavailable("n8n's task runner (JavaScript/Python Code runs only inside an n8n server)"),
-		getRunnerStatus: () => ({ available: false as const, reason: 'The standalone tool host has no task runner.' }),
+		startRunnerTask: unavailable(
+			"n8n's task runner (JavaScript/Python Code runs only inside an n8n server)",
+		),
+		getRunnerStatus: () => ({
+			available: false as const,
+			reason: 'The standalone tool host has no task runner.',
+		}),
 		getRunExecutionData: async () => undefined,
 		getRuntimeCredential: async () => undefined,
 		logAiEvent: () => {},

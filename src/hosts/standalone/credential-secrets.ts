@@ -1,7 +1,12 @@
-import type { ICredentialDataDecryptedObject, INodeParameters, INodeProperties } from 'n8n-workflow';
+import type {
+	ICredentialDataDecryptedObject,
+	INodeParameters,
+	INodeProperties,
+} from 'n8n-workflow';
 
 /** Names of fields and headers whose values are credentials: `Authorization`, `X-Api-Key`, `api-key`, `Cookie`, `accessToken` … */
-const credentialName = /authorization|cookie|api[-_]?key|token|secret|passw|signature|private|session/i;
+const credentialName =
+	/authorization|cookie|api[-_]?key|token|secret|passw|signature|private|session/i;
 
 /**
  * The values of a credential record that are secrets, by its credential type's properties:
@@ -11,19 +16,25 @@ const credentialName = /authorization|cookie|api[-_]?key|token|secret|passw|sign
  * fields named like a credential (`apiKey`, `token`, `password` …). With `user` and
  * `password`, also their Basic-auth form. Not secrets: URLs, user names, header names.
  */
-export function credentialSecretValues(record: ICredentialDataDecryptedObject, properties?: readonly INodeProperties[]): string[] {
+export function credentialSecretValues(
+	record: ICredentialDataDecryptedObject,
+	properties?: readonly INodeProperties[],
+): string[] {
 	const secrets: string[] = [];
 	for (const [name, value] of Object.entries(record)) {
 		const property = properties?.find((candidate) => candidate.name === name);
 		let secret: boolean;
 		if (!property) secret = credentialName.test(name);
 		else if (property.type === 'json') secret = true;
-		else if (property.type === 'hidden') secret = JSON.stringify(value) !== JSON.stringify(property.default);
+		else if (property.type === 'hidden')
+			secret = JSON.stringify(value) !== JSON.stringify(property.default);
 		else secret = property.typeOptions?.password === true;
-		if (secret) secrets.push(...stringLeaves(property?.type === 'json' ? jsonFieldValues(value) : value));
+		if (secret)
+			secrets.push(...stringLeaves(property?.type === 'json' ? jsonFieldValues(value) : value));
 	}
 	const { user, password } = record;
-	if (typeof user === 'string' && typeof password === 'string' && password !== '') secrets.push(Buffer.from(`${user}:${password}`).toString('base64'));
+	if (typeof user === 'string' && typeof password === 'string' && password !== '')
+		secrets.push(Buffer.from(`${user}:${password}`).toString('base64'));
 	return secrets;
 }
 
@@ -38,12 +49,14 @@ export function credentialHeaderValues(parameters: INodeParameters): string[] {
 		if (key === 'jsonHeaders' && isLiteral(value)) {
 			const headers = parseJson(value);
 			if (typeof headers !== 'object' || headers === null) return;
-			for (const [name, headerValue] of Object.entries(headers)) if (credentialName.test(name) && isLiteral(headerValue)) secrets.push(headerValue);
+			for (const [name, headerValue] of Object.entries(headers))
+				if (credentialName.test(name) && isLiteral(headerValue)) secrets.push(headerValue);
 			return;
 		}
 		if (typeof value !== 'object' || value === null || depth > 32) return;
 		const entry = value as { name?: unknown; value?: unknown };
-		if (typeof entry.name === 'string' && credentialName.test(entry.name) && isLiteral(entry.value)) secrets.push(entry.value);
+		if (typeof entry.name === 'string' && credentialName.test(entry.name) && isLiteral(entry.value))
+			secrets.push(entry.value);
 		for (const [childKey, child] of Object.entries(value)) visit(child, childKey, depth + 1);
 	};
 	visit(parameters, '', 0);

@@ -20,14 +20,23 @@ function parseRecords(text: string, origin: string): CredentialRecords {
 		parsed = JSON.parse(text);
 	} catch {
 		// The parser's message may quote the text, which holds secrets: keep only the origin.
-		throw new ToolbridgeError('CREDENTIALS_INVALID', `Credentials in ${origin} are not valid JSON.`);
+		throw new ToolbridgeError(
+			'CREDENTIALS_INVALID',
+			`Credentials in ${origin} are not valid JSON.`,
+		);
 	}
 	if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-		throw new ToolbridgeError('CREDENTIALS_INVALID', `Credentials in ${origin} must be a JSON object keyed by credential name or type.`);
+		throw new ToolbridgeError(
+			'CREDENTIALS_INVALID',
+			`Credentials in ${origin} must be a JSON object keyed by credential name or type.`,
+		);
 	}
 	for (const [key, value] of Object.entries(parsed)) {
 		if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-			throw new ToolbridgeError('CREDENTIALS_INVALID', `Credential "${key}" in ${origin} must be an object of credential fields.`);
+			throw new ToolbridgeError(
+				'CREDENTIALS_INVALID',
+				`Credential "${key}" in ${origin} must be an object of credential fields.`,
+			);
 		}
 	}
 	return parsed as CredentialRecords;
@@ -47,7 +56,8 @@ export function loadCredentialRecords(
 	// No prototype: a record named `__proto__` (JSON.parse keeps it as a key) stays an ordinary key.
 	const merged = Object.create(null) as CredentialRecords;
 	const envFile = env[CREDENTIALS_FILE_ENV];
-	if (envFile) Object.assign(merged, parseRecords(readFile(envFile), `${CREDENTIALS_FILE_ENV} (${envFile})`));
+	if (envFile)
+		Object.assign(merged, parseRecords(readFile(envFile), `${CREDENTIALS_FILE_ENV} (${envFile})`));
 	const envJson = env[CREDENTIALS_ENV];
 	if (envJson) Object.assign(merged, parseRecords(envJson, CREDENTIALS_ENV));
 	if (options.file) Object.assign(merged, parseRecords(readFile(options.file), options.file));
@@ -59,6 +69,9 @@ function readFile(file: string): string {
 	try {
 		return readFileSync(file, 'utf8');
 	} catch (error) {
-		throw new ToolbridgeError('CREDENTIALS_INVALID', `Cannot read credentials file ${file}: ${(error as NodeJS.ErrnoException).code ?? 'error'}.`);
+		throw new ToolbridgeError(
+			'CREDENTIALS_INVALID',
+			`Cannot read credentials file ${file}: ${(error as NodeJS.ErrnoException).code ?? 'error'}.`,
+		);
 	}
 }

@@ -10,7 +10,8 @@ import type { INodeProperties, INodeType, INodeTypeDescription } from 'n8n-workf
  */
 export function deriveToolNodeType(nodeType: INodeType): INodeType {
 	const original = nodeType.description;
-	const replacements = typeof original.usableAsTool === 'object' ? original.usableAsTool.replacements : undefined;
+	const replacements =
+		typeof original.usableAsTool === 'object' ? original.usableAsTool.replacements : undefined;
 	const description: INodeTypeDescription = {
 		...original,
 		...(replacements as Partial<INodeTypeDescription> | undefined),
@@ -47,7 +48,11 @@ export function deriveToolNodeType(nodeType: INodeType): INodeType {
 				type: 'options',
 				noDataExpression: true,
 				options: [
-					{ name: 'Set Automatically', value: 'auto', description: 'Automatically set based on resource and operation' },
+					{
+						name: 'Set Automatically',
+						value: 'auto',
+						description: 'Automatically set based on resource and operation',
+					},
 					{ name: 'Set Manually', value: 'manual', description: 'Manually set the description' },
 				],
 				default: 'auto',
@@ -55,5 +60,7 @@ export function deriveToolNodeType(nodeType: INodeType): INodeType {
 			toolDescription.displayOptions = { show: { descriptionType: ['manual'] } };
 		}
 	}
-	return Object.create(nodeType, { description: { value: description, enumerable: true } }) as INodeType;
+	return Object.create(nodeType, {
+		description: { value: description, enumerable: true },
+	}) as INodeType;
 }

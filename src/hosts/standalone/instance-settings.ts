@@ -20,7 +20,9 @@ let installed: InstanceSettings | undefined;
  * constructor: a throw-away encryption key, and the system temp folder as the n8n folder
  * (only file-system nodes look at it).
  */
-export function ensureStandaloneInstanceSettings(InstanceSettingsClass: typeof InstanceSettings): InstanceSettings {
+export function ensureStandaloneInstanceSettings(
+	InstanceSettingsClass: typeof InstanceSettings,
+): InstanceSettings {
 	if (installed) return installed;
 	const n8nFolder = tmpdir();
 	const instanceId = randomBytes(16).toString('hex');

@@ -12,7 +12,13 @@ import { toolDescriptionError } from '../../tools/compile-tool-schema';
 import { createNodeAsTool, toAgentTool } from '../../tools/create-node-as-tool';
 import { resolveDetachedExpression } from './resolve-detached-expression';
 import { StandaloneHost, type StandaloneHostOptions } from './standalone-host';
-import { findToolNodes, parseWorkflow, readWorkflowFile, selectAgent, type WorkflowExport } from './workflow-file';
+import {
+	findToolNodes,
+	parseWorkflow,
+	readWorkflowFile,
+	selectAgent,
+	type WorkflowExport,
+} from './workflow-file';
 
 /** Options of {@link loadWorkflowTools}. */
 export interface LoadWorkflowToolsOptions extends StandaloneHostOptions {
@@ -38,7 +44,11 @@ export interface LoadWorkflowToolsOptions extends StandaloneHostOptions {
 }
 
 /** Runs the nested agent `node` of a workflow on a prompt (its `$fromAI` markers already filled). */
-export type WorkflowNestedAgentRunner = (node: INode, prompt: string, options: { args: Record<string, unknown>; signal?: AbortSignal }) => Promise<string>;
+export type WorkflowNestedAgentRunner = (
+	node: INode,
+	prompt: string,
+	options: { args: Record<string, unknown>; signal?: AbortSignal },
+) => Promise<string>;
 
 /** The agent of a workflow and its tools, ready for an agent loop. */
 export interface WorkflowTools {
@@ -64,7 +74,10 @@ export interface WorkflowTools {
  * @throws NodeTypeNotFoundError when a tool node's type is not installed.
  * @throws ToolBuildError on `$fromAI` problems (unless `onBuildError: 'collect'`).
  */
-export async function loadWorkflowTools(workflowInput: string | object, options: LoadWorkflowToolsOptions = {}): Promise<WorkflowTools> {
+export async function loadWorkflowTools(
+	workflowInput: string | object,
+	options: LoadWorkflowToolsOptions = {},
+): Promise<WorkflowTools> {
 	const check = argumentChecks('loadWorkflowTools');
 	check.stringOrObject(workflowInput, 'workflow');
 	check.optionalObject(options, 'options');
@@ -87,7 +100,10 @@ export function buildAgentTools(
 	workflow: WorkflowExport,
 	agentNode: INode,
 	host: StandaloneHost,
-	options: Pick<LoadWorkflowToolsOptions, 'onBuildError' | 'maxOutputLength' | 'runNestedAgent'> = {},
+	options: Pick<
+		LoadWorkflowToolsOptions,
+		'onBuildError' | 'maxOutputLength' | 'runNestedAgent'
+	> = {},
 ): Pick<WorkflowTools, 'tools' | 'langChainTools' | 'problems'> {
 	const runner = host.runnerFor(workflow);
 	const takenNames = new Set<string>();
@@ -95,16 +111,28 @@ export function buildAgentTools(
 	const tools: AgentTool[] = [];
 	const problems: ToolBuildProblem[] = [];
 	for (const node of findToolNodes(workflow, agentNode.name)) {
-		const resolveExpression = (expression: string): unknown => host.resolveExpression(workflow, node, expression);
+		const resolveExpression = (expression: string): unknown =>
+			host.resolveExpression(workflow, node, expression);
 		try {
 			if (isNestedAgentNode(node)) {
-				const tool = nestedAgentTool(node, (expression) => resolveDetachedExpression(workflow, node, expression), options.runNestedAgent);
+				const tool = nestedAgentTool(
+					node,
+					(expression) => resolveDetachedExpression(workflow, node, expression),
+					options.runNestedAgent,
+				);
 				takenNames.add(tool.name);
 				langChainTools.push(tool);
 				tools.push(directAgentTool(tool));
 				continue;
 			}
-			const tool = createNodeAsTool({ node, nodeTypeDescription: host.describe(node), runner, takenNames, resolveExpression, maxOutputLength: options.maxOutputLength });
+			const tool = createNodeAsTool({
+				node,
+				nodeTypeDescription: host.describe(node),
+				runner,
+				takenNames,
+				resolveExpression,
+				maxOutputLength: options.maxOutputLength,
+			});
 			langChainTools.push(tool);
 			tools.push(toAgentTool(tool));
 		} catch (error) {
@@ -127,11 +155,16 @@ function directAgentTool(tool: DynamicStructuredTool): AgentTool {
 		description: tool.description,
 		schema: tool.schema,
 		metadata: tool.metadata,
-		invoke: (input: unknown, config?: Record<string, unknown>) => tool.func(input as never, undefined, config as never),
+		invoke: (input: unknown, config?: Record<string, unknown>) =>
+			tool.func(input as never, undefined, config as never),
 	});
 }
 
-function nestedAgentTool(node: INode, resolveExpression: (expression: string) => unknown, run: WorkflowNestedAgentRunner | undefined): DynamicStructuredTool {
+function nestedAgentTool(
+	node: INode,
+	resolveExpression: (expression: string) => unknown,
+	run: WorkflowNestedAgentRunner | undefined,
+): DynamicStructuredTool {
 	const written = node.parameters.toolDescription;
 	let description: string | undefined;
 	if (typeof written === 'string' && written.startsWith('=')) {
@@ -162,7 +195,10 @@ export function readWorkflowInput(input: string | object): WorkflowExport {
 		try {
 			value = JSON.parse(input);
 		} catch (error) {
-			throw new WorkflowFileError(`Workflow JSON text is not valid JSON: ${(error as Error).message}.`, { cause: error });
+			throw new WorkflowFileError(
+				`Workflow JSON text is not valid JSON: ${(error as Error).message}.`,
+				{ cause: error },
+			);
 		}
 		return parseWorkflow(value, 'Workflow JSON text');
 	}

@@ -24,8 +24,12 @@ export interface PackageLoaderOptions {
  */
 class KnownFilesPackageLoader extends LazyPackageDirectoryLoader {
 	override async loadAll(): Promise<void> {
-		this.known.nodes = JSON.parse(readFileSync(join(this.directory, 'dist/known/nodes.json'), 'utf8'));
-		this.known.credentials = JSON.parse(readFileSync(join(this.directory, 'dist/known/credentials.json'), 'utf8'));
+		this.known.nodes = JSON.parse(
+			readFileSync(join(this.directory, 'dist/known/nodes.json'), 'utf8'),
+		);
+		this.known.credentials = JSON.parse(
+			readFileSync(join(this.directory, 'dist/known/credentials.json'), 'utf8'),
+		);
 		this.isLazyLoaded = true;
 	}
 }
@@ -57,7 +61,11 @@ function ownPackageDir(): string | undefined {
 	// Found once per process: every host creation asks, and the answer cannot change.
 	if (ownPackageDirFound === null) {
 		ownPackageDirFound = undefined;
-		for (let directory = __dirname; directory !== dirname(directory); directory = dirname(directory)) {
+		for (
+			let directory = __dirname;
+			directory !== dirname(directory);
+			directory = dirname(directory)
+		) {
 			if (readPackageJson(directory)?.name !== 'n8n-nodes-toolbridge') continue;
 			if (existsSync(join(directory, 'dist', 'nodes'))) ownPackageDirFound = directory;
 			break;
@@ -101,7 +109,9 @@ function packagesIn(nodeModulesDir: string): string[] {
  *
  * @throws Error from n8n-core when a package's declared node file cannot be loaded.
  */
-export async function loadNodePackages(options: PackageLoaderOptions = {}): Promise<Map<string, DirectoryLoader>> {
+export async function loadNodePackages(
+	options: PackageLoaderOptions = {},
+): Promise<Map<string, DirectoryLoader>> {
 	const own = ownPackageDir();
 	const candidates = [
 		...(options.packageDirs ?? []).map((directory) => resolve(directory)),
@@ -113,7 +123,9 @@ export async function loadNodePackages(options: PackageLoaderOptions = {}): Prom
 		const packageJson = readPackageJson(directory);
 		if (!packageJson?.name || !packageJson.n8n || loaders.has(packageJson.name)) continue;
 		const hasKnownFiles = existsSync(join(directory, 'dist/known/nodes.json'));
-		const loader = hasKnownFiles ? new KnownFilesPackageLoader(directory) : new PackageDirectoryLoader(directory);
+		const loader = hasKnownFiles
+			? new KnownFilesPackageLoader(directory)
+			: new PackageDirectoryLoader(directory);
 		await loader.loadAll();
 		loaders.set(packageJson.name, loader);
 	}

@@ -14,7 +14,9 @@ export function quietErrorReporter(ErrorReporterClass: typeof ErrorReporter): vo
 	const requireFromCore = createRequire(require.resolve('n8n-core'));
 	const { Container } = requireFromCore('@n8n/di') as { Container: { get<T>(token: unknown): T } };
 	// `report` is private in the typings; it is the one hook n8n-core itself swaps (Sentry).
-	const reporter = Container.get<ErrorReporter>(ErrorReporterClass) as unknown as { report: (...args: unknown[]) => void };
+	const reporter = Container.get<ErrorReporter>(ErrorReporterClass) as unknown as {
+		report: (...args: unknown[]) => void;
+	};
 	reporter.report = () => {};
 	quieted = true;
 }

@@ -17,7 +17,11 @@ const noNodeTypes: INodeTypes = {
  *
  * @throws ExpressionError from n8n-workflow when the expression is invalid.
  */
-export function resolveDetachedExpression(workflowExport: WorkflowExport, node: INode, expression: string): unknown {
+export function resolveDetachedExpression(
+	workflowExport: WorkflowExport,
+	node: INode,
+	expression: string,
+): unknown {
 	const timezone = workflowExport.settings?.timezone;
 	const workflow = new Workflow({
 		id: workflowExport.id,
@@ -27,5 +31,12 @@ export function resolveDetachedExpression(workflowExport: WorkflowExport, node: 
 		nodeTypes: noNodeTypes,
 		settings: timezone && timezone !== 'DEFAULT' ? { timezone } : {},
 	});
-	return workflow.expression.getSimpleParameterValue(workflow.getNode(node.name)!, expression, 'manual', {}, undefined, '');
+	return workflow.expression.getSimpleParameterValue(
+		workflow.getNode(node.name)!,
+		expression,
+		'manual',
+		{},
+		undefined,
+		'',
+	);
 }

@@ -17,7 +17,8 @@ import { createSessionRedactor, type WorkflowSession } from './workflow/workflow
 export { orchestratorNodeType } from './workflow/run-workflow-agent-node';
 
 /** Options of {@link runWorkflowAgent}. */
-export interface RunWorkflowAgentOptions extends Omit<LoadWorkflowToolsOptions, 'onBuildError' | 'runNestedAgent'>, ConnectionOverrides {
+export interface RunWorkflowAgentOptions
+	extends Omit<LoadWorkflowToolsOptions, 'onBuildError' | 'runNestedAgent'>, ConnectionOverrides {
 	/** The user's text: the agent node reads it as `$json.chatInput`, as from n8n's Chat Trigger. */
 	prompt: string;
 	/**
@@ -91,7 +92,10 @@ export type WorkflowAgentRun = FullWorkflowAgentRun | ValidatorWorkflowAgentRun;
  * @throws what `loadWorkflowTools` throws (WorkflowFileError, AgentNotFoundError, ToolBuildError …).
  * @throws what `runAgent` / `runValidator` throw (AgentStoppedError, ValidatorError, ApiCallError …).
  */
-export async function runWorkflowAgent(workflowInput: string | object, options: RunWorkflowAgentOptions): Promise<WorkflowAgentRun> {
+export async function runWorkflowAgent(
+	workflowInput: string | object,
+	options: RunWorkflowAgentOptions,
+): Promise<WorkflowAgentRun> {
 	const check = argumentChecks('runWorkflowAgent');
 	check.stringOrObject(workflowInput, 'workflow');
 	check.object(options, 'options');
@@ -119,7 +123,10 @@ export async function runWorkflowAgent(workflowInput: string | object, options: 
 		signal: options.signal,
 		maxOutputLength: options.maxOutputLength,
 	};
-	const outcome = await runWorkflowAgentNode(session, agentNode, { chatInput: options.prompt, history: options.history }).catch((error: unknown) => {
+	const outcome = await runWorkflowAgentNode(session, agentNode, {
+		chatInput: options.prompt,
+		history: options.history,
+	}).catch((error: unknown) => {
 		throw session.redactor.error(error);
 	});
 	const redactor = session.redactor.with(outcome.settings.secrets);
@@ -132,7 +139,18 @@ export async function runWorkflowAgent(workflowInput: string | object, options: 
 		tools: outcome.tools.map((tool) => tool.name),
 	};
 	if (outcome.mode === 'validator') {
-		return { ...base, mode: 'validator', validator: redactor.value(outcome.result), returnIntermediateSteps: outcome.settings.returnIntermediateSteps };
+		return {
+			...base,
+			mode: 'validator',
+			validator: redactor.value(outcome.result),
+			returnIntermediateSteps: outcome.settings.returnIntermediateSteps,
+		};
 	}
-	return { ...base, mode: 'full', model: outcome.state.config.model, result: redactor.value(outcome.result), state: redactor.value(outcome.state) };
+	return {
+		...base,
+		mode: 'full',
+		model: outcome.state.config.model,
+		result: redactor.value(outcome.result),
+		state: redactor.value(outcome.state),
+	};
 }

@@ -41,8 +41,12 @@ export class StandaloneCredentialsHelper extends ICredentialsHelper {
 	}
 
 	/** Finds the data for a node's credential reference, or undefined. */
-	find(nodeCredentials: INodeCredentialsDetails, type: string): ICredentialDataDecryptedObject | undefined {
-		if (nodeCredentials.name && Object.hasOwn(this.records, nodeCredentials.name)) return this.records[nodeCredentials.name];
+	find(
+		nodeCredentials: INodeCredentialsDetails,
+		type: string,
+	): ICredentialDataDecryptedObject | undefined {
+		if (nodeCredentials.name && Object.hasOwn(this.records, nodeCredentials.name))
+			return this.records[nodeCredentials.name];
 		if (Object.hasOwn(this.records, type)) return this.records[type];
 		return undefined;
 	}
@@ -53,7 +57,9 @@ export class StandaloneCredentialsHelper extends ICredentialsHelper {
 		let current = this.credentialTypes.getCredentialType(name).extends ?? [];
 		while (current.length > 0) {
 			parents.push(...current);
-			current = current.flatMap((parent) => this.credentialTypes.getCredentialType(parent).extends ?? []);
+			current = current.flatMap(
+				(parent) => this.credentialTypes.getCredentialType(parent).extends ?? [],
+			);
 		}
 		return parents;
 	}
@@ -70,13 +76,21 @@ export class StandaloneCredentialsHelper extends ICredentialsHelper {
 		workflow?: Workflow,
 		node?: INode,
 	): Promise<IHttpRequestOptions> {
-		const requestOptions = incomingRequestOptions as IHttpRequestOptions & Record<string, IDataObject | undefined>;
+		const requestOptions = incomingRequestOptions as IHttpRequestOptions &
+			Record<string, IDataObject | undefined>;
 		const { authenticate } = this.credentialTypes.getCredentialType(typeName);
 		if (typeof authenticate === 'function') return await authenticate(credentials, requestOptions);
 		if (authenticate?.type !== 'generic') return requestOptions;
 		const resolve = (value: unknown): unknown => {
 			if (typeof value !== 'string' || !value.startsWith('=') || !workflow || !node) return value;
-			return workflow.expression.getSimpleParameterValue(node, value, 'internal', { $credentials: credentials }, undefined, '');
+			return workflow.expression.getSimpleParameterValue(
+				node,
+				value,
+				'internal',
+				{ $credentials: credentials },
+				undefined,
+				'',
+			);
 		};
 		for (const [outerKey, entries] of Object.entries(authenticate.properties)) {
 			const target = (requestOptions[outerKey] ??= {}) as IDataObject;
@@ -96,9 +110,16 @@ export class StandaloneCredentialsHelper extends ICredentialsHelper {
 		credentialsExpired: boolean,
 	): Promise<ICredentialDataDecryptedObject | undefined> {
 		const credentialType = this.credentialTypes.getCredentialType(typeName);
-		const expirable = credentialType.properties.find((property) => property.type === 'hidden' && property.typeOptions?.expirable);
+		const expirable = credentialType.properties.find(
+			(property) => property.type === 'hidden' && property.typeOptions?.expirable,
+		);
 		if (!credentialType.preAuthentication || !expirable) return undefined;
-		if (!credentialsExpired && credentials[expirable.name] !== '' && credentials[expirable.name] !== undefined) return undefined;
+		if (
+			!credentialsExpired &&
+			credentials[expirable.name] !== '' &&
+			credentials[expirable.name] !== undefined
+		)
+			return undefined;
 		const output = await credentialType.preAuthentication.call(helpers, credentials);
 		return { ...credentials, ...output } as ICredentialDataDecryptedObject;
 	}
@@ -110,12 +131,21 @@ export class StandaloneCredentialsHelper extends ICredentialsHelper {
 	): Promise<ICredentialDataDecryptedObject | undefined> {
 		const credentialType = this.credentialTypes.getCredentialType(typeName);
 		if (!credentialType.preAuthentication) return undefined;
-		return { ...credentials, ...(await credentialType.preAuthentication.call(helpers, credentials)) } as ICredentialDataDecryptedObject;
+		return {
+			...credentials,
+			...(await credentialType.preAuthentication.call(helpers, credentials)),
+		} as ICredentialDataDecryptedObject;
 	}
 
 	/** @throws MissingCredentialError when no record matches. */
-	async getCredentials(nodeCredentials: INodeCredentialsDetails, type: string): Promise<ICredentials> {
-		const credentials = new (n8nCoreRuntime().Credentials)({ id: nodeCredentials.id, name: nodeCredentials.name }, type);
+	async getCredentials(
+		nodeCredentials: INodeCredentialsDetails,
+		type: string,
+	): Promise<ICredentials> {
+		const credentials = new (n8nCoreRuntime().Credentials)(
+			{ id: nodeCredentials.id, name: nodeCredentials.name },
+			type,
+		);
 		await credentials.setData(this.require(nodeCredentials, type));
 		return credentials;
 	}
@@ -132,15 +162,30 @@ export class StandaloneCredentialsHelper extends ICredentialsHelper {
 		executeData?: IExecuteData,
 	): Promise<ICredentialDataDecryptedObject> {
 		const data = this.require(nodeCredentials, type, executeData?.node.name);
-		const withDefaults = NodeHelpers.getNodeParameters(this.getCredentialsProperties(type), data as never, true, false, null, null);
+		const withDefaults = NodeHelpers.getNodeParameters(
+			this.getCredentialsProperties(type),
+			data as never,
+			true,
+			false,
+			null,
+			null,
+		);
 		return { ...(withDefaults as ICredentialDataDecryptedObject), ...data };
 	}
 
-	async updateCredentials(nodeCredentials: INodeCredentialsDetails, type: string, data: ICredentialDataDecryptedObject): Promise<void> {
+	async updateCredentials(
+		nodeCredentials: INodeCredentialsDetails,
+		type: string,
+		data: ICredentialDataDecryptedObject,
+	): Promise<void> {
 		this.records[nodeCredentials.name ?? type] = data;
 	}
 
-	async updateCredentialsOauthTokenData(nodeCredentials: INodeCredentialsDetails, type: string, data: ICredentialDataDecryptedObject): Promise<void> {
+	async updateCredentialsOauthTokenData(
+		nodeCredentials: INodeCredentialsDetails,
+		type: string,
+		data: ICredentialDataDecryptedObject,
+	): Promise<void> {
 		const current = this.find(nodeCredentials, type) ?? {};
 		this.records[nodeCredentials.name ?? type] = { ...current, ...data };
 	}
@@ -148,12 +193,18 @@ export class StandaloneCredentialsHelper extends ICredentialsHelper {
 	/** Properties of the credential type and of every type it extends. */
 	getCredentialsProperties(type: string): INodeProperties[] {
 		const own = this.credentialTypes.getCredentialType(type).properties;
-		const inherited = this.getParentTypes(type).flatMap((parent) => this.credentialTypes.getCredentialType(parent).properties);
+		const inherited = this.getParentTypes(type).flatMap(
+			(parent) => this.credentialTypes.getCredentialType(parent).properties,
+		);
 		const names = new Set(own.map((property) => property.name));
 		return [...own, ...inherited.filter((property) => !names.has(property.name))];
 	}
 
-	private require(nodeCredentials: INodeCredentialsDetails, type: string, nodeName?: string): ICredentialDataDecryptedObject {
+	private require(
+		nodeCredentials: INodeCredentialsDetails,
+		type: string,
+		nodeName?: string,
+	): ICredentialDataDecryptedObject {
 		const data = this.find(nodeCredentials, type);
 		if (data) return data;
 		throw new MissingCredentialError({
@@ -166,9 +217,15 @@ export class StandaloneCredentialsHelper extends ICredentialsHelper {
 }
 
 /** "Node "X" needs credential "Y" (type T): supply it under the key "Y" or "T" …". */
-export function describeMissingCredential(type: string, credentialName: string | null | undefined, nodeName?: string): string {
+export function describeMissingCredential(
+	type: string,
+	credentialName: string | null | undefined,
+	nodeName?: string,
+): string {
 	const who = nodeName ? `Node "${nodeName}" needs` : 'A node needs';
-	const named = credentialName ? `credential "${credentialName}" (type ${type})` : `a credential of type ${type}`;
+	const named = credentialName
+		? `credential "${credentialName}" (type ${type})`
+		: `a credential of type ${type}`;
 	const keys = credentialName ? `"${credentialName}" or "${type}"` : `"${type}"`;
 	return `${who} ${named}, which was not supplied. Add it to the credentials JSON file (--credentials) or the TOOLBRIDGE_CREDENTIALS environment variable under the key ${keys}.`;
 }

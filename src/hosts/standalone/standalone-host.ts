@@ -1,5 +1,14 @@
 import type { WorkflowExecute } from 'n8n-core';
-import { Workflow, type IDataObject, type INode, type INodeProperties, type INodeType, type INodeTypeDescription, type IVersionedNodeType, type IWorkflowBase } from 'n8n-workflow';
+import {
+	Workflow,
+	type IDataObject,
+	type INode,
+	type INodeProperties,
+	type INodeType,
+	type INodeTypeDescription,
+	type IVersionedNodeType,
+	type IWorkflowBase,
+} from 'n8n-workflow';
 import { MissingCredentialError } from '../../errors/missing-credential-error';
 import { UnsupportedNodeError } from '../../errors/unsupported-node-error';
 import type { NodeRunner, NodeRunOptions, NodeRunResult } from '../../tools/node-runner';
@@ -8,7 +17,10 @@ import { loadCredentialRecords, type CredentialRecords } from './credential-stor
 import { credentialHeaderValues, credentialSecretValues } from './credential-secrets';
 import { n8nCoreRuntime } from './n8n-core-runtime';
 import { loadNodePackages, type PackageLoaderOptions } from './package-loaders';
-import { describeMissingCredential, StandaloneCredentialsHelper } from './standalone-credentials-helper';
+import {
+	describeMissingCredential,
+	StandaloneCredentialsHelper,
+} from './standalone-credentials-helper';
 import { StandaloneNodeTypes } from './standalone-node-types';
 import { toNodeRunError } from '../../tools/to-node-run-error';
 import { trackNodeRunSockets } from './node-run-sockets';
@@ -52,7 +64,11 @@ export class StandaloneHost {
 	 */
 	static async create(options: StandaloneHostOptions = {}): Promise<StandaloneHost> {
 		const nodeTypes = new StandaloneNodeTypes(await loadNodePackages(options), options.nodeTypes);
-		const records = loadCredentialRecords({ file: options.credentialsFile, records: options.credentials, env: options.env });
+		const records = loadCredentialRecords({
+			file: options.credentialsFile,
+			records: options.credentials,
+			env: options.env,
+		});
 		return new StandaloneHost(nodeTypes, new StandaloneCredentialsHelper(records, nodeTypes));
 	}
 
@@ -73,15 +89,29 @@ export class StandaloneHost {
 		const nodeType = this.nodeTypes.getByNameAndVersion(node.type, node.typeVersion);
 		const { description } = nodeType;
 		const label = `Node "${node.name}" (${node.type})`;
-		if (description.group.includes('trigger') || nodeType.trigger || nodeType.poll || (nodeType.webhook && !nodeType.execute)) {
-			throw new UnsupportedNodeError(node.name, `${label} is a trigger: it starts workflows and cannot run as a tool. Connect a node that processes data instead.`);
+		if (
+			description.group.includes('trigger') ||
+			nodeType.trigger ||
+			nodeType.poll ||
+			(nodeType.webhook && !nodeType.execute)
+		) {
+			throw new UnsupportedNodeError(
+				node.name,
+				`${label} is a trigger: it starts workflows and cannot run as a tool. Connect a node that processes data instead.`,
+			);
 		}
 		if (!nodeType.execute && !description.requestDefaults) {
-			throw new UnsupportedNodeError(node.name, `${label} has no execute method (it only supplies data to another node), so the standalone host cannot run it.`);
+			throw new UnsupportedNodeError(
+				node.name,
+				`${label} has no execute method (it only supplies data to another node), so the standalone host cannot run it.`,
+			);
 		}
 		const language = node.parameters.language;
 		if (typeof language === 'string' && language.startsWith('python')) {
-			throw new UnsupportedNodeError(node.name, `${label} runs Python, which needs n8n's Python task runner; the standalone host has none.`);
+			throw new UnsupportedNodeError(
+				node.name,
+				`${label} runs Python, which needs n8n's Python task runner; the standalone host has none.`,
+			);
 		}
 	}
 
@@ -110,7 +140,8 @@ export class StandaloneHost {
 		for (const node of workflow.nodes) {
 			for (const [type, details] of Object.entries(node.credentials ?? {})) {
 				const record = this.credentialsHelper.find(details, type);
-				if (record) secrets.push(...credentialSecretValues(record, this.credentialProperties(type)));
+				if (record)
+					secrets.push(...credentialSecretValues(record, this.credentialProperties(type)));
 			}
 			secrets.push(...credentialHeaderValues(node.parameters));
 		}
@@ -141,7 +172,14 @@ export class StandaloneHost {
 	 */
 	resolveExpression(workflowExport: WorkflowExport, node: INode, expression: string): unknown {
 		const { workflow } = this.buildWorkflow(workflowExport, node);
-		return workflow.expression.getSimpleParameterValue(node, expression, 'manual', {}, undefined, '');
+		return workflow.expression.getSimpleParameterValue(
+			node,
+			expression,
+			'manual',
+			{},
+			undefined,
+			'',
+		);
 	}
 
 	/**
@@ -152,7 +190,12 @@ export class StandaloneHost {
 	 * cancel signal fires, so e.g. an HTTP request stops) and the result is a cancellation
 	 * error at once.
 	 */
-	async runNode(workflowExport: WorkflowExport, node: INode, input: IDataObject, options: NodeRunOptions = {}): Promise<NodeRunResult> {
+	async runNode(
+		workflowExport: WorkflowExport,
+		node: INode,
+		input: IDataObject,
+		options: NodeRunOptions = {},
+	): Promise<NodeRunResult> {
 		const missing = this.findMissingCredential(node);
 		if (missing) return { items: [], error: toNodeRunError(missing) };
 		try {
@@ -163,7 +206,11 @@ export class StandaloneHost {
 		const { signal } = options;
 		if (signal?.aborted) return cancelledResult(node);
 		const { workflow, workflowData } = this.buildWorkflow(workflowExport, node);
-		const additionalData = createAdditionalData({ credentialsHelper: this.credentialsHelper, workflowData, nodeName: node.name });
+		const additionalData = createAdditionalData({
+			credentialsHelper: this.credentialsHelper,
+			workflowData,
+			nodeName: node.name,
+		});
 		let execution: ReturnType<WorkflowExecute['run']> | undefined;
 		const tracked = trackNodeRunSockets(() => {
 			execution = new (n8nCoreRuntime().WorkflowExecute)(additionalData, 'manual').run({
@@ -171,7 +218,13 @@ export class StandaloneHost {
 				startNode: workflow.getNode(node.name) ?? undefined,
 				triggerToStartFrom: {
 					name: node.name,
-					data: { data: { main: [[{ json: input }]] }, startTime: Date.now(), executionTime: 0, executionIndex: 0, source: [] },
+					data: {
+						data: { main: [[{ json: input }]] },
+						startTime: Date.now(),
+						executionTime: 0,
+						executionIndex: 0,
+						source: [],
+					},
 				},
 			});
 			return execution;
@@ -202,12 +255,18 @@ export class StandaloneHost {
 	}
 
 	/** A one-node n8n `Workflow` with the export's settings (timezone resolved like n8n's). */
-	private buildWorkflow(workflowExport: WorkflowExport, node: INode): { workflow: Workflow; workflowData: IWorkflowBase } {
+	private buildWorkflow(
+		workflowExport: WorkflowExport,
+		node: INode,
+	): { workflow: Workflow; workflowData: IWorkflowBase } {
 		const timezone = workflowExport.settings?.timezone;
 		const settings = {
 			...workflowExport.settings,
 			executionOrder: 'v1' as const,
-			timezone: !timezone || timezone === 'DEFAULT' ? (process.env.GENERIC_TIMEZONE ?? N8N_DEFAULT_TIMEZONE) : timezone,
+			timezone:
+				!timezone || timezone === 'DEFAULT'
+					? (process.env.GENERIC_TIMEZONE ?? N8N_DEFAULT_TIMEZONE)
+					: timezone,
 		};
 		const workflowData: IWorkflowBase = {
 			id: workflowExport.id ?? 'toolbridge-standalone',
@@ -236,5 +295,11 @@ export class StandaloneHost {
 }
 
 function cancelledResult(node: INode): NodeRunResult {
-	return { items: [], error: { name: 'ToolCallCancelledError', message: `The run of node "${node.name}" was cancelled.` } };
+	return {
+		items: [],
+		error: {
+			name: 'ToolCallCancelledError',
+			message: `The run of node "${node.name}" was cancelled.`,
+		},
+	};
 }

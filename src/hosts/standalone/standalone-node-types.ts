@@ -1,12 +1,21 @@
 import type { DirectoryLoader } from 'n8n-core';
-import { NodeHelpers, type ICredentialType, type IDataObject, type INodeType, type INodeTypes, type IVersionedNodeType } from 'n8n-workflow';
+import {
+	NodeHelpers,
+	type ICredentialType,
+	type IDataObject,
+	type INodeType,
+	type INodeTypes,
+	type IVersionedNodeType,
+} from 'n8n-workflow';
 import { NodeTypeNotFoundError } from '../../errors/node-type-not-found-error';
 import { deriveToolNodeType } from './derive-tool-node-type';
 
 /** Splits `@scope/pkg.nodeName` at the last dot into package and node name. */
 function splitNodeType(fullType: string): { packageName: string; name: string } {
 	const dot = fullType.lastIndexOf('.');
-	return dot === -1 ? { packageName: '', name: fullType } : { packageName: fullType.slice(0, dot), name: fullType.slice(dot + 1) };
+	return dot === -1
+		? { packageName: '', name: fullType }
+		: { packageName: fullType.slice(0, dot), name: fullType.slice(dot + 1) };
 }
 
 /**
@@ -50,7 +59,10 @@ export class StandaloneNodeTypes implements INodeTypes {
 		if (name.endsWith('Tool') && this.isKnown(loader, name.slice(0, -'Tool'.length))) {
 			return loader.getNode(name.slice(0, -'Tool'.length)).type;
 		}
-		throw new NodeTypeNotFoundError(nodeType, `Node type "${nodeType}" is not in package "${packageName}".`);
+		throw new NodeTypeNotFoundError(
+			nodeType,
+			`Node type "${nodeType}" is not in package "${packageName}".`,
+		);
 	}
 
 	/**
@@ -60,7 +72,11 @@ export class StandaloneNodeTypes implements INodeTypes {
 	getByNameAndVersion(nodeType: string, version?: number): INodeType {
 		const { packageName, name } = splitNodeType(nodeType);
 		const loader = this.loaders.get(packageName);
-		const isDerivedTool = loader !== undefined && !this.isKnown(loader, name) && name.endsWith('Tool') && !Object.hasOwn(this.nodeTypes, nodeType);
+		const isDerivedTool =
+			loader !== undefined &&
+			!this.isKnown(loader, name) &&
+			name.endsWith('Tool') &&
+			!Object.hasOwn(this.nodeTypes, nodeType);
 		const plain = NodeHelpers.getVersionedNodeType(this.getByName(nodeType), version);
 		if (!isDerivedTool) return plain;
 		const cacheKey = `${nodeType}@${version ?? 'latest'}`;
@@ -81,7 +97,8 @@ export class StandaloneNodeTypes implements INodeTypes {
 	getKnownTypes(): IDataObject {
 		const known: IDataObject = {};
 		for (const [packageName, loader] of this.loaders) {
-			for (const [name, details] of Object.entries(loader.known.nodes)) known[`${packageName}.${name}`] = details;
+			for (const [name, details] of Object.entries(loader.known.nodes))
+				known[`${packageName}.${name}`] = details;
 		}
 		return known;
 	}
@@ -92,11 +109,17 @@ export class StandaloneNodeTypes implements INodeTypes {
 	 */
 	getCredentialType(credentialType: string): ICredentialType {
 		for (const loader of this.loaders.values()) {
-			if (Object.hasOwn(loader.known.credentials, credentialType) || Object.hasOwn(loader.credentialTypes, credentialType)) {
+			if (
+				Object.hasOwn(loader.known.credentials, credentialType) ||
+				Object.hasOwn(loader.credentialTypes, credentialType)
+			) {
 				return loader.getCredential(credentialType).type;
 			}
 		}
-		throw new NodeTypeNotFoundError(credentialType, `Credential type "${credentialType}" is not defined by any installed node package.`);
+		throw new NodeTypeNotFoundError(
+			credentialType,
+			`Credential type "${credentialType}" is not defined by any installed node package.`,
+		);
 	}
 
 	private held(nodeType: string): INodeType | IVersionedNodeType | undefined {

@@ -22,10 +22,15 @@ export interface WorkflowExport {
  */
 export function parseWorkflow(value: unknown, origin = 'workflow'): WorkflowExport {
 	if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-		throw new WorkflowFileError(`${origin} is not an n8n workflow: expected a JSON object with "nodes" and "connections".`);
+		throw new WorkflowFileError(
+			`${origin} is not an n8n workflow: expected a JSON object with "nodes" and "connections".`,
+		);
 	}
 	const workflow = value as Partial<WorkflowExport>;
-	if (!Array.isArray(workflow.nodes)) throw new WorkflowFileError(`${origin} is not an n8n workflow: "nodes" is missing or not an array.`);
+	if (!Array.isArray(workflow.nodes))
+		throw new WorkflowFileError(
+			`${origin} is not an n8n workflow: "nodes" is missing or not an array.`,
+		);
 	if (typeof workflow.connections !== 'object' || workflow.connections === null) {
 		throw new WorkflowFileError(`${origin} is not an n8n workflow: "connections" is missing.`);
 	}
@@ -50,13 +55,19 @@ export function readWorkflowFile(file: string): WorkflowExport {
 	try {
 		text = readFileSync(file, 'utf8');
 	} catch (error) {
-		throw new WorkflowFileError(`Cannot read workflow file ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}.`, { cause: error });
+		throw new WorkflowFileError(
+			`Cannot read workflow file ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}.`,
+			{ cause: error },
+		);
 	}
 	let value: unknown;
 	try {
 		value = JSON.parse(text);
 	} catch (error) {
-		throw new WorkflowFileError(`Workflow file ${file} is not valid JSON: ${(error as Error).message}.`, { cause: error });
+		throw new WorkflowFileError(
+			`Workflow file ${file} is not valid JSON: ${(error as Error).message}.`,
+			{ cause: error },
+		);
 	}
 	return parseWorkflow(value, `Workflow file ${file}`);
 }
@@ -78,11 +89,20 @@ function aiToolEdges(workflow: WorkflowExport): Array<[string, string]> {
  * (a nested AgentOrchestrator) is a tool of that agent, not a separate agent to choose.
  * `includeNested` lists those too.
  */
-export function findAgentNames(workflow: WorkflowExport, options: { includeNested?: boolean } = {}): string[] {
+export function findAgentNames(
+	workflow: WorkflowExport,
+	options: { includeNested?: boolean } = {},
+): string[] {
 	const edges = aiToolEdges(workflow);
 	const targets = new Set(edges.map(([, target]) => target));
-	const nested = new Set(edges.filter(([source, target]) => targets.has(source) && target !== source).map(([source]) => source));
-	return workflow.nodes.filter((node) => targets.has(node.name) && (options.includeNested || !nested.has(node.name))).map((node) => node.name);
+	const nested = new Set(
+		edges
+			.filter(([source, target]) => targets.has(source) && target !== source)
+			.map(([source]) => source),
+	);
+	return workflow.nodes
+		.filter((node) => targets.has(node.name) && (options.includeNested || !nested.has(node.name)))
+		.map((node) => node.name);
 }
 
 /**
@@ -103,14 +123,26 @@ export function selectAgent(workflow: WorkflowExport, agentName?: string): INode
 		}
 		return workflow.nodes.find((node) => node.name === agentName)!;
 	}
-	if (agents.length === 0) throw new AgentNotFoundError('No agent in this workflow: no node has tools connected to its ai_tool input.', agents);
-	if (agents.length > 1) throw new AgentNotFoundError(`Several agents in this workflow (${list}): choose one with --agent NAME.`, agents);
+	if (agents.length === 0)
+		throw new AgentNotFoundError(
+			'No agent in this workflow: no node has tools connected to its ai_tool input.',
+			agents,
+		);
+	if (agents.length > 1)
+		throw new AgentNotFoundError(
+			`Several agents in this workflow (${list}): choose one with --agent NAME.`,
+			agents,
+		);
 	return workflow.nodes.find((node) => node.name === agents[0])!;
 }
 
 /** The enabled nodes connected to the agent's `ai_tool` input, in workflow node order. */
 export function findToolNodes(workflow: WorkflowExport, agentName: string): INode[] {
-	const sources = new Set(aiToolEdges(workflow).filter(([, target]) => target === agentName).map(([source]) => source));
+	const sources = new Set(
+		aiToolEdges(workflow)
+			.filter(([, target]) => target === agentName)
+			.map(([source]) => source),
+	);
 	return workflow.nodes.filter((node) => sources.has(node.name) && node.disabled !== true);
 }
 
@@ -121,7 +153,8 @@ export function findToolNodes(workflow: WorkflowExport, agentName: string): INod
  */
 export function assertNoToolLoop(workflow: WorkflowExport): void {
 	const toolsOf = new Map<string, string[]>();
-	for (const [tool, agent] of aiToolEdges(workflow)) toolsOf.set(agent, [...(toolsOf.get(agent) ?? []), tool]);
+	for (const [tool, agent] of aiToolEdges(workflow))
+		toolsOf.set(agent, [...(toolsOf.get(agent) ?? []), tool]);
 	const state = new Map<string, 'open' | 'done'>();
 	const path: string[] = [];
 	const visit = (name: string): string[] | undefined => {

@@ -27,17 +27,30 @@ export interface FakeNodeContext {
 }
 
 export function fakeNodeContext(options: FakeNodeOptions): FakeNodeContext {
-	const node: INode = { id: options.name, name: options.name, type: 'n8n-nodes-toolbridge.agentOrchestrator', typeVersion: 1, position: [0, 0], parameters: options.parameters as INode['parameters'] };
+	const node: INode = {
+		id: options.name,
+		name: options.name,
+		type: 'n8n-nodes-toolbridge.agentOrchestrator',
+		typeVersion: 1,
+		position: [0, 0],
+		parameters: options.parameters as INode['parameters'],
+	};
 	const items = (options.items ?? [{ chatInput: 'hello' }]).map((json) => ({ json }));
-	const parameters: IDataObject = { authentication: 'openRouterApi', options: {}, ...options.parameters };
+	const parameters: IDataObject = {
+		authentication: 'openRouterApi',
+		options: {},
+		...options.parameters,
+	};
 	const logged: FakeNodeContext['logged'] = [];
 	const context = {
 		getNode: () => node,
 		getWorkflow: () => ({ id: 'wf-modes', active: false }),
 		getInputData: () => items,
 		getNodeParameter: (name: string, itemIndex: number, fallback?: unknown) => {
-			if (name === 'prompt' && parameters.prompt === undefined) return items[itemIndex].json.chatInput;
-			if (name.startsWith('options.')) return (parameters.options as IDataObject)[name.slice(8)] ?? fallback;
+			if (name === 'prompt' && parameters.prompt === undefined)
+				return items[itemIndex].json.chatInput;
+			if (name.startsWith('options.'))
+				return (parameters.options as IDataObject)[name.slice(8)] ?? fallback;
 			return parameters[name] ?? fallback;
 		},
 		getCredentials: async () => ({ apiKey: fakeApiKey, url: options.baseUrl }),
@@ -52,12 +65,17 @@ export function fakeNodeContext(options: FakeNodeOptions): FakeNodeContext {
 			logged.push({ kind: 'input', data });
 			return { index: logged.length };
 		},
-		addOutputData: (_type: string, _index: number, data: unknown) => logged.push({ kind: 'output', data }),
+		addOutputData: (_type: string, _index: number, data: unknown) =>
+			logged.push({ kind: 'output', data }),
 		isStreaming: () => false,
 		sendChunk: () => undefined,
 		continueOnFail: () => options.continueOnFail ?? false,
 		getExecutionCancelSignal: () => options.signal,
 		logger: { debug: () => undefined, warn: () => undefined },
 	};
-	return { execute: context as unknown as IExecuteFunctions, supply: context as unknown as ISupplyDataFunctions, logged };
+	return {
+		execute: context as unknown as IExecuteFunctions,
+		supply: context as unknown as ISupplyDataFunctions,
+		logged,
+	};
 }

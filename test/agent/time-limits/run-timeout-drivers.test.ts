@@ -9,7 +9,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createChatModelCaller } from '../../../src/agent/create-chat-model-caller';
 import { RunTimeLimitReason } from '../../../src/agent/time-limits/run-time-limit';
 import type { AgentStoppedError } from '../../../src/agent/agent-stopped-error';
-import { startFakeChatServer, textReply, toolCallReply, type FakeChatServer, type FakeRequest } from '../../support/fake-chat-server';
+import {
+	startFakeChatServer,
+	textReply,
+	toolCallReply,
+	type FakeChatServer,
+	type FakeRequest,
+} from '../../support/fake-chat-server';
 import { drivers } from '../loop-drivers';
 import { delayTool } from '../test-tools';
 
@@ -19,7 +25,9 @@ beforeAll(async () => {
 		respond: ({ body }: FakeRequest) =>
 			(body.messages as Array<{ role: string }>).some((message) => message.role === 'tool')
 				? textReply('answered after the limit')
-				: toolCallReply([{ id: 'slow1', name: 'wait_echo', arguments: { label: 'slow', ms: 1500 } }]),
+				: toolCallReply([
+						{ id: 'slow1', name: 'wait_echo', arguments: { label: 'slow', ms: 1500 } },
+					]),
 	});
 });
 afterAll(async () => {

@@ -1,6 +1,9 @@
 import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
-import { returnAbortController, takeAbortController } from '../../../src/chat/http/abort-controller-pool';
+import {
+	returnAbortController,
+	takeAbortController,
+} from '../../../src/chat/http/abort-controller-pool';
 
 describe('abort controller pool', () => {
 	it('hands a returned controller to the next taker, without the listeners left on its signal', () => {

@@ -10,9 +10,21 @@ function withCode(message: string, code: string, cause?: unknown): Error {
 
 describe('connectionErrorFrom: fetch failures → ChatConnectionError', () => {
 	it.each([
-		['undici: fetch failed, code on the cause', new TypeError('fetch failed', { cause: withCode('read ECONNRESET', 'ECONNRESET') }), 'ECONNRESET'],
-		['a code two causes down', new Error('x', { cause: new Error('y', { cause: withCode('z', 'UND_ERR_SOCKET') }) }), 'UND_ERR_SOCKET'],
-		['an abort code is looked through', withCode('aborted', 'ABORT_ERR', withCode('reset', 'EPIPE')), 'EPIPE'],
+		[
+			'undici: fetch failed, code on the cause',
+			new TypeError('fetch failed', { cause: withCode('read ECONNRESET', 'ECONNRESET') }),
+			'ECONNRESET',
+		],
+		[
+			'a code two causes down',
+			new Error('x', { cause: new Error('y', { cause: withCode('z', 'UND_ERR_SOCKET') }) }),
+			'UND_ERR_SOCKET',
+		],
+		[
+			'an abort code is looked through',
+			withCode('aborted', 'ABORT_ERR', withCode('reset', 'EPIPE')),
+			'EPIPE',
+		],
 		['no code, but the message says so', new TypeError('terminated'), undefined],
 	])('%s', (_case, error, systemCode) => {
 		const mapped = connectionErrorFrom(error, url);

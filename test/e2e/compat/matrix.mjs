@@ -57,10 +57,17 @@ export function compareVersions(left, right) {
  */
 export function nodeMajorFor(range) {
 	const minimum = /(?:>=|\^|~)?\s*(\d+)(?:\.(\d+))?/.exec(range ?? '');
-	const majors = Object.keys(NODE_RELEASES).map(Number).sort((a, b) => a - b);
+	const majors = Object.keys(NODE_RELEASES)
+		.map(Number)
+		.sort((a, b) => a - b);
 	const upper = /<=?\s*(\d+)/.exec(range ?? '');
-	const fits = majors.filter((major) => (!minimum || major >= Number(minimum[1])) && (!upper || major <= Number(upper[1])));
-	if (fits.length === 0) throw new Error(`no provisionable Node major (${majors.join(', ')}) satisfies engines.node '${range}'`);
+	const fits = majors.filter(
+		(major) => (!minimum || major >= Number(minimum[1])) && (!upper || major <= Number(upper[1])),
+	);
+	if (fits.length === 0)
+		throw new Error(
+			`no provisionable Node major (${majors.join(', ')}) satisfies engines.node '${range}'`,
+		);
 	return fits[0];
 }
 
@@ -100,9 +107,15 @@ export async function resolveMatrix(entries) {
 		/** @type {string[]} */
 		let candidates;
 		if (entry.spec === 'newest') candidates = [...versions].reverse();
-		else if (entry.spec.startsWith('latest-of:')) candidates = versions.filter((version) => version.startsWith(entry.spec.slice('latest-of:'.length))).reverse();
+		else if (entry.spec.startsWith('latest-of:'))
+			candidates = versions
+				.filter((version) => version.startsWith(entry.spec.slice('latest-of:'.length)))
+				.reverse();
 		else candidates = versions.includes(entry.spec) ? [entry.spec] : [];
-		if (candidates.length === 0) throw new Error(`matrix entry ${entry.label}: no n8n release matches '${entry.spec}' on the registry`);
+		if (candidates.length === 0)
+			throw new Error(
+				`matrix entry ${entry.label}: no n8n release matches '${entry.spec}' on the registry`,
+			);
 		const [version, ...rest] = candidates;
 		resolved.push({
 			label: entry.label,

@@ -31,7 +31,10 @@ import { join } from 'node:path';
  * @throws {Error} when neither exists
  */
 export function packageDirOf(n8nDir, name) {
-	for (const candidate of [join(n8nDir, 'node_modules', 'n8n', 'node_modules', name), join(n8nDir, 'node_modules', name)]) {
+	for (const candidate of [
+		join(n8nDir, 'node_modules', 'n8n', 'node_modules', name),
+		join(n8nDir, 'node_modules', name),
+	]) {
 		if (existsSync(join(candidate, 'package.json'))) return candidate;
 	}
 	throw new Error(`package ${name} not found in the n8n install at ${n8nDir}`);
@@ -47,8 +50,12 @@ function highestVersions(file) {
 	const descriptions = JSON.parse(readFileSync(file, 'utf8'));
 	const result = new Map();
 	for (const description of descriptions) {
-		const versions = Array.isArray(description.version) ? description.version : [description.version];
-		const name = description.name.includes('.') ? description.name.slice(description.name.lastIndexOf('.') + 1) : description.name;
+		const versions = Array.isArray(description.version)
+			? description.version
+			: [description.version];
+		const name = description.name.includes('.')
+			? description.name.slice(description.name.lastIndexOf('.') + 1)
+			: description.name;
 		result.set(name, Math.max(result.get(name) ?? 0, ...versions));
 	}
 	return result;
@@ -61,20 +68,38 @@ function highestVersions(file) {
  * @throws {Error} when a package or a node the scenarios need is missing
  */
 export function readN8nProfile(n8nDir) {
-	const version = (/** @type {string} */ name) => JSON.parse(readFileSync(join(packageDirOf(n8nDir, name), 'package.json'), 'utf8')).version;
-	const base = highestVersions(join(packageDirOf(n8nDir, 'n8n-nodes-base'), 'dist', 'types', 'nodes.json'));
-	const langchain = highestVersions(join(packageDirOf(n8nDir, '@n8n/n8n-nodes-langchain'), 'dist', 'types', 'nodes.json'));
+	const version = (/** @type {string} */ name) =>
+		JSON.parse(readFileSync(join(packageDirOf(n8nDir, name), 'package.json'), 'utf8')).version;
+	const base = highestVersions(
+		join(packageDirOf(n8nDir, 'n8n-nodes-base'), 'dist', 'types', 'nodes.json'),
+	);
+	const langchain = highestVersions(
+		join(packageDirOf(n8nDir, '@n8n/n8n-nodes-langchain'), 'dist', 'types', 'nodes.json'),
+	);
 	const pick = (/** @type {Map<string, number>} */ list, /** @type {string} */ name) => {
 		const found = list.get(name);
 		if (found === undefined) throw new Error(`this n8n has no '${name}' node`);
 		return found;
 	};
 	const core = packageDirOf(n8nDir, 'n8n-core');
-	const connectionData = join(core, 'dist', 'execution-engine', 'node-execution-context', 'utils', 'get-input-connection-data.js');
+	const connectionData = join(
+		core,
+		'dist',
+		'execution-engine',
+		'node-execution-context',
+		'utils',
+		'get-input-connection-data.js',
+	);
 	const connectionDataText = existsSync(connectionData) ? readFileSync(connectionData, 'utf8') : '';
 	/** @type {Record<string, string>} */
 	const packages = {};
-	for (const name of ['n8n-core', 'n8n-workflow', '@langchain/core', 'n8n-nodes-base', '@n8n/n8n-nodes-langchain']) {
+	for (const name of [
+		'n8n-core',
+		'n8n-workflow',
+		'@langchain/core',
+		'n8n-nodes-base',
+		'@n8n/n8n-nodes-langchain',
+	]) {
 		try {
 			packages[name] = version(name);
 		} catch {

@@ -16,10 +16,24 @@
 import { randomUUID } from 'node:crypto';
 
 import { assertToolSchema, matchStreaming, toolMessages } from '../lib/fake-model.mjs';
-import { FAKE_API_KEY, connections, node, nodeOutput, openRouterCredential, runDataOf, runError, workflow } from '../lib/workflows.mjs';
+import {
+	FAKE_API_KEY,
+	connections,
+	node,
+	nodeOutput,
+	openRouterCredential,
+	runDataOf,
+	runError,
+	workflow,
+} from '../lib/workflows.mjs';
 import { childAnswer, parentAndChildFake, researcherNode } from '../scenarios/agent-modes.mjs';
 import { humanReview } from '../scenarios/human-review.mjs';
-import { EXPECTED, HASH_TOOL_DESCRIPTION, TOOL_INPUT, hashTextTool } from '../scenarios/tool-fixtures.mjs';
+import {
+	EXPECTED,
+	HASH_TOOL_DESCRIPTION,
+	TOOL_INPUT,
+	hashTextTool,
+} from '../scenarios/tool-fixtures.mjs';
 
 /**
  * @typedef {import('./n8n-profile.mjs').N8nProfile} N8nProfile
@@ -60,7 +74,9 @@ async function importAndExecute(scope, fake, buildWorkflow) {
 	fake.assertNoFailures();
 	if (!run.ok) {
 		const message = run.result ? runError(run.result) : undefined;
-		throw new Error(`n8n execute failed: ${message ?? '(no error in output)'} (log ${run.logPath})\n${run.stdout.slice(-1500)}`);
+		throw new Error(
+			`n8n execute failed: ${message ?? '(no error in output)'} (log ${run.logPath})\n${run.stdout.slice(-1500)}`,
+		);
 	}
 	return run.result;
 }
@@ -75,7 +91,9 @@ async function importAndExecute(scope, fake, buildWorkflow) {
  * @returns {'engine' | 'in-process' | 'unknown'}
  */
 export function toolPathOf(runs, toolCallId) {
-	const items = runs.flatMap((run) => Object.values(run?.data ?? {}).flat(2)).map((item) => item?.json ?? {});
+	const items = runs
+		.flatMap((run) => Object.values(run?.data ?? {}).flat(2))
+		.map((item) => item?.json ?? {});
 	if (items.some((json) => json.toolCallId === toolCallId)) return 'engine';
 	if (items.some((json) => 'response' in json)) return 'in-process';
 	return 'unknown';
@@ -95,18 +113,32 @@ async function fullMode(scope, profile, { subNode = false } = {}) {
 	/** @type {{ toolMessage?: string }} */
 	const seen = {};
 	const fake = await scope.startFake((request, fakeModule) => {
-		if (request.headers.authorization !== `Bearer ${FAKE_API_KEY}`) throw new Error('the credential API key did not arrive as a Bearer token');
+		if (request.headers.authorization !== `Bearer ${FAKE_API_KEY}`)
+			throw new Error('the credential API key did not arrive as a Bearer token');
 		const body = request.body;
-		if (body.model !== model) throw new Error(`model ${JSON.stringify(body.model)}, expected ${model}`);
-		assertToolSchema(body, 'Hash_Text', { properties: { text: 'string' }, required: ['text'], description: HASH_TOOL_DESCRIPTION });
+		if (body.model !== model)
+			throw new Error(`model ${JSON.stringify(body.model)}, expected ${model}`);
+		assertToolSchema(body, 'Hash_Text', {
+			properties: { text: 'string' },
+			required: ['text'],
+			description: HASH_TOOL_DESCRIPTION,
+		});
 		const results = toolMessages(body);
 		if (results.length === 0) {
-			return matchStreaming(request, fakeModule.toolCallReply([{ id: 'call_hash', name: 'Hash_Text', arguments: { text: TOOL_INPUT.text } }], { model }));
+			return matchStreaming(
+				request,
+				fakeModule.toolCallReply(
+					[{ id: 'call_hash', name: 'Hash_Text', arguments: { text: TOOL_INPUT.text } }],
+					{ model },
+				),
+			);
 		}
 		const result = results.find((entry) => entry.tool_call_id === 'call_hash');
 		seen.toolMessage = result?.content;
 		if (!result?.content.includes(EXPECTED.sha256)) {
-			throw new Error(`the model's tool message for Hash_Text is not Crypto's output (SHA-256 ${EXPECTED.sha256.slice(0, 12)}… missing): ${JSON.stringify(result?.content ?? null).slice(0, 400)}`);
+			throw new Error(
+				`the model's tool message for Hash_Text is not Crypto's output (SHA-256 ${EXPECTED.sha256.slice(0, 12)}… missing): ${JSON.stringify(result?.content ?? null).slice(0, 400)}`,
+			);
 		}
 		return matchStreaming(request, fakeModule.textReply(`Digest: ${EXPECTED.sha256}.`, { model }));
 	});
@@ -117,16 +149,38 @@ async function fullMode(scope, profile, { subNode = false } = {}) {
 			nodes: [
 				node('Start', 'n8n-nodes-base.manualTrigger', profile.nodes.manualTrigger, {}),
 				subNode
-					? node('Agent Orchestrator', 'n8n-nodes-toolbridge.agentOrchestrator', 1.1, { mode: 'full', prompt: 'Hash the text.', options: {} })
+					? node('Agent Orchestrator', 'n8n-nodes-toolbridge.agentOrchestrator', 1.1, {
+							mode: 'full',
+							prompt: 'Hash the text.',
+							options: {},
+						})
 					: node(
 							'Agent Orchestrator',
 							'n8n-nodes-toolbridge.agentOrchestrator',
 							1,
-							{ authentication: 'openRouterApi', mode: 'full', model, prompt: 'Hash the text.', options: {} },
+							{
+								authentication: 'openRouterApi',
+								mode: 'full',
+								model,
+								prompt: 'Hash the text.',
+								options: {},
+							},
 							{ openRouterApi: credential },
 						),
 				...(subNode
-					? [node('Toolbridge Chat Model', 'n8n-nodes-toolbridge.toolbridgeChatModel', 1, { authentication: 'openRouterApi', model: { __rl: true, mode: 'id', value: model }, options: {} }, { openRouterApi: credential })]
+					? [
+							node(
+								'Toolbridge Chat Model',
+								'n8n-nodes-toolbridge.toolbridgeChatModel',
+								1,
+								{
+									authentication: 'openRouterApi',
+									model: { __rl: true, mode: 'id', value: model },
+									options: {},
+								},
+								{ openRouterApi: credential },
+							),
+						]
 					: []),
 				{ ...hashTextTool(), typeVersion: profile.nodes.crypto },
 			],
@@ -137,17 +191,28 @@ async function fullMode(scope, profile, { subNode = false } = {}) {
 			]),
 		}),
 	);
-	if (fake.requests.length !== 2) throw new Error(`the fake got ${fake.requests.length} requests, expected 2 (tool message seen: ${JSON.stringify(seen.toolMessage ?? null).slice(0, 300)})`);
+	if (fake.requests.length !== 2)
+		throw new Error(
+			`the fake got ${fake.requests.length} requests, expected 2 (tool message seen: ${JSON.stringify(seen.toolMessage ?? null).slice(0, 300)})`,
+		);
 	const output = nodeOutput(result, 'Agent Orchestrator');
 	const answer = JSON.stringify(output[0]?.output ?? output[0]);
-	if (!answer.includes(EXPECTED.sha256)) throw new Error(`the orchestrator's answer lacks the SHA-256: ${answer.slice(0, 400)}`);
+	if (!answer.includes(EXPECTED.sha256))
+		throw new Error(`the orchestrator's answer lacks the SHA-256: ${answer.slice(0, 400)}`);
 	const runs = runDataOf(result)['Hash Text'] ?? [];
-	if (runs.length !== 1) throw new Error(`'Hash Text' ran ${runs.length} times in n8n's execution data, expected 1`);
-	if (!JSON.stringify(runs[0].data ?? {}).includes(EXPECTED.sha256)) throw new Error(`'Hash Text' run output lacks the SHA-256: ${JSON.stringify(runs[0]).slice(0, 500)}`);
+	if (runs.length !== 1)
+		throw new Error(`'Hash Text' ran ${runs.length} times in n8n's execution data, expected 1`);
+	if (!JSON.stringify(runs[0].data ?? {}).includes(EXPECTED.sha256))
+		throw new Error(
+			`'Hash Text' run output lacks the SHA-256: ${JSON.stringify(runs[0]).slice(0, 500)}`,
+		);
 	const path = toolPathOf(runs, 'call_hash');
 	if (subNode) {
 		const modelRuns = runDataOf(result)['Toolbridge Chat Model'] ?? [];
-		if (modelRuns.length !== 2) throw new Error(`'Toolbridge Chat Model' has ${modelRuns.length} runs in n8n's execution data (its Logs), expected one per model call (2)`);
+		if (modelRuns.length !== 2)
+			throw new Error(
+				`'Toolbridge Chat Model' has ${modelRuns.length} runs in n8n's execution data (its Logs), expected one per model call (2)`,
+			);
 		return `tool path: ${path}; the sub-node's model answered (native path), its 2 calls are its runs in the Logs; Crypto ran once`;
 	}
 	return `tool path: ${path}; Crypto v${profile.nodes.crypto} ran once, the model read its SHA-256 and the answer carries it`;
@@ -176,7 +241,13 @@ async function nestedUnderN8nAgent(scope, profile) {
 					text: 'Ask the researcher for the digest and report it.',
 					options: {},
 				}),
-				node('OpenRouter Model', '@n8n/n8n-nodes-langchain.lmChatOpenRouter', profile.nodes.lmChatOpenRouter, { model: models.parent, options: {} }, { openRouterApi: credential }),
+				node(
+					'OpenRouter Model',
+					'@n8n/n8n-nodes-langchain.lmChatOpenRouter',
+					profile.nodes.lmChatOpenRouter,
+					{ model: models.parent, options: {} },
+					{ openRouterApi: credential },
+				),
 				researcherNode(credential, models.child),
 				{ ...hashTextTool(), typeVersion: profile.nodes.crypto },
 			],
@@ -189,11 +260,16 @@ async function nestedUnderN8nAgent(scope, profile) {
 		}),
 	);
 	if (parentReplies.length !== 2 || childReplies.length !== 2) {
-		throw new Error(`requests: parent ${parentReplies.length}, child ${childReplies.length}; expected 2 each`);
+		throw new Error(
+			`requests: parent ${parentReplies.length}, child ${childReplies.length}; expected 2 each`,
+		);
 	}
 	const expectedAnswer = childAnswer(EXPECTED.sha256);
 	const [output] = nodeOutput(result, 'AI Agent');
-	if (!String(output?.output).includes(EXPECTED.sha256)) throw new Error(`the AI Agent's answer lacks the digest: ${JSON.stringify(output).slice(0, 600)}`);
+	if (!String(output?.output).includes(EXPECTED.sha256))
+		throw new Error(
+			`the AI Agent's answer lacks the digest: ${JSON.stringify(output).slice(0, 600)}`,
+		);
 	let delivery;
 	if (seen.toolResult === expectedAnswer) delivery = 'plain text (in-process tool)';
 	else {
@@ -203,14 +279,22 @@ async function nestedUnderN8nAgent(scope, profile) {
 		} catch {
 			items = undefined;
 		}
-		if (!Array.isArray(items) || items.length !== 1 || Object.keys(items[0] ?? {}).join() !== 'output' || items[0].output !== expectedAnswer) {
-			throw new Error(`the parent model's tool message is ${JSON.stringify(seen.toolResult)}, expected the child's answer as plain text or as [{"output": <answer>}] (encoded once)`);
+		if (
+			!Array.isArray(items) ||
+			items.length !== 1 ||
+			Object.keys(items[0] ?? {}).join() !== 'output' ||
+			items[0].output !== expectedAnswer
+		) {
+			throw new Error(
+				`the parent model's tool message is ${JSON.stringify(seen.toolResult)}, expected the child's answer as plain text or as [{"output": <answer>}] (encoded once)`,
+			);
 		}
 		delivery = 'n8n item list [{"output": …}] (engine-run tool node)';
 	}
 	const runData = runDataOf(result);
 	const hashRuns = runData['Hash Text'] ?? [];
-	if (hashRuns.length !== 1) throw new Error(`'Hash Text' ran ${hashRuns.length} times, expected 1 (the child's one call)`);
+	if (hashRuns.length !== 1)
+		throw new Error(`'Hash Text' ran ${hashRuns.length} times, expected 1 (the child's one call)`);
 	const researcherRuns = runData.Researcher?.length ?? 0;
 	return `AI Agent v${profile.nodes.agent} → Researcher (${researcherRuns} run(s)): the parent model read the child's answer as ${delivery}; the child's Crypto call: ${toolPathOf(hashRuns, 'call_child_hash')}`;
 }
@@ -219,12 +303,14 @@ async function nestedUnderN8nAgent(scope, profile) {
 export const compatScenarios = [
 	{
 		id: 'full-mode',
-		title: 'orchestrator (full mode, default settings) + Crypto tool: the model reads the real SHA-256',
+		title:
+			'orchestrator (full mode, default settings) + Crypto tool: the model reads the real SHA-256',
 		run: fullMode,
 	},
 	{
 		id: 'toolbridge-chat-model',
-		title: 'orchestrator (version 1.1, no credential) + Toolbridge Chat Model sub-node + Crypto: the sub-node works on every n8n (no @n8n/ai-node-sdk before 2.x)',
+		title:
+			'orchestrator (version 1.1, no credential) + Toolbridge Chat Model sub-node + Crypto: the sub-node works on every n8n (no @n8n/ai-node-sdk before 2.x)',
 		run: (scope, profile) => fullMode(scope, profile, { subNode: true }),
 	},
 	{
@@ -234,10 +320,19 @@ export const compatScenarios = [
 	},
 	{
 		id: 'human-review',
-		title: 'n8n start: Email send-and-wait review gate before Crypto under the orchestrator (default settings): approve, then decline',
-		skip: (profile) => (profile.features.humanReview ? undefined : `n8n ${profile.n8n} has no human-review gates (…HitlTool nodes arrived with n8n-core 2.6)`),
+		title:
+			'n8n start: Email send-and-wait review gate before Crypto under the orchestrator (default settings): approve, then decline',
+		skip: (profile) =>
+			profile.features.humanReview
+				? undefined
+				: `n8n ${profile.n8n} has no human-review gates (…HitlTool nodes arrived with n8n-core 2.6)`,
 		run: async (scope, profile) => {
-			await humanReview({ agent: 'orchestrator', decisions: ['approve', 'decline'], orchestratorOptions: {}, nodeVersions: profile.nodes })(scope);
+			await humanReview({
+				agent: 'orchestrator',
+				decisions: ['approve', 'decline'],
+				orchestratorOptions: {},
+				nodeVersions: profile.nodes,
+			})(scope);
 			// humanReview throws unless: approve → Crypto ran once and the model read its SHA-256;
 			// decline → Crypto never ran and the model read the decline. Review gates work only
 			// through engine requests, so this row's tool path is the engine's.

@@ -124,7 +124,10 @@ export class ScenarioScope {
 					return await respond(request, fake);
 				} catch (error) {
 					failures.push(/** @type {Error} */ (error));
-					return fake.errorReply(400, `fake model rejected request ${request.index}: ${/** @type {Error} */ (error).message}`);
+					return fake.errorReply(
+						400,
+						`fake model rejected request ${request.index}: ${/** @type {Error} */ (error).message}`,
+					);
 				}
 			},
 		});

@@ -36,7 +36,9 @@ let fakeAnthropic;
  * @throws {Error} when the file is missing or does not load
  */
 export function loadFakeAnthropic() {
-	fakeAnthropic ??= import('tsx/esm/api').then(({ tsImport }) => tsImport(FAKE_ANTHROPIC_URL.href, import.meta.url));
+	fakeAnthropic ??= import('tsx/esm/api').then(({ tsImport }) =>
+		tsImport(FAKE_ANTHROPIC_URL.href, import.meta.url),
+	);
 	return fakeAnthropic;
 }
 
@@ -65,7 +67,11 @@ export function matchStreaming(request, reply) {
 			const delta = choice.delta ?? {};
 			if (typeof delta.content === 'string') content += delta.content;
 			for (const call of delta.tool_calls ?? []) {
-				const slot = (toolCalls[call.index] ??= { id: '', type: 'function', function: { name: '', arguments: '' } });
+				const slot = (toolCalls[call.index] ??= {
+					id: '',
+					type: 'function',
+					function: { name: '', arguments: '' },
+				});
 				if (call.id) slot.id = call.id;
 				if (call.function?.name) slot.function.name = call.function.name;
 				if (call.function?.arguments) slot.function.arguments += call.function.arguments;
@@ -91,7 +97,11 @@ export function matchStreaming(request, reply) {
 		...(usage ? { usage } : {}),
 	};
 	const { chunks: _chunks, ...rest } = reply;
-	return { ...rest, headers: { ...reply.headers, 'Content-Type': 'application/json' }, rawSse: JSON.stringify(completion) };
+	return {
+		...rest,
+		headers: { ...reply.headers, 'Content-Type': 'application/json' },
+		rawSse: JSON.stringify(completion),
+	};
 }
 
 /**
@@ -103,7 +113,10 @@ export function toolsByName(body) {
 	const tools = new Map();
 	for (const tool of body?.tools ?? []) {
 		if (tool?.type === 'function' && tool.function?.name) {
-			tools.set(tool.function.name, { description: tool.function.description ?? '', parameters: tool.function.parameters });
+			tools.set(tool.function.name, {
+				description: tool.function.description ?? '',
+				parameters: tool.function.parameters,
+			});
 		}
 	}
 	return tools;
@@ -123,26 +136,42 @@ export function toolsByName(body) {
 export function assertToolSchema(body, name, expected) {
 	const tools = toolsByName(body);
 	const tool = tools.get(name);
-	const received = JSON.stringify([...tools.entries()].map(([toolName, value]) => ({ name: toolName, ...value })));
-	if (!tool) throw new Error(`model request has no tool '${name}'; tools received: ${received.slice(0, 1500)}`);
+	const received = JSON.stringify(
+		[...tools.entries()].map(([toolName, value]) => ({ name: toolName, ...value })),
+	);
+	if (!tool)
+		throw new Error(
+			`model request has no tool '${name}'; tools received: ${received.slice(0, 1500)}`,
+		);
 	const schema = tool.parameters;
 	if (schema?.type !== 'object' || typeof schema.properties !== 'object') {
-		throw new Error(`tool '${name}' schema is not an object schema with properties: ${JSON.stringify(schema).slice(0, 800)}`);
+		throw new Error(
+			`tool '${name}' schema is not an object schema with properties: ${JSON.stringify(schema).slice(0, 800)}`,
+		);
 	}
 	for (const [property, type] of Object.entries(expected.properties)) {
 		const actual = schema.properties[property];
-		if (!actual) throw new Error(`tool '${name}' schema lacks property '${property}': ${JSON.stringify(schema)}`);
+		if (!actual)
+			throw new Error(
+				`tool '${name}' schema lacks property '${property}': ${JSON.stringify(schema)}`,
+			);
 		if (actual.type !== type) {
-			throw new Error(`tool '${name}' property '${property}' has type ${JSON.stringify(actual.type)}, expected '${type}'`);
+			throw new Error(
+				`tool '${name}' property '${property}' has type ${JSON.stringify(actual.type)}, expected '${type}'`,
+			);
 		}
 	}
 	for (const property of expected.required ?? []) {
 		if (!schema.required?.includes(property)) {
-			throw new Error(`tool '${name}' schema does not require '${property}': ${JSON.stringify(schema.required)}`);
+			throw new Error(
+				`tool '${name}' schema does not require '${property}': ${JSON.stringify(schema.required)}`,
+			);
 		}
 	}
 	if (expected.description !== undefined && tool.description !== expected.description) {
-		throw new Error(`tool '${name}' description is ${JSON.stringify(tool.description)}, expected ${JSON.stringify(expected.description)}`);
+		throw new Error(
+			`tool '${name}' description is ${JSON.stringify(tool.description)}, expected ${JSON.stringify(expected.description)}`,
+		);
 	}
 }
 
@@ -156,6 +185,7 @@ export function toolMessages(body) {
 		.filter((/** @type {any} */ message) => message.role === 'tool')
 		.map((/** @type {any} */ message) => ({
 			tool_call_id: message.tool_call_id,
-			content: typeof message.content === 'string' ? message.content : JSON.stringify(message.content),
+			content:
+				typeof message.content === 'string' ? message.content : JSON.stringify(message.content),
 		}));
 }

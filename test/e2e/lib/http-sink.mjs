@@ -26,7 +26,8 @@ export function sinkDigest(text) {
 export async function startHttpSink() {
 	/** @type {Array<{ text: string, at: number }>} */
 	const records = [];
-	const countOf = (/** @type {string} */ text) => records.filter((record) => record.text === text).length;
+	const countOf = (/** @type {string} */ text) =>
+		records.filter((record) => record.text === text).length;
 	const server = createServer(async (request, response) => {
 		const pieces = [];
 		for await (const piece of request) pieces.push(piece);
@@ -40,7 +41,9 @@ export async function startHttpSink() {
 		}
 		records.push({ text, at: Date.now() });
 		response.writeHead(200, { 'content-type': 'application/json' });
-		response.end(JSON.stringify({ recorded: text, digest: sinkDigest(text), count: countOf(text) }));
+		response.end(
+			JSON.stringify({ recorded: text, digest: sinkDigest(text), count: countOf(text) }),
+		);
 	});
 	await new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(undefined)));
 	const address = server.address();
@@ -72,9 +75,14 @@ export function recordTextTool(node, url, name = 'Record Text') {
 		sendBody: true,
 		contentType: 'json',
 		specifyBody: 'keypair',
-		bodyParameters: { parameters: [{ name: 'text', value: "={{ $fromAI('text', 'The exact text to record', 'string') }}" }] },
+		bodyParameters: {
+			parameters: [
+				{ name: 'text', value: "={{ $fromAI('text', 'The exact text to record', 'string') }}" },
+			],
+		},
 		options: {},
 		descriptionType: 'manual',
-		toolDescription: 'Records a text in the audit log and returns its receipt digest. Call it once per text.',
+		toolDescription:
+			'Records a text in the audit log and returns its receipt digest. Call it once per text.',
 	});
 }

@@ -19,7 +19,15 @@ import { runChecked } from './run-command.mjs';
  * Libraries that must resolve to n8n's own copy (instanceof checks, DI singletons).
  * A copy of any of them inside our package breaks n8n silently (see n8n-facts.md).
  */
-export const MUST_NOT_BUNDLE = ['zod', '@langchain/core', 'n8n-workflow', 'n8n-core', 'n8n-nodes-base', '@n8n/di', '@n8n/config'];
+export const MUST_NOT_BUNDLE = [
+	'zod',
+	'@langchain/core',
+	'n8n-workflow',
+	'n8n-core',
+	'n8n-nodes-base',
+	'@n8n/di',
+	'@n8n/config',
+];
 
 /**
  * Every `node_modules/<name>` (scoped or not) below `dir`, recursively.
@@ -68,22 +76,28 @@ export async function installPackageLikeN8n(options) {
 		npm_config_nodedir: options.nodeDir,
 		npm_config_update_notifier: 'false',
 	};
-	if (options.build) await runChecked('npm', ['run', 'build'], { cwd: repoDir, logPath, timeoutMs: 10 * 60_000 });
+	if (options.build)
+		await runChecked('npm', ['run', 'build'], { cwd: repoDir, logPath, timeoutMs: 10 * 60_000 });
 	let tarball = options.tarball;
 	if (!tarball) {
 		const packDir = join(tmpdir(), `toolbridge-e2e-pack-${process.pid}`);
 		mkdirSync(packDir, { recursive: true });
-		const packed = await runChecked('npm', ['pack', '--json', '--ignore-scripts', `--pack-destination=${packDir}`], {
-			cwd: repoDir,
-			env,
-			logPath,
-		});
+		const packed = await runChecked(
+			'npm',
+			['pack', '--json', '--ignore-scripts', `--pack-destination=${packDir}`],
+			{
+				cwd: repoDir,
+				env,
+				logPath,
+			},
+		);
 		const [info] = JSON.parse(packed.stdout.slice(packed.stdout.indexOf('[')));
 		tarball = join(packDir, info.filename);
 	}
 	const manifest = JSON.parse(readFileSync(join(repoDir, 'package.json'), 'utf8'));
 	const name = manifest.name;
-	if (!name.startsWith('n8n-nodes-')) throw new Error(`n8n only installs packages named n8n-nodes-*: ${name}`);
+	if (!name.startsWith('n8n-nodes-'))
+		throw new Error(`n8n only installs packages named n8n-nodes-*: ${name}`);
 
 	mkdirSync(join(nodesDir, 'node_modules'), { recursive: true });
 	const packageDir = join(nodesDir, 'node_modules', name);
@@ -131,6 +145,9 @@ export async function installPackageLikeN8n(options) {
 	const dependencies = Object.keys(installed.dependencies ?? {});
 	const installedNames = new Set(modules.map((module) => module.name));
 	const missing = dependencies.filter((dependency) => !installedNames.has(dependency));
-	if (missing.length > 0) throw new Error(`production dependencies not installed into ${packageDir}: ${missing.join(', ')}`);
+	if (missing.length > 0)
+		throw new Error(
+			`production dependencies not installed into ${packageDir}: ${missing.join(', ')}`,
+		);
 	return { name, version: installed.version, packageDir, tarball, dependencies };
 }

@@ -5,7 +5,16 @@
  * captured to files, and `n8n start` with readiness polling, owner setup, REST and
  * webhook calls, and guaranteed shutdown (process-group kill).
  */
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+	copyFileSync,
+	existsSync,
+	mkdirSync,
+	mkdtempSync,
+	readdirSync,
+	readFileSync,
+	rmSync,
+	writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -59,7 +68,8 @@ export function packageLoadProblems(logText, packageName) {
 	/** @type {string[]} */
 	const problems = [];
 	lines.forEach((line, index) => {
-		const relevant = line.includes(packageName) || /community package|load(ing)? (nodes|package)/i.test(line);
+		const relevant =
+			line.includes(packageName) || /community package|load(ing)? (nodes|package)/i.test(line);
 		if (relevant && /error|fail|could not|cannot|unable|invalid/i.test(line)) {
 			// The line and what n8n printed right after it (error details, stack).
 			problems.push(lines.slice(index, index + 6).join('\n'));
@@ -80,18 +90,26 @@ export class N8nInstance {
 	constructor(install, options = {}) {
 		this.install = install;
 		this.options = options.folder ? { ...options, keepFolder: true } : options;
-		this.folder = options.folder ?? mkdtempSync(join(tmpdir(), `toolbridge-e2e-${options.name ?? 'n8n'}-`));
+		this.folder =
+			options.folder ?? mkdtempSync(join(tmpdir(), `toolbridge-e2e-${options.name ?? 'n8n'}-`));
 		this.userFolder = join(this.folder, 'user');
 		this.logDir = join(this.folder, 'logs');
 		mkdirSync(this.userFolder, { recursive: true });
 		mkdirSync(this.logDir, { recursive: true });
-		const template = install.templateUserFolder ? join(install.templateUserFolder, '.n8n') : undefined;
-		if (template && existsSync(join(template, 'database.sqlite')) && !existsSync(join(this.userFolder, '.n8n', 'database.sqlite'))) {
+		const template = install.templateUserFolder
+			? join(install.templateUserFolder, '.n8n')
+			: undefined;
+		if (
+			template &&
+			existsSync(join(template, 'database.sqlite')) &&
+			!existsSync(join(this.userFolder, '.n8n', 'database.sqlite'))
+		) {
 			// A migrated database (and its encryption key): skips ~25 s of migrations.
 			mkdirSync(join(this.userFolder, '.n8n'), { recursive: true });
 			for (const file of readdirSync(template)) {
 				// config (encryption key) and database.sqlite with its -wal/-shm files
-				if (file === 'config' || file.startsWith('database.sqlite')) copyFileSync(join(template, file), join(this.userFolder, '.n8n', file));
+				if (file === 'config' || file.startsWith('database.sqlite'))
+					copyFileSync(join(template, file), join(this.userFolder, '.n8n', file));
 			}
 		}
 		/** @type {number} */
@@ -177,7 +195,10 @@ export class N8nInstance {
 	async cli(args, options = {}) {
 		await this.choosePorts();
 		this.commandCount += 1;
-		const logPath = join(this.logDir, `${String(this.commandCount).padStart(2, '0')}-${args[0].replace(/[^a-z0-9]+/gi, '-')}.log`);
+		const logPath = join(
+			this.logDir,
+			`${String(this.commandCount).padStart(2, '0')}-${args[0].replace(/[^a-z0-9]+/gi, '-')}.log`,
+		);
 		const result = await runCommand(this.install.nodeBin, [this.install.n8nBin, ...args], {
 			env: this.env(),
 			cwd: this.folder,
@@ -185,7 +206,9 @@ export class N8nInstance {
 			timeoutMs: options.timeoutMs ?? 180_000,
 		});
 		if (result.code !== 0 && !options.allowFailure) {
-			throw new Error(`n8n ${args.join(' ')} exited ${result.code ?? result.signal} (log ${logPath}):\n${tailFile(logPath, 50)}`);
+			throw new Error(
+				`n8n ${args.join(' ')} exited ${result.code ?? result.signal} (log ${logPath}):\n${tailFile(logPath, 50)}`,
+			);
 		}
 		return { ...result, logPath };
 	}
@@ -228,7 +251,9 @@ export class N8nInstance {
 	 * @throws {Error} when n8n produced neither JSON nor a clean failure
 	 */
 	async execute(workflowId) {
-		const run = await this.cli(['execute', `--id=${workflowId}`, '--rawOutput'], { allowFailure: true });
+		const run = await this.cli(['execute', `--id=${workflowId}`, '--rawOutput'], {
+			allowFailure: true,
+		});
 		let result;
 		try {
 			result = parseRawOutput(run.stdout);
@@ -248,7 +273,11 @@ export class N8nInstance {
 		await this.choosePorts();
 		const timeoutMs = options.timeoutMs ?? 120_000;
 		const exited = this.spawnServer(['start']);
-		await this.waitForReadiness(exited, timeoutMs, { exitedAs: 'n8n start', notReadyAs: 'n8n', tailLines: 50 });
+		await this.waitForReadiness(exited, timeoutMs, {
+			exitedAs: 'n8n start',
+			notReadyAs: 'n8n',
+			tailLines: 50,
+		});
 		await this.setupOwner();
 	}
 
@@ -282,9 +311,14 @@ export class N8nInstance {
 	async waitForReadiness(exited, timeoutMs, words) {
 		const deadline = Date.now() + timeoutMs;
 		for (;;) {
-			if (exited()) throw new Error(`${words.exitedAs} ${exited()} (log ${this.serverLog}):\n${tailFile(this.serverLog, words.tailLines)}`);
+			if (exited())
+				throw new Error(
+					`${words.exitedAs} ${exited()} (log ${this.serverLog}):\n${tailFile(this.serverLog, words.tailLines)}`,
+				);
 			if (Date.now() > deadline) {
-				throw new Error(`${words.notReadyAs} not ready after ${timeoutMs} ms (log ${this.serverLog}):\n${tailFile(this.serverLog, words.tailLines)}`);
+				throw new Error(
+					`${words.notReadyAs} not ready after ${timeoutMs} ms (log ${this.serverLog}):\n${tailFile(this.serverLog, words.tailLines)}`,
+				);
 			}
 			try {
 				const response = await fetch(`${this.baseUrl}/healthz/readiness`);
@@ -307,7 +341,8 @@ export class N8nInstance {
 			headers: { 'content-type': 'application/json' },
 			body: JSON.stringify(OWNER),
 		});
-		if (!response.ok) throw new Error(`owner setup: HTTP ${response.status} ${await response.text()}`);
+		if (!response.ok)
+			throw new Error(`owner setup: HTTP ${response.status} ${await response.text()}`);
 		const cookies = response.headers.getSetCookie?.() ?? [];
 		this.cookie = cookies.map((cookie) => cookie.split(';')[0]).join('; ');
 	}
@@ -331,7 +366,8 @@ export class N8nInstance {
 			body: body === undefined ? undefined : JSON.stringify(body),
 		});
 		const text = await response.text();
-		if (!response.ok) throw new Error(`${method} ${path}: HTTP ${response.status} ${text.slice(0, 1000)}`);
+		if (!response.ok)
+			throw new Error(`${method} ${path}: HTTP ${response.status} ${text.slice(0, 1000)}`);
 		const json = text ? JSON.parse(text) : undefined;
 		return json && typeof json === 'object' && 'data' in json ? json.data : json;
 	}
@@ -365,13 +401,18 @@ export class N8nInstance {
 		for (;;) {
 			const response = await fetch(`${this.baseUrl}/webhook/${path}`, {
 				method: 'OPTIONS',
-				headers: { origin: this.baseUrl, 'access-control-request-method': options.method ?? 'POST' },
+				headers: {
+					origin: this.baseUrl,
+					'access-control-request-method': options.method ?? 'POST',
+				},
 			});
 			await response.arrayBuffer();
 			if (response.ok) return;
 			if (statuses.at(-1) !== response.status) statuses.push(response.status);
 			if (Date.now() > deadline) {
-				throw new Error(`webhook '${path}' not registered after ${timeoutMs} ms (OPTIONS answered ${statuses.join(', ')}; log ${this.serverLog}):\n${tailFile(this.serverLog, 30)}`);
+				throw new Error(
+					`webhook '${path}' not registered after ${timeoutMs} ms (OPTIONS answered ${statuses.join(', ')}; log ${this.serverLog}):\n${tailFile(this.serverLog, 30)}`,
+				);
 			}
 			await sleep(250);
 		}
@@ -401,7 +442,11 @@ export class N8nInstance {
 	async stop() {
 		const server = this.server;
 		if (!server) return;
-		await stopChild(server, { ask: () => this.killServer('SIGTERM'), force: () => this.killServer('SIGKILL'), graceMs: 15_000 });
+		await stopChild(server, {
+			ask: () => this.killServer('SIGTERM'),
+			force: () => this.killServer('SIGKILL'),
+			graceMs: 15_000,
+		});
 		// Task runners and other children of the group.
 		killGroup(server);
 		process.removeListener('exit', this.killOnExit);
@@ -416,7 +461,8 @@ export class N8nInstance {
 	 */
 	async dispose(keep = false) {
 		await this.stop();
-		if (keep || this.options.keepFolder || process.env.TOOLBRIDGE_E2E_KEEP === '1') return this.folder;
+		if (keep || this.options.keepFolder || process.env.TOOLBRIDGE_E2E_KEEP === '1')
+			return this.folder;
 		rmSync(this.folder, { recursive: true, force: true });
 		return undefined;
 	}

@@ -29,7 +29,9 @@ export async function readNdjson(response, onChunk, options = {}) {
 		onChunk(chunk);
 	};
 	try {
-		for await (const bytes of /** @type {AsyncIterable<Uint8Array>} */ (/** @type {unknown} */ (response.body))) {
+		for await (const bytes of /** @type {AsyncIterable<Uint8Array>} */ (
+			/** @type {unknown} */ (response.body)
+		)) {
 			if (options.signal?.aborted) throw new Error('aborted by the test');
 			buffer += decoder.decode(bytes, { stream: true });
 			for (let newline = buffer.indexOf('\n'); newline >= 0; newline = buffer.indexOf('\n')) {

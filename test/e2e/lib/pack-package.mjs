@@ -17,13 +17,25 @@ import { runChecked } from './run-command.mjs';
 export async function buildAndPack(options) {
 	const { repoDir, logDir } = options;
 	if (options.build) {
-		await runChecked('npm', ['run', 'build'], { cwd: repoDir, logPath: join(logDir, 'build.log'), timeoutMs: 10 * 60_000 });
+		await runChecked('npm', ['run', 'build'], {
+			cwd: repoDir,
+			logPath: join(logDir, 'build.log'),
+			timeoutMs: 10 * 60_000,
+		});
 	}
 	mkdirSync(join(logDir, 'pack'), { recursive: true });
-	const packed = await runChecked('npm', ['pack', '--json', '--ignore-scripts', `--pack-destination=${join(logDir, 'pack')}`], {
-		cwd: repoDir,
-		logPath: join(logDir, 'pack.log'),
-	});
+	const packed = await runChecked(
+		'npm',
+		['pack', '--json', '--ignore-scripts', `--pack-destination=${join(logDir, 'pack')}`],
+		{
+			cwd: repoDir,
+			logPath: join(logDir, 'pack.log'),
+		},
+	);
 	const [info] = JSON.parse(packed.stdout.slice(packed.stdout.indexOf('[')));
-	return { tarball: join(logDir, 'pack', info.filename), filename: info.filename, entryCount: info.entryCount };
+	return {
+		tarball: join(logDir, 'pack', info.filename),
+		filename: info.filename,
+		entryCount: info.entryCount,
+	};
 }

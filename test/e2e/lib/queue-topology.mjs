@@ -27,7 +27,11 @@ import { RedisServer } from './redis.mjs';
 import { isRunning, killGroup } from './service-process.mjs';
 
 /** Bull timings for the test topology (n8n's defaults: 60000 / 10000 / 30000 ms). */
-export const BULL_TIMINGS = Object.freeze({ lockDurationMs: 20_000, lockRenewMs: 5_000, stalledIntervalMs: 5_000 });
+export const BULL_TIMINGS = Object.freeze({
+	lockDurationMs: 20_000,
+	lockRenewMs: 5_000,
+	stalledIntervalMs: 5_000,
+});
 
 /** Jobs one worker runs at once (`n8n worker --concurrency`). */
 export const WORKER_CONCURRENCY = 10;
@@ -42,7 +46,11 @@ export class QueueProcess extends N8nInstance {
 	 *   `sqlite`: regular mode on a copy of the provisioned SQLite database (else Postgres, set in extraEnv)
 	 */
 	constructor(install, options) {
-		super(options.sqlite ? install : { ...install, templateUserFolder: undefined }, { name: options.name, extraEnv: options.extraEnv, logLevel: options.logLevel });
+		super(options.sqlite ? install : { ...install, templateUserFolder: undefined }, {
+			name: options.name,
+			extraEnv: options.extraEnv,
+			logLevel: options.logLevel,
+		});
 		this.name = options.name;
 		this.role = options.role;
 		this.ownerReady = false;
@@ -79,9 +87,17 @@ export class QueueProcess extends N8nInstance {
 	async start(options = {}) {
 		await this.choosePorts();
 		const timeoutMs = options.timeoutMs ?? 180_000;
-		const args = this.role === 'main' ? ['start'] : ['worker', `--concurrency=${WORKER_CONCURRENCY}`];
-		const exited = this.spawnServer(args, `\n==== ${new Date().toISOString()} start ${this.role}\n`);
-		await this.waitForReadiness(exited, timeoutMs, { exitedAs: `n8n ${this.name}`, notReadyAs: `n8n ${this.name}`, tailLines: 40 });
+		const args =
+			this.role === 'main' ? ['start'] : ['worker', `--concurrency=${WORKER_CONCURRENCY}`];
+		const exited = this.spawnServer(
+			args,
+			`\n==== ${new Date().toISOString()} start ${this.role}\n`,
+		);
+		await this.waitForReadiness(exited, timeoutMs, {
+			exitedAs: `n8n ${this.name}`,
+			notReadyAs: `n8n ${this.name}`,
+			tailLines: 40,
+		});
 		if (this.role === 'main') {
 			if (this.ownerReady) await this.login();
 			else await this.setupOwner();
@@ -139,7 +155,11 @@ export class QueueProcess extends N8nInstance {
  * @returns {Promise<{ id: string, name: string }>}
  */
 export async function createCredential(main, credential) {
-	const created = await main.rest('POST', '/rest/credentials', { name: credential.name, type: credential.type, data: credential.data });
+	const created = await main.rest('POST', '/rest/credentials', {
+		name: credential.name,
+		type: credential.type,
+		data: credential.data,
+	});
 	return { id: created.id, name: created.name };
 }
 
@@ -153,9 +173,15 @@ export async function createCredential(main, credential) {
 export async function deployWorkflow(main, definition) {
 	const { active: _active, ...body } = definition;
 	const created = await main.rest('POST', '/rest/workflows', body);
-	await main.rest('POST', `/rest/workflows/${created.id}/activate`, { versionId: created.versionId });
-	for (const webhookNode of definition.nodes.filter((/** @type {any} */ node) => node.type === 'n8n-nodes-base.webhook')) {
-		await main.waitForWebhook(webhookNode.parameters.path, { method: webhookNode.parameters.httpMethod ?? 'GET' });
+	await main.rest('POST', `/rest/workflows/${created.id}/activate`, {
+		versionId: created.versionId,
+	});
+	for (const webhookNode of definition.nodes.filter(
+		(/** @type {any} */ node) => node.type === 'n8n-nodes-base.webhook',
+	)) {
+		await main.waitForWebhook(webhookNode.parameters.path, {
+			method: webhookNode.parameters.httpMethod ?? 'GET',
+		});
 	}
 	return created.id;
 }
@@ -168,7 +194,13 @@ export async function deployWorkflow(main, definition) {
  * @returns {Promise<QueueProcess>}
  */
 export async function newProcess(run, options) {
-	const created = new QueueProcess(run.install, { name: options.name, role: options.role, extraEnv: options.extraEnv ?? {}, logLevel: 'info', sqlite: options.sqlite });
+	const created = new QueueProcess(run.install, {
+		name: options.name,
+		role: options.role,
+		extraEnv: options.extraEnv ?? {},
+		logLevel: 'info',
+		sqlite: options.sqlite,
+	});
 	await installPackageLikeN8n({
 		repoDir: run.repoDir,
 		nodesDir: created.nodesDir,
@@ -191,7 +223,11 @@ export class QueueTopology {
 		this.run = options.run;
 		this.programs = options.programs;
 		this.workerCount = options.workers ?? 2;
-		this.postgres = new PostgresServer({ binDir: options.programs.postgresBinDir, n8nDir: options.run.install.n8nDir, name: 'queue' });
+		this.postgres = new PostgresServer({
+			binDir: options.programs.postgresBinDir,
+			n8nDir: options.run.install.n8nDir,
+			name: 'queue',
+		});
 		this.redis = new RedisServer({ redisServer: options.programs.redisServer });
 		this.database = 'n8n';
 		this.encryptionKey = randomBytes(24).toString('hex');
@@ -239,7 +275,9 @@ export class QueueTopology {
 		await Promise.all([this.postgres.start(), this.redis.start()]);
 		await this.postgres.createDatabase(this.database);
 		this.timings.services = (Date.now() - started) / 1000;
-		log(`Postgres on 127.0.0.1:${this.postgres.port} (as '${this.postgres.account.name}'), Redis on 127.0.0.1:${this.redis.port}: ${this.timings.services.toFixed(1)} s`);
+		log(
+			`Postgres on 127.0.0.1:${this.postgres.port} (as '${this.postgres.account.name}'), Redis on 127.0.0.1:${this.redis.port}: ${this.timings.services.toFixed(1)} s`,
+		);
 
 		started = Date.now();
 		const main = await newProcess(this.run, { name: 'main', role: 'main' });
@@ -248,18 +286,27 @@ export class QueueTopology {
 		main.options.extraEnv = { ...this.sharedEnv(), WEBHOOK_URL: `${main.baseUrl}/` };
 		await main.start();
 		this.timings.main = (Date.now() - started) / 1000;
-		log(`main (n8n start, queue mode, Postgres migrations) ready on ${main.baseUrl}: ${this.timings.main.toFixed(1)} s`);
+		log(
+			`main (n8n start, queue mode, Postgres migrations) ready on ${main.baseUrl}: ${this.timings.main.toFixed(1)} s`,
+		);
 
 		started = Date.now();
 		for (let index = 1; index <= this.workerCount; index++) {
-			const worker = new QueueProcess(this.run.install, { name: `worker-${index}`, role: 'worker', extraEnv: this.sharedEnv(), logLevel: 'info' });
+			const worker = new QueueProcess(this.run.install, {
+				name: `worker-${index}`,
+				role: 'worker',
+				extraEnv: this.sharedEnv(),
+				logLevel: 'info',
+			});
 			mkdirSync(worker.nodesDir, { recursive: true });
 			cpSync(main.nodesDir, worker.nodesDir, { recursive: true });
 			this.workers.push(worker);
 		}
 		await Promise.all(this.workers.map((worker) => worker.start()));
 		this.timings.workers = (Date.now() - started) / 1000;
-		log(`${this.workers.map((worker) => worker.name).join(' + ')} (n8n worker --concurrency=${WORKER_CONCURRENCY}) ready: ${this.timings.workers.toFixed(1)} s`);
+		log(
+			`${this.workers.map((worker) => worker.name).join(' + ')} (n8n worker --concurrency=${WORKER_CONCURRENCY}) ready: ${this.timings.workers.toFixed(1)} s`,
+		);
 	}
 
 	/**
@@ -326,7 +373,10 @@ export class QueueTopology {
 	 * @returns {Promise<Array<{ id: string, status: string, finished: boolean, mode: string }>>}
 	 */
 	async executionsOf(workflowId) {
-		const rows = await this.sql('SELECT id, status, finished, mode FROM execution_entity WHERE "workflowId" = $1 ORDER BY id', [workflowId]);
+		const rows = await this.sql(
+			'SELECT id, status, finished, mode FROM execution_entity WHERE "workflowId" = $1 ORDER BY id',
+			[workflowId],
+		);
 		return rows.map((row) => ({ ...row, id: String(row.id) }));
 	}
 
@@ -337,8 +387,14 @@ export class QueueTopology {
 	 */
 	async execution(executionId) {
 		const execution = await this.mainProcess.rest('GET', `/rest/executions/${executionId}`);
-		const flatted = createRequire(join(this.run.install.n8nDir, 'node_modules', 'n8n', 'package.json'))('flatted');
-		return { status: execution.status, finished: execution.finished, data: typeof execution.data === 'string' ? flatted.parse(execution.data) : execution.data };
+		const flatted = createRequire(
+			join(this.run.install.n8nDir, 'node_modules', 'n8n', 'package.json'),
+		)('flatted');
+		return {
+			status: execution.status,
+			finished: execution.finished,
+			data: typeof execution.data === 'string' ? flatted.parse(execution.data) : execution.data,
+		};
 	}
 
 	/**
@@ -354,11 +410,16 @@ export class QueueTopology {
 		/** @type {string[]} */
 		const seen = [];
 		for (;;) {
-			const [row] = await this.sql('SELECT status FROM execution_entity WHERE id = $1', [Number(executionId)]);
+			const [row] = await this.sql('SELECT status FROM execution_entity WHERE id = $1', [
+				Number(executionId),
+			]);
 			const status = row?.status ?? '(none)';
 			if (seen.at(-1) !== status) seen.push(status);
 			if (statuses.includes(status)) return this.execution(executionId);
-			if (Date.now() > deadline) throw new Error(`execution ${executionId} did not reach ${statuses.join('|')} (statuses seen: ${seen.join(' → ')})`);
+			if (Date.now() > deadline)
+				throw new Error(
+					`execution ${executionId} did not reach ${statuses.join('|')} (statuses seen: ${seen.join(' → ')})`,
+				);
 			await sleep(250);
 		}
 	}
@@ -369,7 +430,10 @@ export class QueueTopology {
 	 * @returns {Promise<number>}
 	 */
 	async storedDataBytes(executionId) {
-		const [row] = await this.sql('SELECT octet_length(data) AS bytes FROM execution_data WHERE "executionId" = $1', [Number(executionId)]);
+		const [row] = await this.sql(
+			'SELECT octet_length(data) AS bytes FROM execution_data WHERE "executionId" = $1',
+			[Number(executionId)],
+		);
 		if (!row) throw new Error(`no execution_data row for execution ${executionId}`);
 		return Number(row.bytes);
 	}
@@ -385,8 +449,12 @@ export class QueueTopology {
 		const jobs = [];
 		for (const worker of this.workers) {
 			const text = worker.serverLogText();
-			for (const match of text.matchAll(new RegExp(`Worker started execution ${executionId} \\(job (\\d+)\\)`, 'g'))) {
-				const finished = text.includes(`Worker finished execution ${executionId} (job ${match[1]})`);
+			for (const match of text.matchAll(
+				new RegExp(`Worker started execution ${executionId} \\(job (\\d+)\\)`, 'g'),
+			)) {
+				const finished = text.includes(
+					`Worker finished execution ${executionId} (job ${match[1]})`,
+				);
 				jobs.push({ worker: worker.name, job: match[1], finished, at: Number(match[1]) });
 			}
 		}
@@ -405,7 +473,10 @@ export class QueueTopology {
 		for (;;) {
 			const jobs = this.jobsOf(executionId);
 			if (jobs.length >= count) return jobs;
-			if (Date.now() > deadline) throw new Error(`no worker logged ${count} job(s) of execution ${executionId} within ${timeoutMs / 1000} s (seen: ${JSON.stringify(jobs)})`);
+			if (Date.now() > deadline)
+				throw new Error(
+					`no worker logged ${count} job(s) of execution ${executionId} within ${timeoutMs / 1000} s (seen: ${JSON.stringify(jobs)})`,
+				);
 			await sleep(200);
 		}
 	}
@@ -427,7 +498,9 @@ export class QueueTopology {
 		/** @type {string[]} */
 		const kept = [];
 		const note = (/** @type {string | undefined} */ folder) => folder && kept.push(folder);
-		await Promise.all(this.workers.map(async (worker) => note(await worker.dispose(keep).catch(() => undefined))));
+		await Promise.all(
+			this.workers.map(async (worker) => note(await worker.dispose(keep).catch(() => undefined))),
+		);
 		if (this.main) note(await this.main.dispose(keep).catch(() => undefined));
 		note(await this.redis.stop(keep).catch(() => undefined));
 		note(await this.postgres.stop(keep).catch(() => undefined));

@@ -62,19 +62,40 @@ export class RedisServer {
 		this.port = await freePort();
 		const { child, exited } = spawnService(
 			this.binary,
-			['--port', String(this.port), '--bind', '127.0.0.1', '--dir', this.folder, '--save', '', '--appendonly', 'no', '--daemonize', 'no', '--protected-mode', 'yes'],
+			[
+				'--port',
+				String(this.port),
+				'--bind',
+				'127.0.0.1',
+				'--dir',
+				this.folder,
+				'--save',
+				'',
+				'--appendonly',
+				'no',
+				'--daemonize',
+				'no',
+				'--protected-mode',
+				'yes',
+			],
 			{ cwd: this.folder, logPath: this.logPath, killOnExit: this.killOnExit },
 		);
 		this.server = child;
 		const deadline = Date.now() + 30_000;
 		for (;;) {
-			if (exited()) throw new Error(`redis-server ${exited()} (log ${this.logPath}):\n${tailFile(this.logPath, 30)}`);
+			if (exited())
+				throw new Error(
+					`redis-server ${exited()} (log ${this.logPath}):\n${tailFile(this.logPath, 30)}`,
+				);
 			try {
 				if ((await redisCommand(this.port, 'PING')) === '+PONG') return;
 			} catch {
 				// not listening yet
 			}
-			if (Date.now() > deadline) throw new Error(`redis-server not ready after 30 s (log ${this.logPath}):\n${tailFile(this.logPath, 30)}`);
+			if (Date.now() > deadline)
+				throw new Error(
+					`redis-server not ready after 30 s (log ${this.logPath}):\n${tailFile(this.logPath, 30)}`,
+				);
 			await sleep(100);
 		}
 	}
@@ -86,7 +107,11 @@ export class RedisServer {
 	 */
 	async stop(keep = false) {
 		const server = this.server;
-		await stopChild(server, { ask: () => server?.kill('SIGTERM'), force: this.killOnExit, graceMs: 10_000 });
+		await stopChild(server, {
+			ask: () => server?.kill('SIGTERM'),
+			force: this.killOnExit,
+			graceMs: 10_000,
+		});
 		process.removeListener('exit', this.killOnExit);
 		this.server = undefined;
 		if (keep) return this.folder;

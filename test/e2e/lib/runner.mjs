@@ -15,7 +15,8 @@ import { buildAndPack } from './pack-package.mjs';
  */
 export function parseRunnerArgs(args = process.argv.slice(2)) {
 	const flag = (/** @type {string} */ name) => args.includes(`--${name}`);
-	const valueOf = (/** @type {string} */ name) => args.find((argument) => argument.startsWith(`--${name}=`))?.slice(name.length + 3);
+	const valueOf = (/** @type {string} */ name) =>
+		args.find((argument) => argument.startsWith(`--${name}=`))?.slice(name.length + 3);
 	const onlyValue = valueOf('only');
 	const only = onlyValue ? new RegExp(onlyValue) : undefined;
 	if (flag('keep')) process.env.TOOLBRIDGE_E2E_KEEP = '1';
@@ -26,7 +27,11 @@ export function parseRunnerArgs(args = process.argv.slice(2)) {
 export const seconds = (since) => `${((Date.now() - since) / 1000).toFixed(1)} s`;
 
 /** @param {string} text @returns {string} every line indented under a report line */
-export const indent = (text) => text.split('\n').map((line) => `      ${line}`).join('\n');
+export const indent = (text) =>
+	text
+		.split('\n')
+		.map((line) => `      ${line}`)
+		.join('\n');
 
 /**
  * Race a promise against a timeout.
@@ -40,7 +45,10 @@ export function withTimeout(promise, milliseconds, what) {
 	/** @type {NodeJS.Timeout | undefined} */
 	let timer;
 	const timeout = new Promise((_, reject) => {
-		timer = setTimeout(() => reject(new Error(`${what} timed out after ${milliseconds / 1000} s`)), milliseconds);
+		timer = setTimeout(
+			() => reject(new Error(`${what} timed out after ${milliseconds / 1000} s`)),
+			milliseconds,
+		);
 	});
 	return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
@@ -129,7 +137,8 @@ export function runMain(main, harness = 'e2e harness') {
  */
 export function scenarioLines(scenario) {
 	return {
-		pass: (took) => `${scenario.id} — ${scenario.title} (${took})${scenario.pending ? ' [passes: remove its pending flag]' : ''}`,
+		pass: (took) =>
+			`${scenario.id} — ${scenario.title} (${took})${scenario.pending ? ' [passes: remove its pending flag]' : ''}`,
 		pending: (took) => `${scenario.id} — ${scenario.title} (${took}): ${scenario.pending}`,
 		fail: (took) => `${scenario.id} — ${scenario.title} (${took})`,
 	};
@@ -144,7 +153,9 @@ export function scenarioLines(scenario) {
 export async function packForRun({ repoDir, logDir, build, log }) {
 	const started = Date.now();
 	const packed = await buildAndPack({ repoDir, logDir, build });
-	log(`${build ? 'built and ' : ''}packed ${packed.filename} (${packed.entryCount} files) in ${seconds(started)}`);
+	log(
+		`${build ? 'built and ' : ''}packed ${packed.filename} (${packed.entryCount} files) in ${seconds(started)}`,
+	);
 	return packed.tarball;
 }
 
@@ -174,9 +185,19 @@ export async function packForRun({ repoDir, logDir, build, log }) {
  * @param {() => Promise<void>} [options.prepare] runs first, outside the timeout; a throw fails the scenario
  * @returns {Promise<void>}
  */
-export async function runScenario({ scenario, scope, context, run, timeoutMs, tally, lines, prepare }) {
+export async function runScenario({
+	scenario,
+	scope,
+	context,
+	run,
+	timeoutMs,
+	tally,
+	lines,
+	prepare,
+}) {
 	const print = lines.print ?? ((/** @type {string} */ line) => console.log(line));
-	const describe = lines.describe ?? ((/** @type {Error} */ failure) => failure.stack ?? failure.message);
+	const describe =
+		lines.describe ?? ((/** @type {Error} */ failure) => failure.stack ?? failure.message);
 	const started = Date.now();
 	/** @type {Error | undefined} */
 	let failure;

@@ -20,7 +20,12 @@ import { createWriteStream } from 'node:fs';
 export function spawnService(program, args, options) {
 	const log = createWriteStream(options.logPath, { flags: 'a' });
 	if (options.header !== undefined) log.write(options.header);
-	const child = spawn(program, args, { env: options.env, cwd: options.cwd, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+	const child = spawn(program, args, {
+		env: options.env,
+		cwd: options.cwd,
+		detached: true,
+		stdio: ['ignore', 'pipe', 'pipe'],
+	});
 	process.removeListener('exit', options.killOnExit);
 	process.once('exit', options.killOnExit);
 	child.stdout?.pipe(log);

@@ -62,7 +62,9 @@ export async function startSmtpSink() {
 				if (inData) {
 					const end = buffer.indexOf('\r\n.\r\n');
 					if (end < 0) return;
-					const raw = Buffer.from(buffer.slice(0, end), 'latin1').toString('utf8').replace(/^\.\./gm, '.');
+					const raw = Buffer.from(buffer.slice(0, end), 'latin1')
+						.toString('utf8')
+						.replace(/^\.\./gm, '.');
 					buffer = buffer.slice(end + 5);
 					inData = false;
 					mails.push({ from, to, raw, text: decodeMail(raw) });
@@ -102,7 +104,10 @@ export async function startSmtpSink() {
 		async waitForMail(count, timeoutMs = 60_000) {
 			const deadline = Date.now() + timeoutMs;
 			while (mails.length < count) {
-				if (Date.now() > deadline) throw new Error(`no mail #${count} reached the SMTP sink within ${timeoutMs / 1000} s (got ${mails.length})`);
+				if (Date.now() > deadline)
+					throw new Error(
+						`no mail #${count} reached the SMTP sink within ${timeoutMs / 1000} s (got ${mails.length})`,
+					);
 				await sleep(200);
 			}
 			return mails[count - 1];

@@ -56,25 +56,45 @@ export function findPostgresBinDir() {
  */
 export async function ensureServerPrograms(options = {}) {
 	const log = options.log ?? ((line) => console.log(line));
-	const found = () => ({ postgresBinDir: findPostgresBinDir(), redisServer: which('redis-server') ?? (existsSync('/usr/bin/redis-server') ? '/usr/bin/redis-server' : undefined) });
+	const found = () => ({
+		postgresBinDir: findPostgresBinDir(),
+		redisServer:
+			which('redis-server') ??
+			(existsSync('/usr/bin/redis-server') ? '/usr/bin/redis-server' : undefined),
+	});
 	let { postgresBinDir, redisServer } = found();
 	/** @type {string[]} */
 	const installed = [];
 	if (!postgresBinDir || !redisServer) {
-		const release = await acquireLock(join(cacheRoot(), 'apt.lock'), { log, timeoutMs: 20 * 60_000 });
+		const release = await acquireLock(join(cacheRoot(), 'apt.lock'), {
+			log,
+			timeoutMs: 20 * 60_000,
+		});
 		try {
 			({ postgresBinDir, redisServer } = found());
-			const missing = [...(postgresBinDir ? [] : ['postgresql']), ...(redisServer ? [] : ['redis-server'])];
+			const missing = [
+				...(postgresBinDir ? [] : ['postgresql']),
+				...(redisServer ? [] : ['redis-server']),
+			];
 			if (missing.length > 0) {
 				const isRoot = process.getuid?.() === 0;
-				if (!isRoot && !which('sudo')) throw new Error(`missing ${missing.join(', ')} and not root (no sudo to run apt-get)`);
+				if (!isRoot && !which('sudo'))
+					throw new Error(`missing ${missing.join(', ')} and not root (no sudo to run apt-get)`);
 				const command = isRoot ? 'apt-get' : 'sudo';
 				const prefix = isRoot ? [] : ['-n', 'apt-get'];
 				const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
 				log(`installing ${missing.join(', ')} with apt-get …`);
 				const started = Date.now();
-				await runChecked(command, [...prefix, 'update'], { env, logPath: options.logPath, timeoutMs: 10 * 60_000 });
-				await runChecked(command, [...prefix, 'install', '-y', '--no-install-recommends', ...missing], { env, logPath: options.logPath, timeoutMs: 15 * 60_000 });
+				await runChecked(command, [...prefix, 'update'], {
+					env,
+					logPath: options.logPath,
+					timeoutMs: 10 * 60_000,
+				});
+				await runChecked(
+					command,
+					[...prefix, 'install', '-y', '--no-install-recommends', ...missing],
+					{ env, logPath: options.logPath, timeoutMs: 15 * 60_000 },
+				);
 				log(`installed ${missing.join(', ')} in ${((Date.now() - started) / 1000).toFixed(0)} s`);
 				installed.push(...missing);
 				({ postgresBinDir, redisServer } = found());
@@ -83,7 +103,8 @@ export async function ensureServerPrograms(options = {}) {
 			release();
 		}
 	}
-	if (!postgresBinDir) throw new Error('no Postgres server programs (initdb, postgres) after installing postgresql');
+	if (!postgresBinDir)
+		throw new Error('no Postgres server programs (initdb, postgres) after installing postgresql');
 	if (!redisServer) throw new Error('no redis-server after installing redis-server');
 	return { postgresBinDir, redisServer, installed };
 }

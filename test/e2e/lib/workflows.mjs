@@ -78,7 +78,12 @@ export function connections(edges) {
  * @returns {{ id: string, name: string, type: string, data: Record<string, unknown> }}
  */
 export function openRouterCredential(id, baseUrl) {
-	return { id, name: `E2E OpenRouter ${id}`, type: 'openRouterApi', data: { apiKey: FAKE_API_KEY, url: baseUrl } };
+	return {
+		id,
+		name: `E2E OpenRouter ${id}`,
+		type: 'openRouterApi',
+		data: { apiKey: FAKE_API_KEY, url: baseUrl },
+	};
 }
 
 /**
@@ -89,7 +94,8 @@ export function openRouterCredential(id, baseUrl) {
  */
 export function runDataOf(result) {
 	const runData = result?.data?.resultData?.runData ?? result?.resultData?.runData;
-	if (!runData) throw new Error(`no runData in n8n output: ${JSON.stringify(result).slice(0, 800)}`);
+	if (!runData)
+		throw new Error(`no runData in n8n output: ${JSON.stringify(result).slice(0, 800)}`);
 	return runData;
 }
 
@@ -102,9 +108,15 @@ export function runDataOf(result) {
  */
 export function nodeOutput(result, nodeName) {
 	const runs = runDataOf(result)[nodeName];
-	if (!runs?.length) throw new Error(`node '${nodeName}' did not run; ran: ${Object.keys(runDataOf(result)).join(', ')}`);
+	if (!runs?.length)
+		throw new Error(
+			`node '${nodeName}' did not run; ran: ${Object.keys(runDataOf(result)).join(', ')}`,
+		);
 	const last = runs[runs.length - 1];
-	if (last.error) throw new Error(`node '${nodeName}' failed: ${last.error.message} ${last.error.description ?? ''}`);
+	if (last.error)
+		throw new Error(
+			`node '${nodeName}' failed: ${last.error.message} ${last.error.description ?? ''}`,
+		);
 	return (last.data?.main?.[0] ?? []).map((/** @type {any} */ item) => item.json);
 }
 

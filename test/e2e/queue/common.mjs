@@ -8,7 +8,8 @@ import { createHash, randomUUID } from 'node:crypto';
 import { FAKE_API_KEY, node, openRouterCredential } from '../lib/workflows.mjs';
 
 /** What a person's browser sends: n8n ignores approve links opened by bots (isbot flags Node's fetch). */
-export const BROWSER_USER_AGENT = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36';
+export const BROWSER_USER_AGENT =
+	'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36';
 
 /**
  * A workflow id for a scenario (n8n allows at most 21 characters, so long scenario ids are hashed).
@@ -45,7 +46,13 @@ export function orchestratorNode(credential, model, options = {}, name = 'Agent 
 		name,
 		'n8n-nodes-toolbridge.agentOrchestrator',
 		1,
-		{ authentication: 'openRouterApi', mode: 'full', model, prompt: '={{ $json.body.message }}', options: { toolExecution: 'engine', returnIntermediateSteps: true, ...options } },
+		{
+			authentication: 'openRouterApi',
+			mode: 'full',
+			model,
+			prompt: '={{ $json.body.message }}',
+			options: { toolExecution: 'engine', returnIntermediateSteps: true, ...options },
+		},
 		{ openRouterApi: credential },
 	);
 }
@@ -71,9 +78,14 @@ export function fakeCredential(scope, baseUrl, suffix = '') {
  * @throws {Error} on a non-2xx answer
  */
 export async function postJson(n8n, path, body) {
-	const response = await n8n.webhook(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+	const response = await n8n.webhook(path, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify(body),
+	});
 	const text = await response.text();
-	if (!response.ok) throw new Error(`POST /webhook/${path}: HTTP ${response.status} ${text.slice(0, 800)}`);
+	if (!response.ok)
+		throw new Error(`POST /webhook/${path}: HTTP ${response.status} ${text.slice(0, 800)}`);
 	return text ? JSON.parse(text) : undefined;
 }
 
@@ -93,7 +105,8 @@ export function messagesOf(body) {
  */
 export function textOf(message) {
 	if (typeof message?.content === 'string') return message.content;
-	if (Array.isArray(message?.content)) return message.content.map((/** @type {any} */ part) => part?.text ?? '').join('');
+	if (Array.isArray(message?.content))
+		return message.content.map((/** @type {any} */ part) => part?.text ?? '').join('');
 	return '';
 }
 
@@ -117,9 +130,12 @@ export function rolesOf(body) {
  * @throws {Error} on a wrong path, key or model
  */
 export function checkRequest(request, model) {
-	if (!String(request.path).endsWith('/chat/completions')) throw new Error(`unexpected path ${request.method} ${request.path}`);
-	if (request.headers.authorization !== `Bearer ${FAKE_API_KEY}`) throw new Error('the credential API key did not arrive as a Bearer token');
-	if (request.body?.model !== model) throw new Error(`model ${JSON.stringify(request.body?.model)}, expected ${model}`);
+	if (!String(request.path).endsWith('/chat/completions'))
+		throw new Error(`unexpected path ${request.method} ${request.path}`);
+	if (request.headers.authorization !== `Bearer ${FAKE_API_KEY}`)
+		throw new Error('the credential API key did not arrive as a Bearer token');
+	if (request.body?.model !== model)
+		throw new Error(`model ${JSON.stringify(request.body?.model)}, expected ${model}`);
 }
 
 /**

@@ -19,7 +19,17 @@ import { recordTextTool, sinkDigest, startHttpSink } from '../lib/http-sink.mjs'
 import { createCredential, deployWorkflow, newProcess } from '../lib/queue-topology.mjs';
 import { startSmtpSink } from '../lib/smtp-sink.mjs';
 import { connections, node, openRouterCredential, workflow } from '../lib/workflows.mjs';
-import { BROWSER_USER_AGENT, checkRequest, messagesOf, orchestratorNode, rolesOf, textOf, toolCallsOf, webhookNode, workflowIdFor } from './common.mjs';
+import {
+	BROWSER_USER_AGENT,
+	checkRequest,
+	messagesOf,
+	orchestratorNode,
+	rolesOf,
+	textOf,
+	toolCallsOf,
+	webhookNode,
+	workflowIdFor,
+} from './common.mjs';
 
 const MODEL = 'fake/queue-review';
 const DECLINE_PATTERN = /declined|rejected/i;
@@ -39,18 +49,41 @@ function reviewModel(seen) {
 	return (request, fake) => {
 		checkRequest(request, MODEL);
 		const body = request.body;
-		assertToolSchema(body, 'Record_Text', { properties: { toolParameters: 'object' }, required: ['toolParameters'] });
+		assertToolSchema(body, 'Record_Text', {
+			properties: { toolParameters: 'object' },
+			required: ['toolParameters'],
+		});
 		const user = messagesOf(body).find((/** @type {any} */ message) => message.role === 'user');
 		const text = /Record (\S+) after review\./.exec(textOf(user))?.[1];
 		if (!text) throw new Error(`no text in the prompt: ${textOf(user)}`);
 		const results = toolMessages(body);
 		if (results.length === 0) {
-			return matchStreaming(request, fake.toolCallReply([{ id: 'call_review', name: 'Record_Text', arguments: { toolParameters: { text }, hitlParameters: {} } }], { model: MODEL }));
+			return matchStreaming(
+				request,
+				fake.toolCallReply(
+					[
+						{
+							id: 'call_review',
+							name: 'Record_Text',
+							arguments: { toolParameters: { text }, hitlParameters: {} },
+						},
+					],
+					{ model: MODEL },
+				),
+			);
 		}
 		seen.afterResume.push(body);
 		seen.toolResults.push(results[0].content);
 		const receipt = /[0-9a-f]{64}/.exec(results[0].content)?.[0];
-		return matchStreaming(request, fake.textReply(receipt ? `Recorded ${text}, receipt ${receipt}.` : `The reviewer declined recording ${text}.`, { model: MODEL }));
+		return matchStreaming(
+			request,
+			fake.textReply(
+				receipt
+					? `Recorded ${text}, receipt ${receipt}.`
+					: `The reviewer declined recording ${text}.`,
+				{ model: MODEL },
+			),
+		);
 	};
 }
 
@@ -63,13 +96,27 @@ function reviewModel(seen) {
  */
 function assertEarlierTurn(body, text) {
 	const roles = rolesOf(body);
-	if (roles !== 'user,assistant,tool') throw new Error(`the request after the resume has messages ${roles}, expected user,assistant,tool`);
-	const messages = messagesOf(body).filter((/** @type {any} */ message) => message.role !== 'system');
+	if (roles !== 'user,assistant,tool')
+		throw new Error(
+			`the request after the resume has messages ${roles}, expected user,assistant,tool`,
+		);
+	const messages = messagesOf(body).filter(
+		(/** @type {any} */ message) => message.role !== 'system',
+	);
 	const [call, ...others] = toolCallsOf(messages[1]);
-	if (!call || others.length > 0 || call.id !== 'call_review' || call.name !== 'Record_Text' || call.arguments?.toolParameters?.text !== text) {
-		throw new Error(`the assistant tool call before the wait is not carried over: ${JSON.stringify(messages[1]).slice(0, 400)}`);
+	if (
+		!call ||
+		others.length > 0 ||
+		call.id !== 'call_review' ||
+		call.name !== 'Record_Text' ||
+		call.arguments?.toolParameters?.text !== text
+	) {
+		throw new Error(
+			`the assistant tool call before the wait is not carried over: ${JSON.stringify(messages[1]).slice(0, 400)}`,
+		);
 	}
-	if (messages[2].tool_call_id !== 'call_review') throw new Error(`the tool result answers ${messages[2].tool_call_id}, not call_review`);
+	if (messages[2].tool_call_id !== 'call_review')
+		throw new Error(`the tool result answers ${messages[2].tool_call_id}, not call_review`);
 }
 
 /**
@@ -127,9 +174,25 @@ async function setUpReview(scope, main, path) {
 	const smtpCredential = await createCredential(main, {
 		name: `E2E SMTP ${scope.id}`,
 		type: 'smtp',
-		data: { user: '', password: '', host: '127.0.0.1', port: smtp.port, secure: false, disableStartTls: true },
+		data: {
+			user: '',
+			password: '',
+			host: '127.0.0.1',
+			port: smtp.port,
+			secure: false,
+			disableStartTls: true,
+		},
 	});
-	const workflowId = await deployWorkflow(main, reviewWorkflow({ id: workflowIdFor(scope), path, credential, smtpCredential, sinkUrl: sink.url }));
+	const workflowId = await deployWorkflow(
+		main,
+		reviewWorkflow({
+			id: workflowIdFor(scope),
+			path,
+			credential,
+			smtpCredential,
+			sinkUrl: sink.url,
+		}),
+	);
 	return { seen, fake, smtp, sink, workflowId };
 }
 
@@ -143,14 +206,24 @@ async function setUpReview(scope, main, path) {
  */
 async function startReview(main, path, text, smtp) {
 	const mailsBefore = smtp.mails.length;
-	const response = await main.webhook(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ message: `Record ${text} after review.` }) });
+	const response = await main.webhook(path, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify({ message: `Record ${text} after review.` }),
+	});
 	if (!response.ok) throw new Error(`webhook: HTTP ${response.status} ${await response.text()}`);
 	await response.arrayBuffer();
 	const mail = await smtp.waitForMail(mailsBefore + 1, 90_000);
-	if (!mail.text.includes(`Approve recording of: ${text}`)) throw new Error(`the review mail lacks the text: ${mail.text.slice(0, 600)}`);
-	const links = [...mail.text.matchAll(/href="([^"]+)"/g)].map((match) => match[1].replace(/&amp;/g, '&'));
-	const executionId = /webhook-waiting\/([^/]+)\//.exec(links.find((link) => link.includes('webhook-waiting')) ?? '')?.[1];
-	if (!executionId) throw new Error(`no execution id in the mail's links: ${JSON.stringify(links)}`);
+	if (!mail.text.includes(`Approve recording of: ${text}`))
+		throw new Error(`the review mail lacks the text: ${mail.text.slice(0, 600)}`);
+	const links = [...mail.text.matchAll(/href="([^"]+)"/g)].map((match) =>
+		match[1].replace(/&amp;/g, '&'),
+	);
+	const executionId = /webhook-waiting\/([^/]+)\//.exec(
+		links.find((link) => link.includes('webhook-waiting')) ?? '',
+	)?.[1];
+	if (!executionId)
+		throw new Error(`no execution id in the mail's links: ${JSON.stringify(links)}`);
 	return { executionId, links };
 }
 
@@ -164,11 +237,16 @@ async function startReview(main, path, text, smtp) {
 async function decide(main, links, decision) {
 	const link = links.find((href) => href.includes(`approved=${decision === 'approve'}`));
 	if (!link) throw new Error(`no ${decision} link in the mail: ${JSON.stringify(links)}`);
-	const click = await fetch(link.replace(/^https?:\/\/[^/]+/, main.baseUrl), { headers: { 'user-agent': BROWSER_USER_AGENT } });
+	const click = await fetch(link.replace(/^https?:\/\/[^/]+/, main.baseUrl), {
+		headers: { 'user-agent': BROWSER_USER_AGENT },
+	});
 	const page = (await click.text()).replace(/\s+/g, ' ');
 	if (!click.ok) throw new Error(`${decision} link: HTTP ${click.status} ${page.slice(0, 300)}`);
 	const title = /<title>([^<]*)<\/title>/i.exec(page)?.[1] ?? page.slice(0, 120);
-	if (title.trim() === '') throw new Error(`the ${decision} link answered with an empty page (n8n took the request for a bot's)`);
+	if (title.trim() === '')
+		throw new Error(
+			`the ${decision} link answered with an empty page (n8n took the request for a bot's)`,
+		);
 	return title;
 }
 
@@ -179,20 +257,40 @@ async function decide(main, links, decision) {
  * @throws {Error} naming what is wrong
  */
 function assertOutcome({ decision, text, seen, sink, runData, requests }) {
-	if (seen.afterResume.length !== 1) throw new Error(`the model was asked ${seen.afterResume.length} times after the resume, expected once`);
+	if (seen.afterResume.length !== 1)
+		throw new Error(
+			`the model was asked ${seen.afterResume.length} times after the resume, expected once`,
+		);
 	assertEarlierTurn(seen.afterResume[0], text);
 	const toolResult = seen.toolResults[0];
 	const recordRuns = runData['Record Text']?.length ?? 0;
 	if (decision === 'approve') {
-		if (!toolResult.includes(sinkDigest(text))) throw new Error(`after approval the model read ${JSON.stringify(toolResult).slice(0, 300)}, expected the receipt ${sinkDigest(text)}`);
-		if (sink.countOf(text) !== 1) throw new Error(`Record Text reached the sink ${sink.countOf(text)} times after approval, expected exactly 1`);
-		if (recordRuns !== 1) throw new Error(`Record Text has ${recordRuns} runs in the execution log, expected 1`);
+		if (!toolResult.includes(sinkDigest(text)))
+			throw new Error(
+				`after approval the model read ${JSON.stringify(toolResult).slice(0, 300)}, expected the receipt ${sinkDigest(text)}`,
+			);
+		if (sink.countOf(text) !== 1)
+			throw new Error(
+				`Record Text reached the sink ${sink.countOf(text)} times after approval, expected exactly 1`,
+			);
+		if (recordRuns !== 1)
+			throw new Error(`Record Text has ${recordRuns} runs in the execution log, expected 1`);
 	} else {
-		if (!DECLINE_PATTERN.test(toolResult) || toolResult.includes(sinkDigest(text))) throw new Error(`after the decline the model read ${JSON.stringify(toolResult).slice(0, 300)}`);
-		if (sink.records.length !== 0) throw new Error(`Record Text reached the sink ${sink.records.length} times although the person declined`);
-		if (recordRuns !== 0) throw new Error(`Record Text ran ${recordRuns} times although the person declined`);
+		if (!DECLINE_PATTERN.test(toolResult) || toolResult.includes(sinkDigest(text)))
+			throw new Error(
+				`after the decline the model read ${JSON.stringify(toolResult).slice(0, 300)}`,
+			);
+		if (sink.records.length !== 0)
+			throw new Error(
+				`Record Text reached the sink ${sink.records.length} times although the person declined`,
+			);
+		if (recordRuns !== 0)
+			throw new Error(`Record Text ran ${recordRuns} times although the person declined`);
 	}
-	if (requests !== 2) throw new Error(`the model got ${requests} requests, expected 2 (before the wait, after the resume)`);
+	if (requests !== 2)
+		throw new Error(
+			`the model got ${requests} requests, expected 2 (before the wait, after the resume)`,
+		);
 	return `model read after the resume: ${JSON.stringify(toolResult.slice(0, 100))}; sink hits ${sink.countOf(text)}; Record Text runs ${recordRuns}`;
 }
 
@@ -215,7 +313,8 @@ export function queueHumanReview(decision, options = {}) {
 		const { executionId, links } = await startReview(main, path, text, smtp);
 		await topology.waitForExecution(executionId, { statuses: ['waiting'], timeoutMs: 30_000 });
 		const [first, ...more] = await topology.waitForJobs(executionId, 1);
-		if (more.length > 0) throw new Error(`execution ${executionId} took ${more.length + 1} jobs before the wait`);
+		if (more.length > 0)
+			throw new Error(`execution ${executionId} took ${more.length + 1} jobs before the wait`);
 		if (sink.records.length !== 0) throw new Error('Record Text ran before the review');
 		const killed = topology.worker(first.worker);
 		await killed.kill();
@@ -231,21 +330,39 @@ export function queueHumanReview(decision, options = {}) {
 		if (options.restartKilledWorker) {
 			const cleared = options.freshEventLog ? killed.clearEventLog() : [];
 			await killed.start();
-			restarts.push(`${killed.name} started again${options.freshEventLog ? ` without its event log (${cleared.join(', ')})` : ''}`);
+			restarts.push(
+				`${killed.name} started again${options.freshEventLog ? ` without its event log (${cleared.join(', ')})` : ''}`,
+			);
 		}
 		const title = await decide(main, links, decision);
 		const { status, data } = await topology.waitForExecution(executionId, { timeoutMs: 90_000 });
-		if (status !== 'success') throw new Error(`execution ${executionId} ended '${status}': ${JSON.stringify(data?.resultData?.error ?? {}).slice(0, 600)}`);
+		if (status !== 'success')
+			throw new Error(
+				`execution ${executionId} ended '${status}': ${JSON.stringify(data?.resultData?.error ?? {}).slice(0, 600)}`,
+			);
 		fake.assertNoFailures();
 		const jobs = topology.jobsOf(executionId);
 		const resumed = jobs.slice(1);
 		const expectedWorker = options.restartKilledWorker ? resumed[0]?.worker : survivor.name;
 		if (resumed.length !== 1 || resumed[0].worker !== expectedWorker || !resumed[0].finished) {
-			throw new Error(`the resume should be one finished job on ${options.restartKilledWorker ? 'a worker' : survivor.name}; worker logs show ${JSON.stringify(jobs)}`);
+			throw new Error(
+				`the resume should be one finished job on ${options.restartKilledWorker ? 'a worker' : survivor.name}; worker logs show ${JSON.stringify(jobs)}`,
+			);
 		}
-		const summary = assertOutcome({ decision, text, seen, sink, runData: data.resultData.runData, requests: fake.requests.length });
-		scope.note(`execution ${executionId}: started on ${first.worker} (job ${first.job}), waited; ${first.worker} SIGKILLed${restarts.length ? `; ${restarts.join('; ')}` : ''}; ${decision} ('${title}') → resumed on ${resumed[0].worker} (job ${resumed[0].job}), ${status}`);
-		scope.note(`the request after the resume carried user, assistant(call_review), tool; ${summary}`);
+		const summary = assertOutcome({
+			decision,
+			text,
+			seen,
+			sink,
+			runData: data.resultData.runData,
+			requests: fake.requests.length,
+		});
+		scope.note(
+			`execution ${executionId}: started on ${first.worker} (job ${first.job}), waited; ${first.worker} SIGKILLed${restarts.length ? `; ${restarts.join('; ')}` : ''}; ${decision} ('${title}') → resumed on ${resumed[0].worker} (job ${resumed[0].job}), ${status}`,
+		);
+		scope.note(
+			`the request after the resume carried user, assistant(call_review), tool; ${summary}`,
+		);
 	};
 }
 
@@ -277,7 +394,8 @@ async function runRegularRestart(scope, options) {
 	const statusOf = async () => (await main.rest('GET', `/rest/executions/${executionId}`)).status;
 	const deadline = Date.now() + 30_000;
 	while ((await statusOf()) !== 'waiting') {
-		if (Date.now() > deadline) throw new Error(`execution ${executionId} is '${await statusOf()}', never 'waiting'`);
+		if (Date.now() > deadline)
+			throw new Error(`execution ${executionId} is '${await statusOf()}', never 'waiting'`);
 		await new Promise((resolve) => setTimeout(resolve, 250));
 	}
 	const killedAt = Date.now();
@@ -286,7 +404,10 @@ async function runRegularRestart(scope, options) {
 	await main.start();
 	const restartSeconds = ((Date.now() - killedAt) / 1000).toFixed(1);
 	const afterRestart = await statusOf();
-	if (afterRestart !== 'waiting') throw new Error(`after the restart execution ${executionId} is '${afterRestart}', expected still 'waiting'`);
+	if (afterRestart !== 'waiting')
+		throw new Error(
+			`after the restart execution ${executionId} is '${afterRestart}', expected still 'waiting'`,
+		);
 	// The approve link's webhook-waiting route does not need the workflow's webhooks; wait for them anyway.
 	await main.waitForWebhook(path);
 	const title = await decide(main, links, 'approve');
@@ -296,24 +417,48 @@ async function runRegularRestart(scope, options) {
 	for (;;) {
 		execution = await main.rest('GET', `/rest/executions/${executionId}`);
 		if (['success', 'error', 'crashed', 'canceled'].includes(execution.status)) break;
-		if (Date.now() > finishDeadline) throw new Error(`execution ${executionId} did not finish after the approval (status ${execution.status})`);
+		if (Date.now() > finishDeadline)
+			throw new Error(
+				`execution ${executionId} did not finish after the approval (status ${execution.status})`,
+			);
 		await new Promise((resolve) => setTimeout(resolve, 300));
 	}
 	const { createRequire } = await import('node:module');
 	const { join } = await import('node:path');
-	const flatted = createRequire(join(scope.run.install.n8nDir, 'node_modules', 'n8n', 'package.json'))('flatted');
+	const flatted = createRequire(
+		join(scope.run.install.n8nDir, 'node_modules', 'n8n', 'package.json'),
+	)('flatted');
 	const data = typeof execution.data === 'string' ? flatted.parse(execution.data) : execution.data;
-	if (execution.status !== 'success') throw new Error(`execution ${executionId} ended '${execution.status}': ${JSON.stringify(data?.resultData?.error ?? {}).slice(0, 600)}`);
+	if (execution.status !== 'success')
+		throw new Error(
+			`execution ${executionId} ended '${execution.status}': ${JSON.stringify(data?.resultData?.error ?? {}).slice(0, 600)}`,
+		);
 	fake.assertNoFailures();
 	const runData = data.resultData.runData;
-	const summary = assertOutcome({ decision: 'approve', text, seen, sink, runData, requests: fake.requests.length });
+	const summary = assertOutcome({
+		decision: 'approve',
+		text,
+		seen,
+		sink,
+		runData,
+		requests: fake.requests.length,
+	});
 	// The loop's earlier steps survive the crash: the answer's steps hold the reviewed call.
 	const output = runData['Agent Orchestrator']?.at(-1)?.data?.main?.[0]?.[0]?.json;
 	const steps = JSON.stringify(output?.steps ?? null);
-	if (!String(output?.output).includes(sinkDigest(text))) throw new Error(`the final answer lacks the receipt: ${JSON.stringify(output).slice(0, 500)}`);
-	if (!steps.includes('call_review') || !steps.includes(text)) throw new Error(`the answer's steps lost the reviewed call: ${steps.slice(0, 600)}`);
-	const executions = await main.rest('GET', `/rest/executions?filter=${encodeURIComponent(JSON.stringify({ workflowId }))}`);
+	if (!String(output?.output).includes(sinkDigest(text)))
+		throw new Error(`the final answer lacks the receipt: ${JSON.stringify(output).slice(0, 500)}`);
+	if (!steps.includes('call_review') || !steps.includes(text))
+		throw new Error(`the answer's steps lost the reviewed call: ${steps.slice(0, 600)}`);
+	const executions = await main.rest(
+		'GET',
+		`/rest/executions?filter=${encodeURIComponent(JSON.stringify({ workflowId }))}`,
+	);
 	const count = Array.isArray(executions?.results) ? executions.results.length : undefined;
-	scope.note(`execution ${executionId} waiting; n8n start SIGKILLed and back in ${restartSeconds} s${options.freshEventLog ? ` (event log deleted before the start: ${cleared.join(', ')})` : ''}, execution still 'waiting'; approve ('${title}') → success; executions of the workflow: ${count ?? '?'}`);
-	scope.note(`the request after the restart carried user, assistant(call_review), tool; answer steps keep call_review; ${summary}`);
+	scope.note(
+		`execution ${executionId} waiting; n8n start SIGKILLed and back in ${restartSeconds} s${options.freshEventLog ? ` (event log deleted before the start: ${cleared.join(', ')})` : ''}, execution still 'waiting'; approve ('${title}') → success; executions of the workflow: ${count ?? '?'}`,
+	);
+	scope.note(
+		`the request after the restart carried user, assistant(call_review), tool; answer steps keep call_review; ${summary}`,
+	);
 }

@@ -45,87 +45,101 @@ const RESTART_LOSES_REVIEW_WAIT =
 export const scenarios = [
 	{
 		id: 'queue-full-webhook',
-		title: 'production webhook → worker: full mode (engine), tools are node runs in the Postgres execution log, answer in the webhook response',
+		title:
+			'production webhook → worker: full mode (engine), tools are node runs in the Postgres execution log, answer in the webhook response',
 		needsTopology: true,
 		run: queueFullWebhook,
 	},
 	{
 		id: 'queue-nested-n8n-agent',
-		title: "production webhook → worker: nested orchestrator under n8n's AI Agent v3.1, run by the engine, plain-text answer back to the parent",
+		title:
+			"production webhook → worker: nested orchestrator under n8n's AI Agent v3.1, run by the engine, plain-text answer back to the parent",
 		needsTopology: true,
 		run: queueNestedUnderN8nAgent,
 	},
 	{
 		id: 'queue-streaming-worker',
-		title: 'streaming webhook, execution on a worker: text chunks relayed through main reach the client before the final answer exists',
+		title:
+			'streaming webhook, execution on a worker: text chunks relayed through main reach the client before the final answer exists',
 		needsTopology: true,
 		run: queueStreaming,
 	},
 	{
 		id: 'queue-load-30',
-		title: '30 concurrent webhook executions across both workers: all succeed, each answer carries its own input, every tool call ran exactly once (HTTP sink)',
+		title:
+			'30 concurrent webhook executions across both workers: all succeed, each answer carries its own input, every tool call ran exactly once (HTTP sink)',
 		needsTopology: true,
 		run: queueLoad,
 	},
 	{
 		id: 'queue-state-size',
-		title: 'state size: stored execution data after 1, 10, 30 tool iterations grows linearly (no copy of the history per step)',
+		title:
+			'state size: stored execution data after 1, 10, 30 tool iterations grows linearly (no copy of the history per step)',
 		needsTopology: true,
 		run: queueStateSize,
 	},
 	{
 		id: 'queue-memory-workers',
-		title: 'memory across two webhook turns on different workers: Postgres Chat Memory replays the tool calls; Simple Memory is per-process (empty on the other worker)',
+		title:
+			'memory across two webhook turns on different workers: Postgres Chat Memory replays the tool calls; Simple Memory is per-process (empty on the other worker)',
 		needsTopology: true,
 		run: queueMemoryAcrossWorkers,
 	},
 	{
 		id: 'queue-review-approve',
-		title: 'human review, approve: the worker that started the execution is SIGKILLed during the wait; the other worker resumes, the gated tool runs exactly once, the model reads the earlier turn',
+		title:
+			'human review, approve: the worker that started the execution is SIGKILLed during the wait; the other worker resumes, the gated tool runs exactly once, the model reads the earlier turn',
 		needsTopology: true,
 		run: queueHumanReview('approve'),
 	},
 	{
 		id: 'queue-review-decline',
-		title: 'human review, decline: the starting worker is SIGKILLed during the wait; the other worker resumes, the gated tool never runs, the model reads the decline',
+		title:
+			'human review, decline: the starting worker is SIGKILLed during the wait; the other worker resumes, the gated tool never runs, the model reads the decline',
 		needsTopology: true,
 		run: queueHumanReview('decline'),
 	},
 	{
 		id: 'queue-review-worker-back',
-		title: 'human review, approve, with the killed worker started again during the wait (as a supervisor would): the execution still resumes',
+		title:
+			'human review, approve, with the killed worker started again during the wait (as a supervisor would): the execution still resumes',
 		needsTopology: true,
 		pending: RESTART_LOSES_REVIEW_WAIT,
 		run: queueHumanReview('approve', { restartKilledWorker: true }),
 	},
 	{
 		id: 'queue-review-worker-back-fresh-log',
-		title: 'human review, approve, the killed worker started again during the wait without its event log (the workaround): the execution resumes',
+		title:
+			'human review, approve, the killed worker started again during the wait without its event log (the workaround): the execution resumes',
 		needsTopology: true,
 		run: queueHumanReview('approve', { restartKilledWorker: true, freshEventLog: true }),
 	},
 	{
 		id: 'queue-review-main-restart',
-		title: 'human review, approve: the starting worker and main are SIGKILLed during the wait, main started again; the other worker resumes',
+		title:
+			'human review, approve: the starting worker and main are SIGKILLed during the wait, main started again; the other worker resumes',
 		needsTopology: true,
 		run: queueHumanReview('approve', { restartMain: true }),
 	},
 	{
 		id: 'queue-worker-killed-mid-stream',
-		title: 'a worker SIGKILLed while the model is mid-stream: the execution leaves running, is not re-run, no tool call repeats, the client is not left hanging',
+		title:
+			'a worker SIGKILLed while the model is mid-stream: the execution leaves running, is not re-run, no tool call repeats, the client is not left hanging',
 		needsTopology: true,
 		run: queueWorkerKilledMidStream,
 	},
 	{
 		id: 'regular-restart-review',
-		title: 'regular mode (SQLite): n8n start SIGKILLed during a human-review wait and started again; approve resumes, the loop finishes with its earlier steps intact',
+		title:
+			'regular mode (SQLite): n8n start SIGKILLed during a human-review wait and started again; approve resumes, the loop finishes with its earlier steps intact',
 		needsTopology: false,
 		pending: RESTART_LOSES_REVIEW_WAIT,
 		run: regularRestartDuringReview(),
 	},
 	{
 		id: 'regular-restart-review-fresh-log',
-		title: 'regular mode (SQLite): the same restart with n8n\'s event log deleted before the start (the workaround): approve resumes, earlier steps intact',
+		title:
+			"regular mode (SQLite): the same restart with n8n's event log deleted before the start (the workaround): approve resumes, earlier steps intact",
 		needsTopology: false,
 		run: regularRestartDuringReview({ freshEventLog: true }),
 	},

@@ -26,7 +26,8 @@ export class QueueScope extends ScenarioScope {
 
 	/** The shared queue topology. */
 	get topology() {
-		if (!this.topologyOrNone) throw new Error('this scenario needs the queue topology (set needsTopology)');
+		if (!this.topologyOrNone)
+			throw new Error('this scenario needs the queue topology (set needsTopology)');
 		return this.topologyOrNone;
 	}
 
@@ -38,4 +39,3 @@ export class QueueScope extends ScenarioScope {
 		this.figures.push(figure);
 	}
 }
-

@@ -9,7 +9,14 @@
 import { matchStreaming, toolMessages } from '../lib/fake-model.mjs';
 import { connections, workflow } from '../lib/workflows.mjs';
 import { hashTextTool } from '../scenarios/tool-fixtures.mjs';
-import { checkRequest, fakeCredential, orchestratorNode, postJson, webhookNode, workflowIdFor } from './common.mjs';
+import {
+	checkRequest,
+	fakeCredential,
+	orchestratorNode,
+	postJson,
+	webhookNode,
+	workflowIdFor,
+} from './common.mjs';
 
 const MODEL = 'fake/queue-size';
 export const ITERATIONS = [1, 10, 30];
@@ -28,16 +35,39 @@ export async function queueStateSize(scope) {
 		const wanted = Number(/Run (\d+) iterations/.exec(JSON.stringify(body.messages))?.[1]);
 		const done = toolMessages(body).length;
 		if (done < wanted) {
-			return matchStreaming(request, fakeModule.toolCallReply([{ id: `call_${done + 1}`, name: 'Hash_Text', arguments: { text: `step ${done + 1} of ${wanted}` } }], { model: MODEL }));
+			return matchStreaming(
+				request,
+				fakeModule.toolCallReply(
+					[
+						{
+							id: `call_${done + 1}`,
+							name: 'Hash_Text',
+							arguments: { text: `step ${done + 1} of ${wanted}` },
+						},
+					],
+					{ model: MODEL },
+				),
+			);
 		}
-		return matchStreaming(request, fakeModule.textReply(`Done after ${done} tool calls.`, { model: MODEL }));
+		return matchStreaming(
+			request,
+			fakeModule.textReply(`Done after ${done} tool calls.`, { model: MODEL }),
+		);
 	});
 	const credential = await fakeCredential(scope, fake.baseUrl);
 	const workflowId = await topology.deployWorkflow(
 		workflow({
 			id: workflowIdFor(scope),
 			name: `E2E ${scope.id}`,
-			nodes: [webhookNode('tb-queue-size', 'lastNode'), orchestratorNode(credential, MODEL, { maxIterations: 40, repeatedCallLimit: 40, returnIntermediateSteps: false }), hashTextTool()],
+			nodes: [
+				webhookNode('tb-queue-size', 'lastNode'),
+				orchestratorNode(credential, MODEL, {
+					maxIterations: 40,
+					repeatedCallLimit: 40,
+					returnIntermediateSteps: false,
+				}),
+				hashTextTool(),
+			],
 			connections: connections([
 				['Webhook', 'Agent Orchestrator'],
 				['Hash Text', 'Agent Orchestrator', 'ai_tool'],
@@ -47,8 +77,11 @@ export async function queueStateSize(scope) {
 	/** @type {Array<{ iterations: number, bytes: number, executionId: string, hashRuns: number, orchestratorRuns: number }>} */
 	const sizes = [];
 	for (const iterations of ITERATIONS) {
-		const answer = await postJson(topology.mainProcess, 'tb-queue-size', { message: `Run ${iterations} iterations.` });
-		if (answer?.output !== `Done after ${iterations} tool calls.`) throw new Error(`answer for ${iterations}: ${JSON.stringify(answer).slice(0, 300)}`);
+		const answer = await postJson(topology.mainProcess, 'tb-queue-size', {
+			message: `Run ${iterations} iterations.`,
+		});
+		if (answer?.output !== `Done after ${iterations} tool calls.`)
+			throw new Error(`answer for ${iterations}: ${JSON.stringify(answer).slice(0, 300)}`);
 		const executions = await topology.executionsOf(workflowId);
 		const execution = executions.at(-1);
 		if (!execution) throw new Error('no execution');
@@ -56,8 +89,15 @@ export async function queueStateSize(scope) {
 		if (status !== 'success') throw new Error(`execution ${execution.id} is '${status}'`);
 		const runData = data.resultData.runData;
 		const hashRuns = runData['Hash Text']?.length ?? 0;
-		if (hashRuns !== iterations) throw new Error(`${iterations} iterations: Hash Text has ${hashRuns} runs in the log`);
-		sizes.push({ iterations, bytes: await topology.storedDataBytes(execution.id), executionId: execution.id, hashRuns, orchestratorRuns: runData['Agent Orchestrator']?.length ?? 0 });
+		if (hashRuns !== iterations)
+			throw new Error(`${iterations} iterations: Hash Text has ${hashRuns} runs in the log`);
+		sizes.push({
+			iterations,
+			bytes: await topology.storedDataBytes(execution.id),
+			executionId: execution.id,
+			hashRuns,
+			orchestratorRuns: runData['Agent Orchestrator']?.length ?? 0,
+		});
 	}
 	fake.assertNoFailures();
 	const [one, ten, thirty] = sizes;
@@ -65,10 +105,18 @@ export async function queueStateSize(scope) {
 	const late = (thirty.bytes - ten.bytes) / (thirty.iterations - ten.iterations);
 	const ratio = late / early;
 	const kb = (/** @type {number} */ bytes) => `${(bytes / 1024).toFixed(1)} KB`;
-	const figures = sizes.map((size) => `${size.iterations} → ${kb(size.bytes)} (${size.bytes} B)`).join(', ');
-	scope.figure(`state size (stored execution_data.data in Postgres, full mode, engine, 1 Crypto call per iteration): ${figures}; per iteration ${Math.round(early)} B (1→10) and ${Math.round(late)} B (10→30), ratio ${ratio.toFixed(2)}`);
-	scope.note(`stored bytes: ${figures}; Agent Orchestrator runs in the log: ${sizes.map((size) => size.orchestratorRuns).join(', ')}; growth per iteration ${Math.round(early)} B then ${Math.round(late)} B (ratio ${ratio.toFixed(2)}, limit ${MAX_GROWTH_RATIO})`);
+	const figures = sizes
+		.map((size) => `${size.iterations} → ${kb(size.bytes)} (${size.bytes} B)`)
+		.join(', ');
+	scope.figure(
+		`state size (stored execution_data.data in Postgres, full mode, engine, 1 Crypto call per iteration): ${figures}; per iteration ${Math.round(early)} B (1→10) and ${Math.round(late)} B (10→30), ratio ${ratio.toFixed(2)}`,
+	);
+	scope.note(
+		`stored bytes: ${figures}; Agent Orchestrator runs in the log: ${sizes.map((size) => size.orchestratorRuns).join(', ')}; growth per iteration ${Math.round(early)} B then ${Math.round(late)} B (ratio ${ratio.toFixed(2)}, limit ${MAX_GROWTH_RATIO})`,
+	);
 	if (!(ratio <= MAX_GROWTH_RATIO)) {
-		throw new Error(`stored execution data grows faster than linearly: ${Math.round(early)} B per iteration from 1 to 10, ${Math.round(late)} B from 10 to 30 (ratio ${ratio.toFixed(2)} > ${MAX_GROWTH_RATIO}): ${figures}`);
+		throw new Error(
+			`stored execution data grows faster than linearly: ${Math.round(early)} B per iteration from 1 to 10, ${Math.round(late)} B from 10 to 30 (ratio ${ratio.toFixed(2)} > ${MAX_GROWTH_RATIO}): ${figures}`,
+		);
 	}
 }

@@ -11,11 +11,21 @@
  * - nested under n8n's own AI Agent v3.1 (OpenRouter model node → fake).
  */
 import { assertToolSchema, matchStreaming, toolMessages } from '../lib/fake-model.mjs';
-import { FAKE_API_KEY, connections, node, nodeOutput, openRouterCredential, runDataOf, runError, workflow } from '../lib/workflows.mjs';
+import {
+	FAKE_API_KEY,
+	connections,
+	node,
+	nodeOutput,
+	openRouterCredential,
+	runDataOf,
+	runError,
+	workflow,
+} from '../lib/workflows.mjs';
 import { EXPECTED, HASH_TOOL_DESCRIPTION, TOOL_INPUT, hashTextTool } from './tool-fixtures.mjs';
 
 /** The description the parent's model must see for the nested agent. */
-export const RESEARCHER_DESCRIPTION = 'Researches a question with its own tools and answers in one short sentence.';
+export const RESEARCHER_DESCRIPTION =
+	'Researches a question with its own tools and answers in one short sentence.';
 
 /** The task the parent's model gives the nested agent. */
 export const RESEARCHER_TASK = `Compute the SHA-256 hex digest of this exact text: ${TOOL_INPUT.text}`;
@@ -37,7 +47,9 @@ async function importAndExecute(scope, baseUrl, buildWorkflow, suffix = '') {
 	const run = await n8n.execute(id);
 	if (!run.ok) {
 		const message = run.result ? runError(run.result) : undefined;
-		throw new Error(`n8n execute failed: ${message ?? '(no error in output)'} (log ${run.logPath})\n${run.stdout.slice(-1500)}`);
+		throw new Error(
+			`n8n execute failed: ${message ?? '(no error in output)'} (log ${run.logPath})\n${run.stdout.slice(-1500)}`,
+		);
 	}
 	return run.result;
 }
@@ -50,14 +62,21 @@ async function importAndExecute(scope, baseUrl, buildWorkflow, suffix = '') {
  * @throws {Error} on a wrong path, key or model
  */
 function checkRequest(request, model) {
-	if (!String(request.path).endsWith('/chat/completions')) throw new Error(`unexpected path ${request.method} ${request.path}`);
-	if (request.headers.authorization !== `Bearer ${FAKE_API_KEY}`) throw new Error('the credential API key did not arrive as a Bearer token');
-	if (model !== undefined && request.body?.model !== model) throw new Error(`model ${JSON.stringify(request.body?.model)}, expected ${model}`);
+	if (!String(request.path).endsWith('/chat/completions'))
+		throw new Error(`unexpected path ${request.method} ${request.path}`);
+	if (request.headers.authorization !== `Bearer ${FAKE_API_KEY}`)
+		throw new Error('the credential API key did not arrive as a Bearer token');
+	if (model !== undefined && request.body?.model !== model)
+		throw new Error(`model ${JSON.stringify(request.body?.model)}, expected ${model}`);
 }
 
 /** The Hash Text tool's schema as every model must receive it. */
 function assertHashSchema(body) {
-	assertToolSchema(body, 'Hash_Text', { properties: { text: 'string' }, required: ['text'], description: HASH_TOOL_DESCRIPTION });
+	assertToolSchema(body, 'Hash_Text', {
+		properties: { text: 'string' },
+		required: ['text'],
+		description: HASH_TOOL_DESCRIPTION,
+	});
 }
 
 /** Text of the first `user` message of a request. */
@@ -92,8 +111,21 @@ export async function validatorMode(scope) {
 		if (choice?.type !== 'function' || choice.function?.name !== 'Hash_Text') {
 			throw new Error(`tool_choice does not force Hash_Text: ${JSON.stringify(choice)}`);
 		}
-		if (request.index === 0) return matchStreaming(request, fake.toolCallReply([{ id: 'call_bad', name: 'Hash_Text', arguments: { text: 42 } }], { model }));
-		if (request.index === 1) return matchStreaming(request, fake.toolCallReply([{ id: 'call_good', name: 'Hash_Text', arguments: { text: TOOL_INPUT.text } }], { model }));
+		if (request.index === 0)
+			return matchStreaming(
+				request,
+				fake.toolCallReply([{ id: 'call_bad', name: 'Hash_Text', arguments: { text: 42 } }], {
+					model,
+				}),
+			);
+		if (request.index === 1)
+			return matchStreaming(
+				request,
+				fake.toolCallReply(
+					[{ id: 'call_good', name: 'Hash_Text', arguments: { text: TOOL_INPUT.text } }],
+					{ model },
+				),
+			);
 		throw new Error(`unexpected request ${request.index}`);
 	});
 	const result = await importAndExecute(scope, fake.baseUrl, (credential) =>
@@ -106,7 +138,15 @@ export async function validatorMode(scope) {
 					'Validator',
 					'n8n-nodes-toolbridge.agentOrchestrator',
 					1,
-					{ authentication: 'openRouterApi', mode: 'validator', validatorTool: 'Hash Text', maxAttempts: 3, model, prompt: 'Hash the text I will give you.', options: {} },
+					{
+						authentication: 'openRouterApi',
+						mode: 'validator',
+						validatorTool: 'Hash Text',
+						maxAttempts: 3,
+						model,
+						prompt: 'Hash the text I will give you.',
+						options: {},
+					},
 					{ openRouterApi: credential },
 				),
 				hashTextTool(),
@@ -118,22 +158,42 @@ export async function validatorMode(scope) {
 		}),
 	);
 	fake.assertNoFailures();
-	if (fake.requests.length !== 2) throw new Error(`the fake got ${fake.requests.length} requests, expected 2`);
+	if (fake.requests.length !== 2)
+		throw new Error(`the fake got ${fake.requests.length} requests, expected 2`);
 	// Request 2 carries attempt 1's error, as the tool message answering the bad call.
-	const feedback = toolMessages(fake.requests[1].body).find((message) => message.tool_call_id === 'call_bad');
-	if (!feedback) throw new Error(`request 2 has no tool message for call_bad: ${JSON.stringify(fake.requests[1].body.messages).slice(0, 1000)}`);
+	const feedback = toolMessages(fake.requests[1].body).find(
+		(message) => message.tool_call_id === 'call_bad',
+	);
+	if (!feedback)
+		throw new Error(
+			`request 2 has no tool message for call_bad: ${JSON.stringify(fake.requests[1].body.messages).slice(0, 1000)}`,
+		);
 	for (const expected of ["invalid arguments for tool 'Hash_Text'", 'text']) {
-		if (!feedback.content.includes(expected)) throw new Error(`attempt 1's error text lacks '${expected}': ${feedback.content}`);
+		if (!feedback.content.includes(expected))
+			throw new Error(`attempt 1's error text lacks '${expected}': ${feedback.content}`);
 	}
-	if (!/string/i.test(feedback.content)) throw new Error(`attempt 1's error does not say the type is wrong: ${feedback.content}`);
+	if (!/string/i.test(feedback.content))
+		throw new Error(`attempt 1's error does not say the type is wrong: ${feedback.content}`);
 	const [output] = nodeOutput(result, 'Validator');
-	if (output?.tool !== 'Hash_Text') throw new Error(`output.tool is ${JSON.stringify(output?.tool)}: ${JSON.stringify(output).slice(0, 500)}`);
+	if (output?.tool !== 'Hash_Text')
+		throw new Error(
+			`output.tool is ${JSON.stringify(output?.tool)}: ${JSON.stringify(output).slice(0, 500)}`,
+		);
 	if (output.attempts !== 2) throw new Error(`output.attempts is ${output.attempts}, expected 2`);
-	if (output.arguments?.text !== TOOL_INPUT.text) throw new Error(`output.arguments: ${JSON.stringify(output.arguments)}`);
-	if (!JSON.stringify(output.result).includes(EXPECTED.sha256)) throw new Error(`output.result lacks ${EXPECTED.sha256}: ${JSON.stringify(output.result).slice(0, 500)}`);
+	if (output.arguments?.text !== TOOL_INPUT.text)
+		throw new Error(`output.arguments: ${JSON.stringify(output.arguments)}`);
+	if (!JSON.stringify(output.result).includes(EXPECTED.sha256))
+		throw new Error(
+			`output.result lacks ${EXPECTED.sha256}: ${JSON.stringify(output.result).slice(0, 500)}`,
+		);
 	const hashRuns = runDataOf(result)['Hash Text']?.length ?? 0;
-	if (hashRuns !== 1) throw new Error(`'Hash Text' ran ${hashRuns} times in n8n's execution data, expected exactly 1`);
-	scope.note(`attempts 2; request 2 carried: ${JSON.stringify(feedback.content.split('\n').slice(0, 2).join(' '))}; Crypto ran once (real SHA-256 ${EXPECTED.sha256.slice(0, 12)}…)`);
+	if (hashRuns !== 1)
+		throw new Error(
+			`'Hash Text' ran ${hashRuns} times in n8n's execution data, expected exactly 1`,
+		);
+	scope.note(
+		`attempts 2; request 2 carried: ${JSON.stringify(feedback.content.split('\n').slice(0, 2).join(' '))}; Crypto ran once (real SHA-256 ${EXPECTED.sha256.slice(0, 12)}…)`,
+	);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -151,14 +211,23 @@ function childModel(model, replies) {
 		const body = request.body;
 		assertHashSchema(body);
 		const prompt = userText(body);
-		if (prompt !== RESEARCHER_TASK) throw new Error(`the child's user message is ${JSON.stringify(prompt)}, expected the parent's task ${JSON.stringify(RESEARCHER_TASK)}`);
+		if (prompt !== RESEARCHER_TASK)
+			throw new Error(
+				`the child's user message is ${JSON.stringify(prompt)}, expected the parent's task ${JSON.stringify(RESEARCHER_TASK)}`,
+			);
 		const results = toolMessages(body);
 		let reply;
 		if (results.length === 0) {
-			reply = fake.toolCallReply([{ id: 'call_child_hash', name: 'Hash_Text', arguments: { text: TOOL_INPUT.text } }], { model });
+			reply = fake.toolCallReply(
+				[{ id: 'call_child_hash', name: 'Hash_Text', arguments: { text: TOOL_INPUT.text } }],
+				{ model },
+			);
 		} else {
 			const digest = /[0-9a-f]{64}/.exec(results[0].content)?.[0];
-			if (!digest) throw new Error(`the child's tool result has no digest: ${results[0].content.slice(0, 500)}`);
+			if (!digest)
+				throw new Error(
+					`the child's tool result has no digest: ${results[0].content.slice(0, 500)}`,
+				);
 			reply = fake.textReply(childAnswer(digest), { model });
 		}
 		replies.push({ usage: replyUsage(reply) });
@@ -182,14 +251,24 @@ export function childAnswer(digest) {
 function parentModel(model, replies, seen) {
 	return (request, fake) => {
 		const body = request.body;
-		assertToolSchema(body, 'Researcher', { properties: { task: 'string' }, required: ['task'], description: RESEARCHER_DESCRIPTION });
+		assertToolSchema(body, 'Researcher', {
+			properties: { task: 'string' },
+			required: ['task'],
+			description: RESEARCHER_DESCRIPTION,
+		});
 		const results = toolMessages(body);
 		let reply;
 		if (results.length === 0) {
-			reply = fake.toolCallReply([{ id: 'call_researcher', name: 'Researcher', arguments: { task: RESEARCHER_TASK } }], { model });
+			reply = fake.toolCallReply(
+				[{ id: 'call_researcher', name: 'Researcher', arguments: { task: RESEARCHER_TASK } }],
+				{ model },
+			);
 		} else {
 			const result = results.find((entry) => entry.tool_call_id === 'call_researcher');
-			if (!result) throw new Error(`no tool result for call_researcher: ${JSON.stringify(results).slice(0, 500)}`);
+			if (!result)
+				throw new Error(
+					`no tool result for call_researcher: ${JSON.stringify(results).slice(0, 500)}`,
+				);
 			seen.toolResult = result.content;
 			reply = fake.textReply(`Researcher reported: ${result.content}`, { model });
 		}
@@ -308,29 +387,45 @@ async function nestedUnderOrchestratorWith(scope, toolExecution) {
 	await fake.close();
 	fake.assertNoFailures();
 	if (parentReplies.length !== 2 || childReplies.length !== 2) {
-		throw new Error(`requests: parent ${parentReplies.length}, child ${childReplies.length}; expected 2 each`);
+		throw new Error(
+			`requests: parent ${parentReplies.length}, child ${childReplies.length}; expected 2 each`,
+		);
 	}
 	const expectedAnswer = childAnswer(EXPECTED.sha256);
 	if (seen.toolResult !== expectedAnswer) {
-		throw new Error(`the parent's tool message is ${JSON.stringify(seen.toolResult)}, expected the child's plain text ${JSON.stringify(expectedAnswer)}`);
+		throw new Error(
+			`the parent's tool message is ${JSON.stringify(seen.toolResult)}, expected the child's plain text ${JSON.stringify(expectedAnswer)}`,
+		);
 	}
 	const [output] = nodeOutput(result, 'Parent');
-	if (!String(output?.output).includes(EXPECTED.sha256)) throw new Error(`the parent's answer lacks the digest: ${JSON.stringify(output).slice(0, 600)}`);
+	if (!String(output?.output).includes(EXPECTED.sha256))
+		throw new Error(
+			`the parent's answer lacks the digest: ${JSON.stringify(output).slice(0, 600)}`,
+		);
 	const runData = runDataOf(result);
 	const researcherRuns = runData.Researcher?.length ?? 0;
 	const hashRuns = runData['Hash Text']?.length ?? 0;
-	if (researcherRuns < 1) throw new Error(`no run of 'Researcher' in n8n's execution data; ran: ${Object.keys(runData).join(', ')}`);
-	if (!JSON.stringify(runData.Researcher).includes(EXPECTED.sha256)) throw new Error(`the Researcher run data lacks the digest: ${JSON.stringify(runData.Researcher).slice(0, 600)}`);
+	if (researcherRuns < 1)
+		throw new Error(
+			`no run of 'Researcher' in n8n's execution data; ran: ${Object.keys(runData).join(', ')}`,
+		);
+	if (!JSON.stringify(runData.Researcher).includes(EXPECTED.sha256))
+		throw new Error(
+			`the Researcher run data lacks the digest: ${JSON.stringify(runData.Researcher).slice(0, 600)}`,
+		);
 	if (hashRuns < 1) throw new Error(`no run of 'Hash Text' in n8n's execution data`);
 	const all = [...parentReplies, ...childReplies];
 	const expectedTokens = all.reduce((sum, reply) => sum + reply.usage.total_tokens, 0);
 	const parentOnly = parentReplies.reduce((sum, reply) => sum + reply.usage.total_tokens, 0);
 	const usage = output.usage ?? {};
 	if (usage.totalTokens !== expectedTokens) {
-		throw new Error(`the parent's usage.totalTokens is ${usage.totalTokens}; parent + child replies total ${expectedTokens} (parent alone ${parentOnly})`);
+		throw new Error(
+			`the parent's usage.totalTokens is ${usage.totalTokens}; parent + child replies total ${expectedTokens} (parent alone ${parentOnly})`,
+		);
 	}
 	const expectedCost = all.reduce((sum, reply) => sum + (reply.usage.cost ?? 0), 0);
-	if (Math.abs((usage.cost ?? 0) - expectedCost) > 1e-12) throw new Error(`the parent's usage.cost is ${usage.cost}, expected ${expectedCost}`);
+	if (Math.abs((usage.cost ?? 0) - expectedCost) > 1e-12)
+		throw new Error(`the parent's usage.cost is ${usage.cost}, expected ${expectedCost}`);
 	scope.note(
 		`[${toolExecution}] parent's tool message = the child's plain text; Researcher runs ${researcherRuns}, Hash Text runs ${hashRuns}; usage rolled up (${usage.totalTokens} tokens, cost ${usage.cost})`,
 	);
@@ -355,7 +450,13 @@ export async function nestedUnderN8nAgent(scope) {
 					text: 'Ask the researcher for the digest and report it.',
 					options: {},
 				}),
-				node('OpenRouter Model', '@n8n/n8n-nodes-langchain.lmChatOpenRouter', 1, { model: models.parent, options: {} }, { openRouterApi: credential }),
+				node(
+					'OpenRouter Model',
+					'@n8n/n8n-nodes-langchain.lmChatOpenRouter',
+					1,
+					{ model: models.parent, options: {} },
+					{ openRouterApi: credential },
+				),
 				researcherNode(credential, models.child),
 				hashTextTool(),
 			],
@@ -369,25 +470,46 @@ export async function nestedUnderN8nAgent(scope) {
 	);
 	fake.assertNoFailures();
 	if (parentReplies.length !== 2 || childReplies.length !== 2) {
-		throw new Error(`requests: parent ${parentReplies.length}, child ${childReplies.length}; expected 2 each`);
+		throw new Error(
+			`requests: parent ${parentReplies.length}, child ${childReplies.length}; expected 2 each`,
+		);
 	}
 	const researcherRuns = runDataOf(result).Researcher ?? [];
-	const researcherInput = JSON.stringify(researcherRuns.map((/** @type {any} */ run) => run.inputOverride ?? null));
+	const researcherInput = JSON.stringify(
+		researcherRuns.map((/** @type {any} */ run) => run.inputOverride ?? null),
+	);
 	const expectedAnswer = childAnswer(EXPECTED.sha256);
 	const [output] = nodeOutput(result, 'AI Agent');
-	scope.note(`n8n's agent → Researcher: ${researcherRuns.length} run(s); tool message the parent model got: ${JSON.stringify(seen.toolResult).slice(0, 300)}`);
+	scope.note(
+		`n8n's agent → Researcher: ${researcherRuns.length} run(s); tool message the parent model got: ${JSON.stringify(seen.toolResult).slice(0, 300)}`,
+	);
 	scope.note(`Researcher run input: ${researcherInput.slice(0, 300)}`);
-	if (!String(output?.output).includes(EXPECTED.sha256)) throw new Error(`the AI Agent's answer lacks the digest: ${JSON.stringify(output).slice(0, 600)}`);
+	if (!String(output?.output).includes(EXPECTED.sha256))
+		throw new Error(
+			`the AI Agent's answer lacks the digest: ${JSON.stringify(output).slice(0, 600)}`,
+		);
 	// n8n 2.41's agent JSON-encodes the items of every engine-run tool (`buildObservation`):
 	// plain text is impossible there; the answer must be encoded once, as the item's `output`.
 	let items;
 	try {
 		items = JSON.parse(String(seen.toolResult));
 	} catch {
-		throw new Error(`the parent's tool message is not n8n's JSON item list: ${JSON.stringify(seen.toolResult)}`);
+		throw new Error(
+			`the parent's tool message is not n8n's JSON item list: ${JSON.stringify(seen.toolResult)}`,
+		);
 	}
-	if (!Array.isArray(items) || items.length !== 1 || Object.keys(items[0]).join() !== 'output' || items[0].output !== expectedAnswer) {
-		throw new Error(`the parent's tool message is ${JSON.stringify(seen.toolResult)}, expected [{"output": <the child's plain text>}] (encoded once)`);
+	if (
+		!Array.isArray(items) ||
+		items.length !== 1 ||
+		Object.keys(items[0]).join() !== 'output' ||
+		items[0].output !== expectedAnswer
+	) {
+		throw new Error(
+			`the parent's tool message is ${JSON.stringify(seen.toolResult)}, expected [{"output": <the child's plain text>}] (encoded once)`,
+		);
 	}
-	if (researcherRuns.length !== 1 || !researcherInput.includes('"task"')) throw new Error(`n8n did not run Researcher once as a node with the task as input: ${researcherInput.slice(0, 500)}`);
+	if (researcherRuns.length !== 1 || !researcherInput.includes('"task"'))
+		throw new Error(
+			`n8n did not run Researcher once as a node with the task as input: ${researcherInput.slice(0, 500)}`,
+		);
 }

@@ -17,8 +17,21 @@
  */
 import { createHash } from 'node:crypto';
 
-import { assertToolSchema, loadFakeAnthropic, matchStreaming, toolMessages } from '../lib/fake-model.mjs';
-import { FAKE_API_KEY, connections, node, nodeOutput, runDataOf, runError, workflow } from '../lib/workflows.mjs';
+import {
+	assertToolSchema,
+	loadFakeAnthropic,
+	matchStreaming,
+	toolMessages,
+} from '../lib/fake-model.mjs';
+import {
+	FAKE_API_KEY,
+	connections,
+	node,
+	nodeOutput,
+	runDataOf,
+	runError,
+	workflow,
+} from '../lib/workflows.mjs';
 import { EXPECTED, HASH_TOOL_DESCRIPTION, TOOL_INPUT, hashTextTool } from './tool-fixtures.mjs';
 
 const ORCHESTRATOR_TYPE = 'n8n-nodes-toolbridge.agentOrchestrator';
@@ -39,7 +52,8 @@ const HASH_TOOL_USE_ID = 'toolu_hash';
  * A real 2×2 RGB PNG (red, blue / green, white): signature, IHDR, zlib IDAT and IEND with
  * correct CRCs, as any decoder accepts it.
  */
-export const TINY_PNG_BASE64 = 'iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAEklEQVR42mP4zwAE/0Ho////AB/uBfuXrhxRAAAAAElFTkSuQmCC';
+export const TINY_PNG_BASE64 =
+	'iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAEklEQVR42mP4zwAE/0Ho////AB/uBfuXrhxRAAAAAElFTkSuQmCC';
 
 /**
  * A workflow or credential id that is unique per scenario (and suffix) and at most 21 characters.
@@ -67,13 +81,22 @@ export const MODELS = /** @type {const} */ ({
 	openai: /** @type {ModelKind} */ ({
 		nodeName: 'OpenAI Chat Model',
 		wire: 'chat',
-		credential: (id, baseUrl) => ({ id, name: `E2E OpenAI ${id}`, type: 'openAiApi', data: { apiKey: FAKE_API_KEY, url: baseUrl } }),
+		credential: (id, baseUrl) => ({
+			id,
+			name: `E2E OpenAI ${id}`,
+			type: 'openAiApi',
+			data: { apiKey: FAKE_API_KEY, url: baseUrl },
+		}),
 		node: (credential) =>
 			node(
 				'OpenAI Chat Model',
 				'@n8n/n8n-nodes-langchain.lmChatOpenAi',
 				1.3,
-				{ model: { __rl: true, mode: 'id', value: CHAT_MODEL_ID }, responsesApiEnabled: false, options: {} },
+				{
+					model: { __rl: true, mode: 'id', value: CHAT_MODEL_ID },
+					responsesApiEnabled: false,
+					options: {},
+				},
 				{ openAiApi: credential },
 			),
 	}),
@@ -99,7 +122,11 @@ export const MODELS = /** @type {const} */ ({
 				'Toolbridge Chat Model',
 				TOOLBRIDGE_CHAT_MODEL_TYPE,
 				1,
-				{ authentication: 'openAiCompatibleApi', model: { __rl: true, mode: 'id', value: CHAT_MODEL_ID }, options: {} },
+				{
+					authentication: 'openAiCompatibleApi',
+					model: { __rl: true, mode: 'id', value: CHAT_MODEL_ID },
+					options: {},
+				},
 				{ openAiCompatibleApi: credential },
 			),
 	}),
@@ -115,7 +142,12 @@ function anthropicModel(options) {
 		nodeName: 'Anthropic Chat Model',
 		wire: 'anthropic',
 		// The SDK appends /v1/messages to the base URL: the fake's base without its /v1.
-		credential: (id, baseUrl) => ({ id, name: `E2E Anthropic ${id}`, type: 'anthropicApi', data: { apiKey: FAKE_API_KEY, url: baseUrl.replace(/\/v1$/, '') } }),
+		credential: (id, baseUrl) => ({
+			id,
+			name: `E2E Anthropic ${id}`,
+			type: 'anthropicApi',
+			data: { apiKey: FAKE_API_KEY, url: baseUrl.replace(/\/v1$/, '') },
+		}),
 		node: (credential) =>
 			node(
 				'Anthropic Chat Model',
@@ -139,13 +171,23 @@ function anthropicModel(options) {
 export const AGENTS = /** @type {const} */ ({
 	n8n: /** @type {AgentKind} */ ({
 		nodeName: 'AI Agent',
-		node: (prompt) => node('AI Agent', '@n8n/n8n-nodes-langchain.agent', 3.1, { promptType: 'define', text: prompt, options: {} }),
+		node: (prompt) =>
+			node('AI Agent', '@n8n/n8n-nodes-langchain.agent', 3.1, {
+				promptType: 'define',
+				text: prompt,
+				options: {},
+			}),
 		answer: (items) => items[0]?.output,
 	}),
 	/** Our orchestrator without a credential of its own: the connected model answers. Output Format "full" reports usage. */
 	orchestrator: /** @type {AgentKind} */ ({
 		nodeName: 'Agent Orchestrator',
-		node: (prompt, options = {}) => node('Agent Orchestrator', ORCHESTRATOR_TYPE, 1, { mode: 'full', prompt, options: { outputFormat: 'full', ...options } }),
+		node: (prompt, options = {}) =>
+			node('Agent Orchestrator', ORCHESTRATOR_TYPE, 1, {
+				mode: 'full',
+				prompt,
+				options: { outputFormat: 'full', ...options },
+			}),
 		answer: (items) => items[0]?.output ?? items[0],
 		usage: (items) => items[0]?.usage,
 	}),
@@ -163,24 +205,45 @@ export const AGENTS = /** @type {const} */ ({
  */
 export function hashModelChat(model = CHAT_MODEL_ID) {
 	return (request, fake) => {
-		if (!String(request.path).endsWith('/chat/completions')) throw new Error(`unexpected path ${request.method} ${request.path}`);
-		if (request.headers.authorization !== `Bearer ${FAKE_API_KEY}`) throw new Error('the credential API key did not arrive as a Bearer token');
+		if (!String(request.path).endsWith('/chat/completions'))
+			throw new Error(`unexpected path ${request.method} ${request.path}`);
+		if (request.headers.authorization !== `Bearer ${FAKE_API_KEY}`)
+			throw new Error('the credential API key did not arrive as a Bearer token');
 		const body = request.body;
-		if (body?.model !== model) throw new Error(`model ${JSON.stringify(body?.model)}, expected ${model}`);
-		assertToolSchema(body, 'Hash_Text', { properties: { text: 'string' }, required: ['text'], description: HASH_TOOL_DESCRIPTION });
+		if (body?.model !== model)
+			throw new Error(`model ${JSON.stringify(body?.model)}, expected ${model}`);
+		assertToolSchema(body, 'Hash_Text', {
+			properties: { text: 'string' },
+			required: ['text'],
+			description: HASH_TOOL_DESCRIPTION,
+		});
 		const results = toolMessages(body);
 		if (results.length === 0) {
-			return matchStreaming(request, fake.toolCallReply([{ id: HASH_CALL_ID, name: 'Hash_Text', arguments: { text: TOOL_INPUT.text } }]));
+			return matchStreaming(
+				request,
+				fake.toolCallReply([
+					{ id: HASH_CALL_ID, name: 'Hash_Text', arguments: { text: TOOL_INPUT.text } },
+				]),
+			);
 		}
-		const calls = (body.messages ?? []).flatMap((/** @type {any} */ message) => (message.role === 'assistant' ? (message.tool_calls ?? []) : []));
+		const calls = (body.messages ?? []).flatMap((/** @type {any} */ message) =>
+			message.role === 'assistant' ? (message.tool_calls ?? []) : [],
+		);
 		const call = calls.find((/** @type {any} */ entry) => entry.id === HASH_CALL_ID);
-		if (!call || call.function?.name !== 'Hash_Text') throw new Error(`second request lacks the assistant's tool call ${HASH_CALL_ID}: ${JSON.stringify(body.messages).slice(0, 800)}`);
-		if (JSON.parse(call.function.arguments || '{}').text !== TOOL_INPUT.text) throw new Error(`tool call arguments changed: ${call.function.arguments}`);
+		if (!call || call.function?.name !== 'Hash_Text')
+			throw new Error(
+				`second request lacks the assistant's tool call ${HASH_CALL_ID}: ${JSON.stringify(body.messages).slice(0, 800)}`,
+			);
+		if (JSON.parse(call.function.arguments || '{}').text !== TOOL_INPUT.text)
+			throw new Error(`tool call arguments changed: ${call.function.arguments}`);
 		if (results.length !== 1 || results[0].tool_call_id !== HASH_CALL_ID) {
-			throw new Error(`expected one tool result for ${HASH_CALL_ID}: ${JSON.stringify(results).slice(0, 800)}`);
+			throw new Error(
+				`expected one tool result for ${HASH_CALL_ID}: ${JSON.stringify(results).slice(0, 800)}`,
+			);
 		}
 		const digest = /[0-9a-f]{64}/.exec(results[0].content)?.[0];
-		if (!digest) throw new Error(`the tool result has no digest: ${results[0].content.slice(0, 500)}`);
+		if (!digest)
+			throw new Error(`the tool result has no digest: ${results[0].content.slice(0, 500)}`);
 		return matchStreaming(request, fake.textReply(`The SHA-256 digest is ${digest}.`));
 	};
 }
@@ -194,33 +257,56 @@ export function hashModelChat(model = CHAT_MODEL_ID) {
  */
 export function hashModelAnthropic(anthropic, model = ANTHROPIC_MODEL_ID) {
 	return (request) => {
-		if (request.method !== 'POST' || !String(request.path).endsWith('/v1/messages')) throw new Error(`unexpected path ${request.method} ${request.path}`);
-		if (request.headers['x-api-key'] !== FAKE_API_KEY) throw new Error('the credential API key did not arrive as x-api-key');
+		if (request.method !== 'POST' || !String(request.path).endsWith('/v1/messages'))
+			throw new Error(`unexpected path ${request.method} ${request.path}`);
+		if (request.headers['x-api-key'] !== FAKE_API_KEY)
+			throw new Error('the credential API key did not arrive as x-api-key');
 		if (!request.headers['anthropic-version']) throw new Error('no anthropic-version header');
 		const body = request.body;
-		if (body?.model !== model) throw new Error(`model ${JSON.stringify(body?.model)}, expected ${model}`);
-		if (!(body.max_tokens > 0)) throw new Error(`max_tokens missing: ${JSON.stringify(body.max_tokens)}`);
+		if (body?.model !== model)
+			throw new Error(`model ${JSON.stringify(body?.model)}, expected ${model}`);
+		if (!(body.max_tokens > 0))
+			throw new Error(`max_tokens missing: ${JSON.stringify(body.max_tokens)}`);
 		const tools = anthropic.anthropicToolsByName(body);
 		const tool = tools.get('Hash_Text');
-		if (!tool) throw new Error(`model request has no tool 'Hash_Text'; tools: ${JSON.stringify([...tools.keys()])}`);
+		if (!tool)
+			throw new Error(
+				`model request has no tool 'Hash_Text'; tools: ${JSON.stringify([...tools.keys()])}`,
+			);
 		const schema = tool.input_schema;
-		if (schema?.type !== 'object' || schema.properties?.text?.type !== 'string' || !schema.required?.includes('text')) {
-			throw new Error(`Hash_Text input_schema is not { text: string } (required): ${JSON.stringify(schema).slice(0, 800)}`);
+		if (
+			schema?.type !== 'object' ||
+			schema.properties?.text?.type !== 'string' ||
+			!schema.required?.includes('text')
+		) {
+			throw new Error(
+				`Hash_Text input_schema is not { text: string } (required): ${JSON.stringify(schema).slice(0, 800)}`,
+			);
 		}
-		if (tool.description !== HASH_TOOL_DESCRIPTION) throw new Error(`Hash_Text description ${JSON.stringify(tool.description)}`);
+		if (tool.description !== HASH_TOOL_DESCRIPTION)
+			throw new Error(`Hash_Text description ${JSON.stringify(tool.description)}`);
 		const results = anthropic.anthropicToolResults(body);
 		if (results.length === 0) {
-			return anthropic.anthropicToolUseReply(request, [{ id: HASH_TOOL_USE_ID, name: 'Hash_Text', input: { text: TOOL_INPUT.text } }]);
+			return anthropic.anthropicToolUseReply(request, [
+				{ id: HASH_TOOL_USE_ID, name: 'Hash_Text', input: { text: TOOL_INPUT.text } },
+			]);
 		}
-		const use = anthropic.anthropicToolUses(body).find((/** @type {any} */ entry) => entry.id === HASH_TOOL_USE_ID);
+		const use = anthropic
+			.anthropicToolUses(body)
+			.find((/** @type {any} */ entry) => entry.id === HASH_TOOL_USE_ID);
 		if (!use || use.name !== 'Hash_Text' || use.input?.text !== TOOL_INPUT.text) {
-			throw new Error(`second request lacks the assistant's tool_use ${HASH_TOOL_USE_ID}: ${JSON.stringify(body.messages).slice(0, 800)}`);
+			throw new Error(
+				`second request lacks the assistant's tool_use ${HASH_TOOL_USE_ID}: ${JSON.stringify(body.messages).slice(0, 800)}`,
+			);
 		}
 		if (results.length !== 1 || results[0].tool_use_id !== HASH_TOOL_USE_ID) {
-			throw new Error(`expected one tool_result for ${HASH_TOOL_USE_ID}: ${JSON.stringify(results).slice(0, 800)}`);
+			throw new Error(
+				`expected one tool_result for ${HASH_TOOL_USE_ID}: ${JSON.stringify(results).slice(0, 800)}`,
+			);
 		}
 		const digest = /[0-9a-f]{64}/.exec(results[0].content)?.[0];
-		if (!digest) throw new Error(`the tool_result has no digest: ${results[0].content.slice(0, 500)}`);
+		if (!digest)
+			throw new Error(`the tool_result has no digest: ${results[0].content.slice(0, 500)}`);
 		return anthropic.anthropicTextReply(request, `The SHA-256 digest is ${digest}.`);
 	};
 }
@@ -243,9 +329,14 @@ async function importAndExecute(scope, credential, built, fake) {
 	const id = await n8n.importWorkflow(built);
 	const run = await n8n.execute(id);
 	if (!run.ok) {
-		const rejected = fake.failures.length > 0 ? `the fake model rejected a request: ${fake.failures[0].message}\n` : '';
+		const rejected =
+			fake.failures.length > 0
+				? `the fake model rejected a request: ${fake.failures[0].message}\n`
+				: '';
 		const message = run.result ? (runError(run.result) ?? nodeErrors(run.result)) : undefined;
-		throw new Error(`${rejected}n8n execute failed: ${message ?? '(no error in output)'} (log ${run.logPath})\n${run.stdout.slice(-1500)}`);
+		throw new Error(
+			`${rejected}n8n execute failed: ${message ?? '(no error in output)'} (log ${run.logPath})\n${run.stdout.slice(-1500)}`,
+		);
 	}
 	return run.result;
 }
@@ -258,7 +349,12 @@ async function importAndExecute(scope, credential, built, fake) {
 function nodeErrors(result) {
 	const runData = result?.data?.resultData?.runData ?? result?.resultData?.runData ?? {};
 	const errors = Object.entries(runData).flatMap(([name, runs]) =>
-		/** @type {any[]} */ (runs).filter((run) => run?.error).map((run) => `${name}: ${[run.error.message, run.error.description].filter(Boolean).join(' — ')}`),
+		/** @type {any[]} */ (runs)
+			.filter((run) => run?.error)
+			.map(
+				(run) =>
+					`${name}: ${[run.error.message, run.error.description].filter(Boolean).join(' — ')}`,
+			),
 	);
 	return errors.length > 0 ? errors.join('; ') : undefined;
 }
@@ -289,18 +385,29 @@ export function assertModelRuns(result, modelNode, agentNode, count, usage = 're
 	const runData = runDataOf(result);
 	const runs = runData[modelNode] ?? [];
 	if (runs.length !== count) {
-		throw new Error(`'${modelNode}' has ${runs.length} runs in the execution data, expected ${count} (one per model call); ran: ${Object.keys(runData).join(', ')}`);
+		throw new Error(
+			`'${modelNode}' has ${runs.length} runs in the execution data, expected ${count} (one per model call); ran: ${Object.keys(runData).join(', ')}`,
+		);
 	}
 	const usages = runs.map((/** @type {any} */ run, /** @type {number} */ index) => {
 		if (run.error) throw new Error(`'${modelNode}' run ${index} failed: ${run.error.message}`);
 		const json = run.data?.ai_languageModel?.[0]?.[0]?.json;
-		if (!json) throw new Error(`'${modelNode}' run ${index} has no ai_languageModel output: ${JSON.stringify(run.data).slice(0, 500)}`);
+		if (!json)
+			throw new Error(
+				`'${modelNode}' run ${index} has no ai_languageModel output: ${JSON.stringify(run.data).slice(0, 500)}`,
+			);
 		/** @type {string} */
 		let tokens;
 		if (usage === 'estimate') {
-			if (json.tokenUsage) throw new Error(`'${modelNode}' run ${index} has tokenUsage ${JSON.stringify(json.tokenUsage)}: n8n now reads the reported usage, make this row expect it`);
+			if (json.tokenUsage)
+				throw new Error(
+					`'${modelNode}' run ${index} has tokenUsage ${JSON.stringify(json.tokenUsage)}: n8n now reads the reported usage, make this row expect it`,
+				);
 			const estimate = json.tokenUsageEstimate;
-			if (!(estimate?.totalTokens > 0)) throw new Error(`'${modelNode}' run ${index} has neither tokenUsage nor tokenUsageEstimate: ${JSON.stringify(json).slice(0, 500)}`);
+			if (!(estimate?.totalTokens > 0))
+				throw new Error(
+					`'${modelNode}' run ${index} has neither tokenUsage nor tokenUsageEstimate: ${JSON.stringify(json).slice(0, 500)}`,
+				);
 			tokens = `~${estimate.promptTokens}+${estimate.completionTokens}`;
 		} else {
 			const reported = json.tokenUsage;
@@ -311,13 +418,19 @@ export function assertModelRuns(result, modelNode, agentNode, count, usage = 're
 				);
 			}
 			if (reported.promptTokens !== FAKE_PROMPT_TOKENS || !(reported.completionTokens > 0)) {
-				throw new Error(`'${modelNode}' run ${index} tokenUsage ${JSON.stringify(reported)} is not what the fake reported (prompt ${FAKE_PROMPT_TOKENS})`);
+				throw new Error(
+					`'${modelNode}' run ${index} tokenUsage ${JSON.stringify(reported)} is not what the fake reported (prompt ${FAKE_PROMPT_TOKENS})`,
+				);
 			}
 			tokens = `${reported.promptTokens}+${reported.completionTokens}`;
 		}
-		if (!run.inputOverride?.ai_languageModel) throw new Error(`'${modelNode}' run ${index} has no input (the messages sent)`);
+		if (!run.inputOverride?.ai_languageModel)
+			throw new Error(`'${modelNode}' run ${index} has no input (the messages sent)`);
 		const previous = run.source?.[0]?.previousNode;
-		if (previous !== agentNode) throw new Error(`'${modelNode}' run ${index} is attributed to ${JSON.stringify(previous)}, expected '${agentNode}'`);
+		if (previous !== agentNode)
+			throw new Error(
+				`'${modelNode}' run ${index} is attributed to ${JSON.stringify(previous)}, expected '${agentNode}'`,
+			);
 		return tokens;
 	});
 	return `${modelNode}: ${runs.length} runs (tokens ${usages.join(', ')}${usage === 'estimate' ? '; ~ = n8n estimate' : ''})`;
@@ -333,7 +446,8 @@ function assertHashRanOnce(result) {
 	const runs = runDataOf(result)['Hash Text'] ?? [];
 	if (runs.length !== 1) throw new Error(`'Hash Text' ran ${runs.length} times, expected 1`);
 	const output = JSON.stringify(runs[0].data);
-	if (!output.includes(EXPECTED.sha256)) throw new Error(`'Hash Text' output lacks ${EXPECTED.sha256}: ${output.slice(0, 500)}`);
+	if (!output.includes(EXPECTED.sha256))
+		throw new Error(`'Hash Text' output lacks ${EXPECTED.sha256}: ${output.slice(0, 500)}`);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -349,7 +463,8 @@ export function modelSubNodeWithTool(spec) {
 	return async (scope) => {
 		const agent = AGENTS[spec.agent];
 		const model = MODELS[spec.model];
-		const respond = model.wire === 'anthropic' ? hashModelAnthropic(await loadFakeAnthropic()) : hashModelChat();
+		const respond =
+			model.wire === 'anthropic' ? hashModelAnthropic(await loadFakeAnthropic()) : hashModelChat();
 		const fake = await scope.startFake(respond);
 		const credential = model.credential(shortId('cred', scope.id), fake.baseUrl);
 		const started = Date.now();
@@ -359,7 +474,12 @@ export function modelSubNodeWithTool(spec) {
 			workflow({
 				id: shortId('wf', scope.id),
 				name: `E2E ${scope.id}`,
-				nodes: [node('Start', 'n8n-nodes-base.manualTrigger', 1, {}), agent.node(HASH_PROMPT), model.node({ id: credential.id, name: credential.name }), hashTextTool()],
+				nodes: [
+					node('Start', 'n8n-nodes-base.manualTrigger', 1, {}),
+					agent.node(HASH_PROMPT),
+					model.node({ id: credential.id, name: credential.name }),
+					hashTextTool(),
+				],
 				connections: connections([
 					['Start', agent.nodeName],
 					[model.nodeName, agent.nodeName, 'ai_languageModel'],
@@ -370,12 +490,17 @@ export function modelSubNodeWithTool(spec) {
 		);
 		const took = Date.now() - started;
 		fake.assertNoFailures();
-		if (fake.requests.length !== 2) throw new Error(`the fake got ${fake.requests.length} requests, expected 2 (tool call, answer)`);
+		if (fake.requests.length !== 2)
+			throw new Error(
+				`the fake got ${fake.requests.length} requests, expected 2 (tool call, answer)`,
+			);
 		const items = nodeOutput(result, agent.nodeName);
-		if (items.length !== 1) throw new Error(`'${agent.nodeName}' returned ${items.length} items, expected 1`);
+		if (items.length !== 1)
+			throw new Error(`'${agent.nodeName}' returned ${items.length} items, expected 1`);
 		const answer = agent.answer(items);
 		const text = typeof answer === 'string' ? answer : JSON.stringify(answer);
-		if (!text.includes(EXPECTED.sha256)) throw new Error(`answer lacks the SHA-256 ${EXPECTED.sha256}: ${text.slice(0, 500)}`);
+		if (!text.includes(EXPECTED.sha256))
+			throw new Error(`answer lacks the SHA-256 ${EXPECTED.sha256}: ${text.slice(0, 500)}`);
 		assertHashRanOnce(result);
 		const runs = assertModelRuns(result, model.nodeName, agent.nodeName, 2, spec.usage);
 		let usageNote = '';
@@ -383,12 +508,16 @@ export function modelSubNodeWithTool(spec) {
 			// The agent itself read the usage the fake reported (whatever n8n's Logs show).
 			const usage = agent.usage(items);
 			if (usage?.promptTokens !== 2 * FAKE_PROMPT_TOKENS || !(usage?.completionTokens > 0)) {
-				throw new Error(`'${agent.nodeName}' usage ${JSON.stringify(usage)}, expected promptTokens ${2 * FAKE_PROMPT_TOKENS} (two calls as the fake reported them)`);
+				throw new Error(
+					`'${agent.nodeName}' usage ${JSON.stringify(usage)}, expected promptTokens ${2 * FAKE_PROMPT_TOKENS} (two calls as the fake reported them)`,
+				);
 			}
 			usageNote = `; ${agent.nodeName} usage ${usage.promptTokens}+${usage.completionTokens}`;
 		}
 		const streamed = fake.requests.map((request) => Boolean(request.body?.stream)).join('/');
-		scope.note(`answer has the real SHA-256 (${EXPECTED.sha256.slice(0, 12)}…); Hash Text ran once; ${runs}; stream: ${streamed}${usageNote}; import+execute ${(took / 1000).toFixed(1)} s`);
+		scope.note(
+			`answer has the real SHA-256 (${EXPECTED.sha256.slice(0, 12)}…); Hash Text ran once; ${runs}; stream: ${streamed}${usageNote}; import+execute ${(took / 1000).toFixed(1)} s`,
+		);
 	};
 }
 
@@ -435,8 +564,13 @@ const BINARY_FILES = /** @type {const} */ ({
 		/** @param {any[]} parts @returns {string} the data URL */
 		find(parts) {
 			const images = parts.filter((part) => part?.type === 'image_url');
-			if (images.length !== 1) throw new Error(`expected one image_url part in the user message, got parts: ${JSON.stringify(parts).slice(0, 800)}`);
-			return typeof images[0].image_url === 'string' ? images[0].image_url : images[0].image_url?.url;
+			if (images.length !== 1)
+				throw new Error(
+					`expected one image_url part in the user message, got parts: ${JSON.stringify(parts).slice(0, 800)}`,
+				);
+			return typeof images[0].image_url === 'string'
+				? images[0].image_url
+				: images[0].image_url?.url;
 		},
 	},
 	pdf: {
@@ -449,8 +583,14 @@ const BINARY_FILES = /** @type {const} */ ({
 		/** @param {any[]} parts @returns {string} the data URL */
 		find(parts) {
 			const files = parts.filter((part) => part?.type === 'file');
-			if (files.length !== 1) throw new Error(`expected one file part in the user message, got parts: ${JSON.stringify(parts).slice(0, 800)}`);
-			if (files[0].file?.filename !== 'report.pdf') throw new Error(`file part filename ${JSON.stringify(files[0].file?.filename)}, expected report.pdf`);
+			if (files.length !== 1)
+				throw new Error(
+					`expected one file part in the user message, got parts: ${JSON.stringify(parts).slice(0, 800)}`,
+				);
+			if (files[0].file?.filename !== 'report.pdf')
+				throw new Error(
+					`file part filename ${JSON.stringify(files[0].file?.filename)}, expected report.pdf`,
+				);
 			return files[0].file?.file_data;
 		},
 	},
@@ -473,19 +613,41 @@ export function binaryInputScenario(spec) {
 		/** @type {string[]} */
 		const seen = [];
 		const fake = await scope.startFake((request, fakeModule) => {
-			if (!String(request.path).endsWith('/chat/completions')) throw new Error(`unexpected path ${request.method} ${request.path}`);
-			if (request.headers.authorization !== `Bearer ${FAKE_API_KEY}`) throw new Error('the credential API key did not arrive as a Bearer token');
-			if (request.body?.model !== CHAT_MODEL_ID) throw new Error(`model ${JSON.stringify(request.body?.model)}, expected ${CHAT_MODEL_ID}`);
-			const users = (request.body.messages ?? []).filter((/** @type {any} */ message) => message.role === 'user');
-			const parts = users.flatMap((/** @type {any} */ message) => (Array.isArray(message.content) ? message.content : [{ type: 'text', text: message.content }]));
+			if (!String(request.path).endsWith('/chat/completions'))
+				throw new Error(`unexpected path ${request.method} ${request.path}`);
+			if (request.headers.authorization !== `Bearer ${FAKE_API_KEY}`)
+				throw new Error('the credential API key did not arrive as a Bearer token');
+			if (request.body?.model !== CHAT_MODEL_ID)
+				throw new Error(`model ${JSON.stringify(request.body?.model)}, expected ${CHAT_MODEL_ID}`);
+			const users = (request.body.messages ?? []).filter(
+				(/** @type {any} */ message) => message.role === 'user',
+			);
+			const parts = users.flatMap((/** @type {any} */ message) =>
+				Array.isArray(message.content)
+					? message.content
+					: [{ type: 'text', text: message.content }],
+			);
 			seen.push(...parts.map((/** @type {any} */ part) => String(part?.type)));
 			const url = file.find(parts);
 			const match = /^data:([^;,]+);base64,(.*)$/s.exec(String(url));
-			if (!match) throw new Error(`the ${file.mimeType} part is not a base64 data URL: ${String(url).slice(0, 120)}`);
-			if (match[1] !== file.mimeType) throw new Error(`the data URL has MIME type ${match[1]}, expected ${file.mimeType}`);
-			if (!Buffer.from(match[2], 'base64').equals(bytes)) throw new Error(`the data URL's bytes differ from the file in the binary property: ${match[2].slice(0, 80)}…`);
-			const text = parts.filter((/** @type {any} */ part) => part?.type === 'text').map((/** @type {any} */ part) => part.text).join(' ');
-			if (!text.includes(file.prompt)) throw new Error(`the prompt text is not in the user message: ${JSON.stringify(parts).slice(0, 800)}`);
+			if (!match)
+				throw new Error(
+					`the ${file.mimeType} part is not a base64 data URL: ${String(url).slice(0, 120)}`,
+				);
+			if (match[1] !== file.mimeType)
+				throw new Error(`the data URL has MIME type ${match[1]}, expected ${file.mimeType}`);
+			if (!Buffer.from(match[2], 'base64').equals(bytes))
+				throw new Error(
+					`the data URL's bytes differ from the file in the binary property: ${match[2].slice(0, 80)}…`,
+				);
+			const text = parts
+				.filter((/** @type {any} */ part) => part?.type === 'text')
+				.map((/** @type {any} */ part) => part.text)
+				.join(' ');
+			if (!text.includes(file.prompt))
+				throw new Error(
+					`the prompt text is not in the user message: ${JSON.stringify(parts).slice(0, 800)}`,
+				);
 			return matchStreaming(request, fakeModule.textReply(file.answer));
 		});
 		const model = MODELS.openai;
@@ -502,14 +664,29 @@ export function binaryInputScenario(spec) {
 						'Agent Orchestrator',
 						ORCHESTRATOR_TYPE,
 						1,
-						{ authentication: 'openAiCompatibleApi', mode: 'full', model: CHAT_MODEL_ID, prompt: file.prompt, options },
+						{
+							authentication: 'openAiCompatibleApi',
+							mode: 'full',
+							model: CHAT_MODEL_ID,
+							prompt: file.prompt,
+							options,
+						},
 						{ openAiCompatibleApi: ref },
 					);
 		const nodes = [
 			node('Start', 'n8n-nodes-base.manualTrigger', 1, {}),
 			node('Make File', 'n8n-nodes-base.set', 3.4, {
 				mode: 'manual',
-				assignments: { assignments: [{ id: 'a0000000-0000-4000-8000-000000000001', name: 'content', value: bytes.toString('base64'), type: 'string' }] },
+				assignments: {
+					assignments: [
+						{
+							id: 'a0000000-0000-4000-8000-000000000001',
+							name: 'content',
+							value: bytes.toString('base64'),
+							type: 'string',
+						},
+					],
+				},
 				options: {},
 			}),
 			node('To File', 'n8n-nodes-base.convertToFile', 1.1, {
@@ -530,16 +707,36 @@ export function binaryInputScenario(spec) {
 			nodes.push(model.node(ref));
 			edges.push([model.nodeName, 'Agent Orchestrator', 'ai_languageModel']);
 		}
-		const result = await importAndExecute(scope, credential, workflow({ id: shortId('wf', scope.id), name: `E2E ${scope.id}`, nodes, connections: connections(edges) }), fake);
+		const result = await importAndExecute(
+			scope,
+			credential,
+			workflow({
+				id: shortId('wf', scope.id),
+				name: `E2E ${scope.id}`,
+				nodes,
+				connections: connections(edges),
+			}),
+			fake,
+		);
 		// The binary really was there (the fake's check above would fail on its absence, but say where).
 		const binary = runDataOf(result)['To File']?.[0]?.data?.main?.[0]?.[0]?.binary?.attachment;
-		if (binary?.mimeType !== file.mimeType) throw new Error(`'To File' produced no ${file.mimeType} binary: ${JSON.stringify(binary).slice(0, 300)}`);
+		if (binary?.mimeType !== file.mimeType)
+			throw new Error(
+				`'To File' produced no ${file.mimeType} binary: ${JSON.stringify(binary).slice(0, 300)}`,
+			);
 		fake.assertNoFailures();
-		if (fake.requests.length !== 1) throw new Error(`the fake got ${fake.requests.length} requests, expected 1`);
+		if (fake.requests.length !== 1)
+			throw new Error(`the fake got ${fake.requests.length} requests, expected 1`);
 		const items = nodeOutput(result, 'Agent Orchestrator');
 		const answer = JSON.stringify(AGENTS.orchestrator.answer(items));
-		if (!answer.includes(file.answer)) throw new Error(`unexpected answer: ${answer.slice(0, 300)}`);
-		const runs = spec.via === 'openai' ? `; ${assertModelRuns(result, model.nodeName, 'Agent Orchestrator', 1)}` : '';
-		scope.note(`user message parts: ${seen.join(', ')}; the data URL decodes to the ${bytes.length}-byte ${file.mimeType} file${runs}`);
+		if (!answer.includes(file.answer))
+			throw new Error(`unexpected answer: ${answer.slice(0, 300)}`);
+		const runs =
+			spec.via === 'openai'
+				? `; ${assertModelRuns(result, model.nodeName, 'Agent Orchestrator', 1)}`
+				: '';
+		scope.note(
+			`user message parts: ${seen.join(', ')}; the data URL decodes to the ${bytes.length}-byte ${file.mimeType} file${runs}`,
+		);
 	};
 }

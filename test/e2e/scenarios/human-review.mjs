@@ -18,13 +18,20 @@ import { setTimeout as sleep } from 'node:timers/promises';
 
 import { assertToolSchema, matchStreaming, toolMessages } from '../lib/fake-model.mjs';
 import { startSmtpSink } from '../lib/smtp-sink.mjs';
-import { FAKE_API_KEY, connections, node, openRouterCredential, workflow } from '../lib/workflows.mjs';
+import {
+	FAKE_API_KEY,
+	connections,
+	node,
+	openRouterCredential,
+	workflow,
+} from '../lib/workflows.mjs';
 import { EXPECTED, TOOL_INPUT, hashTextTool } from './tool-fixtures.mjs';
 
 const WEBHOOK_PATH = 'toolbridge-e2e-review';
 const MODEL = 'fake/review-model';
 /** What a person's browser sends; see the file comment for why it matters. */
-const BROWSER_USER_AGENT = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36';
+const BROWSER_USER_AGENT =
+	'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36';
 /** The observation of a declined call: ours says "declined", n8n's agent "User rejected". */
 const DECLINE_PATTERN = /declined|rejected/i;
 
@@ -36,19 +43,42 @@ const DECLINE_PATTERN = /declined|rejected/i;
  */
 function reviewModel(seen) {
 	return (request, fake) => {
-		if (request.headers.authorization !== `Bearer ${FAKE_API_KEY}`) throw new Error('the API key did not arrive');
+		if (request.headers.authorization !== `Bearer ${FAKE_API_KEY}`)
+			throw new Error('the API key did not arrive');
 		const body = request.body;
 		if (body.model !== MODEL) throw new Error(`model ${JSON.stringify(body.model)}`);
-		assertToolSchema(body, 'Hash_Text', { properties: { toolParameters: 'object' }, required: ['toolParameters'] });
-		const inner = body.tools.find((/** @type {any} */ tool) => tool.function.name === 'Hash_Text').function.parameters.properties.toolParameters;
-		if (inner?.properties?.text?.type !== 'string') throw new Error(`toolParameters.text is not a typed string: ${JSON.stringify(inner)}`);
+		assertToolSchema(body, 'Hash_Text', {
+			properties: { toolParameters: 'object' },
+			required: ['toolParameters'],
+		});
+		const inner = body.tools.find((/** @type {any} */ tool) => tool.function.name === 'Hash_Text')
+			.function.parameters.properties.toolParameters;
+		if (inner?.properties?.text?.type !== 'string')
+			throw new Error(`toolParameters.text is not a typed string: ${JSON.stringify(inner)}`);
 		const results = toolMessages(body);
 		if (results.length === 0) {
-			return matchStreaming(request, fake.toolCallReply([{ id: 'call_review', name: 'Hash_Text', arguments: { toolParameters: { text: TOOL_INPUT.text }, hitlParameters: {} } }], { model: MODEL }));
+			return matchStreaming(
+				request,
+				fake.toolCallReply(
+					[
+						{
+							id: 'call_review',
+							name: 'Hash_Text',
+							arguments: { toolParameters: { text: TOOL_INPUT.text }, hitlParameters: {} },
+						},
+					],
+					{ model: MODEL },
+				),
+			);
 		}
 		seen.toolMessages.push(results[0].content);
 		const digest = /[0-9a-f]{64}/.exec(results[0].content)?.[0];
-		return matchStreaming(request, fake.textReply(digest ? `Digest: ${digest}.` : 'The reviewer declined the hash.', { model: MODEL }));
+		return matchStreaming(
+			request,
+			fake.textReply(digest ? `Digest: ${digest}.` : 'The reviewer declined the hash.', {
+				model: MODEL,
+			}),
+		);
 	};
 }
 
@@ -63,7 +93,11 @@ function reviewModel(seen) {
  */
 
 /** The orchestrator's options unless a row asks for others. */
-const DEFAULT_ORCHESTRATOR_OPTIONS = Object.freeze({ toolExecution: 'engine', returnIntermediateSteps: true, debugLog: true });
+const DEFAULT_ORCHESTRATOR_OPTIONS = Object.freeze({
+	toolExecution: 'engine',
+	returnIntermediateSteps: true,
+	debugLog: true,
+});
 
 /**
  * The agent node(s) of the workflow and the name of the node whose output is the answer.
@@ -77,8 +111,18 @@ function agentNodes(options, modelCredential) {
 		return {
 			agentName: 'AI Agent',
 			nodes: [
-				node('AI Agent', '@n8n/n8n-nodes-langchain.agent', versions.agent ?? 3.1, { promptType: 'define', text: 'Hash the text.', options: { returnIntermediateSteps: true } }),
-				node('OpenRouter Model', '@n8n/n8n-nodes-langchain.lmChatOpenRouter', versions.lmChatOpenRouter ?? 1, { model: MODEL, options: {} }, { openRouterApi: modelCredential }),
+				node('AI Agent', '@n8n/n8n-nodes-langchain.agent', versions.agent ?? 3.1, {
+					promptType: 'define',
+					text: 'Hash the text.',
+					options: { returnIntermediateSteps: true },
+				}),
+				node(
+					'OpenRouter Model',
+					'@n8n/n8n-nodes-langchain.lmChatOpenRouter',
+					versions.lmChatOpenRouter ?? 1,
+					{ model: MODEL, options: {} },
+					{ openRouterApi: modelCredential },
+				),
 			],
 			edges: [['OpenRouter Model', 'AI Agent', 'ai_languageModel']],
 		};
@@ -90,7 +134,13 @@ function agentNodes(options, modelCredential) {
 				'Agent Orchestrator',
 				'n8n-nodes-toolbridge.agentOrchestrator',
 				1,
-				{ authentication: 'openRouterApi', mode: 'full', model: MODEL, prompt: 'Hash the text.', options: { ...(options.orchestratorOptions ?? DEFAULT_ORCHESTRATOR_OPTIONS) } },
+				{
+					authentication: 'openRouterApi',
+					mode: 'full',
+					model: MODEL,
+					prompt: 'Hash the text.',
+					options: { ...(options.orchestratorOptions ?? DEFAULT_ORCHESTRATOR_OPTIONS) },
+				},
 				{ openRouterApi: modelCredential },
 			),
 		],
@@ -128,7 +178,14 @@ async function runHumanReview(scope, options) {
 		id: 'cred-review-smtp',
 		name: 'E2E SMTP sink',
 		type: 'smtp',
-		data: { user: '', password: '', host: '127.0.0.1', port: smtp.port, secure: false, disableStartTls: true },
+		data: {
+			user: '',
+			password: '',
+			host: '127.0.0.1',
+			port: smtp.port,
+			secure: false,
+			disableStartTls: true,
+		},
 	};
 	await n8n.importCredentials([modelCredential, smtpCredential]);
 	const workflowId = await n8n.importWorkflow(
@@ -136,7 +193,15 @@ async function runHumanReview(scope, options) {
 			id: `wf-${scope.id}`.slice(0, 21),
 			name: `E2E ${scope.id}`,
 			nodes: [
-				{ ...node('Webhook', 'n8n-nodes-base.webhook', versions.webhook ?? 2, { httpMethod: 'POST', path: WEBHOOK_PATH, responseMode: 'onReceived', options: {} }), webhookId: '5f0c1d2e-7a8b-4c9d-8e0f-0123456789ab' },
+				{
+					...node('Webhook', 'n8n-nodes-base.webhook', versions.webhook ?? 2, {
+						httpMethod: 'POST',
+						path: WEBHOOK_PATH,
+						responseMode: 'onReceived',
+						options: {},
+					}),
+					webhookId: '5f0c1d2e-7a8b-4c9d-8e0f-0123456789ab',
+				},
 				...agentPart.nodes,
 				node(
 					'Review',
@@ -166,21 +231,28 @@ async function runHumanReview(scope, options) {
 	const stored = await n8n.rest('GET', `/rest/workflows/${workflowId}`);
 	await n8n.rest('POST', `/rest/workflows/${workflowId}/activate`, { versionId: stored.versionId });
 
-	const flatted = createRequire(join(scope.run.install.n8nDir, 'node_modules', 'n8n', 'package.json'))('flatted');
+	const flatted = createRequire(
+		join(scope.run.install.n8nDir, 'node_modules', 'n8n', 'package.json'),
+	)('flatted');
 	/** @param {string} executionId */
 	const finished = async (executionId) => {
 		const deadline = Date.now() + 90_000;
 		for (;;) {
 			const execution = await n8n.rest('GET', `/rest/executions/${executionId}`);
 			if (execution.finished || ['success', 'error', 'crashed'].includes(execution.status)) {
-				return { status: execution.status, data: typeof execution.data === 'string' ? flatted.parse(execution.data) : execution.data };
+				return {
+					status: execution.status,
+					data: typeof execution.data === 'string' ? flatted.parse(execution.data) : execution.data,
+				};
 			}
-			if (Date.now() > deadline) throw new Error(`execution ${executionId} did not finish (status ${execution.status})`);
+			if (Date.now() > deadline)
+				throw new Error(`execution ${executionId} did not finish (status ${execution.status})`);
 			await sleep(300);
 		}
 	};
 	/** @param {string} executionId */
-	const statusOf = async (executionId) => (await n8n.rest('GET', `/rest/executions/${executionId}`)).status;
+	const statusOf = async (executionId) =>
+		(await n8n.rest('GET', `/rest/executions/${executionId}`)).status;
 
 	/** @type {string[]} */
 	const notes = [];
@@ -189,14 +261,21 @@ async function runHumanReview(scope, options) {
 		// n8n 2.41 publishes an activation asynchronously: the webhook may need a moment.
 		let response;
 		for (let attempt = 0; ; attempt++) {
-			response = await n8n.webhook(WEBHOOK_PATH, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ run: decision }) });
+			response = await n8n.webhook(WEBHOOK_PATH, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json' },
+				body: JSON.stringify({ run: decision }),
+			});
 			if (response.status !== 404 || attempt >= 60) break;
 			await sleep(500);
 		}
 		if (!response.ok) throw new Error(`webhook: HTTP ${response.status} ${await response.text()}`);
 		const mail = await smtp.waitForMail(mailsBefore + 1);
-		if (!mail.text.includes('Approve hashing of:')) throw new Error(`the review mail lacks the message: ${mail.text.slice(0, 800)}`);
-		const links = [...mail.text.matchAll(/href="([^"]+)"/g)].map((match) => match[1].replace(/&amp;/g, '&'));
+		if (!mail.text.includes('Approve hashing of:'))
+			throw new Error(`the review mail lacks the message: ${mail.text.slice(0, 800)}`);
+		const links = [...mail.text.matchAll(/href="([^"]+)"/g)].map((match) =>
+			match[1].replace(/&amp;/g, '&'),
+		);
 		const link = links.find((href) => href.includes(`approved=${decision === 'approve'}`));
 		if (!link) throw new Error(`no ${decision} link in the mail: ${JSON.stringify(links)}`);
 		const executionId = /webhook-waiting\/([^/]+)\//.exec(link)?.[1];
@@ -204,32 +283,55 @@ async function runHumanReview(scope, options) {
 		// The execution waits while the person decides; the model was asked once so far.
 		await sleep(500);
 		const waiting = await statusOf(executionId);
-		if (waiting !== 'waiting') throw new Error(`execution ${executionId} is '${waiting}' before the decision, expected 'waiting'`);
+		if (waiting !== 'waiting')
+			throw new Error(
+				`execution ${executionId} is '${waiting}' before the decision, expected 'waiting'`,
+			);
 		const requestsWhileWaiting = fake.requests.length;
-		const click = await fetch(link.replace(/^https?:\/\/[^/]+/, n8n.baseUrl), { headers: { 'user-agent': BROWSER_USER_AGENT } });
-		if (!click.ok) throw new Error(`${decision} link: HTTP ${click.status} ${(await click.text()).slice(0, 300)}`);
+		const click = await fetch(link.replace(/^https?:\/\/[^/]+/, n8n.baseUrl), {
+			headers: { 'user-agent': BROWSER_USER_AGENT },
+		});
+		if (!click.ok)
+			throw new Error(
+				`${decision} link: HTTP ${click.status} ${(await click.text()).slice(0, 300)}`,
+			);
 		const clickPage = (await click.text()).replace(/\s+/g, ' ');
 		const clickTitle = /<title>([^<]*)<\/title>/i.exec(clickPage)?.[1] ?? clickPage.slice(0, 200);
-		if (clickTitle.trim() === '') throw new Error(`the ${decision} link answered HTTP ${click.status} with an empty page (n8n ignored the request as a bot's)`);
+		if (clickTitle.trim() === '')
+			throw new Error(
+				`the ${decision} link answered HTTP ${click.status} with an empty page (n8n ignored the request as a bot's)`,
+			);
 		let outcome;
 		try {
 			outcome = await finished(executionId);
 		} catch (error) {
-			throw new Error(`${/** @type {Error} */ (error).message}; the ${decision} link ${link.replace(/signature=[^&]+/, 'signature=…')} answered HTTP ${click.status}: ${clickTitle}`);
+			throw new Error(
+				`${/** @type {Error} */ (error).message}; the ${decision} link ${link.replace(/signature=[^&]+/, 'signature=…')} answered HTTP ${click.status}: ${clickTitle}`,
+			);
 		}
 		const { status, data } = outcome;
-		if (status !== 'success') throw new Error(`execution ${executionId} ended '${status}': ${JSON.stringify(data?.resultData?.error ?? {}).slice(0, 800)}`);
+		if (status !== 'success')
+			throw new Error(
+				`execution ${executionId} ended '${status}': ${JSON.stringify(data?.resultData?.error ?? {}).slice(0, 800)}`,
+			);
 		const runData = data.resultData.runData;
 		const output = runData[agentName]?.at(-1)?.data?.main?.[0]?.[0]?.json;
 		const toolMessage = seen.toolMessages.at(-1) ?? '';
 		const hashRuns = runData['Hash Text']?.length ?? 0;
 		if (decision === 'approve') {
-			if (!toolMessage.includes(EXPECTED.sha256)) throw new Error(`after approval the model read ${JSON.stringify(toolMessage)}, expected the hash ${EXPECTED.sha256}`);
-			if (!String(output?.output).includes(EXPECTED.sha256)) throw new Error(`the answer lacks the hash: ${JSON.stringify(output).slice(0, 600)}`);
-			if (hashRuns !== 1) throw new Error(`'Hash Text' ran ${hashRuns} times after approval, expected 1`);
+			if (!toolMessage.includes(EXPECTED.sha256))
+				throw new Error(
+					`after approval the model read ${JSON.stringify(toolMessage)}, expected the hash ${EXPECTED.sha256}`,
+				);
+			if (!String(output?.output).includes(EXPECTED.sha256))
+				throw new Error(`the answer lacks the hash: ${JSON.stringify(output).slice(0, 600)}`);
+			if (hashRuns !== 1)
+				throw new Error(`'Hash Text' ran ${hashRuns} times after approval, expected 1`);
 		} else {
-			if (!DECLINE_PATTERN.test(toolMessage) || toolMessage.includes(EXPECTED.sha256)) throw new Error(`after the decline the model read ${JSON.stringify(toolMessage)}`);
-			if (hashRuns !== 0) throw new Error(`'Hash Text' ran ${hashRuns} times although the person declined`);
+			if (!DECLINE_PATTERN.test(toolMessage) || toolMessage.includes(EXPECTED.sha256))
+				throw new Error(`after the decline the model read ${JSON.stringify(toolMessage)}`);
+			if (hashRuns !== 0)
+				throw new Error(`'Hash Text' ran ${hashRuns} times although the person declined`);
 		}
 		notes.push(
 			`${decision}: execution ${executionId} waited (model requests while waiting: ${requestsWhileWaiting}), then ${status}; Review runs ${runData.Review?.length ?? 0}, Hash Text runs ${hashRuns}; '${agentName}' runs ${runData[agentName]?.length ?? 0}; page '${clickTitle}'; model read: ${JSON.stringify(toolMessage.slice(0, 120))}`,

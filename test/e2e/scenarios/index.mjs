@@ -49,7 +49,8 @@ export const scenarios = [
 	},
 	{
 		id: 'full-mode-tools',
-		title: 'full mode (engine driver): AgentOrchestrator + Crypto/Date tools via $fromAI, each call a node run, typed schemas, manual description',
+		title:
+			'full mode (engine driver): AgentOrchestrator + Crypto/Date tools via $fromAI, each call a node run, typed schemas, manual description',
 		issue: 6,
 		needs: ['fake'],
 		run: fullModeTools('engine'),
@@ -63,126 +64,144 @@ export const scenarios = [
 	},
 	{
 		id: 'bad-from-ai',
-		title: 'a malformed $fromAI in a connected tool fails with an error naming node, parameter and position',
+		title:
+			'a malformed $fromAI in a connected tool fails with an error naming node, parameter and position',
 		issue: 6,
 		needs: ['fake'],
 		run: badFromAi,
 	},
 	{
 		id: 'validator-mode',
-		title: 'validator mode: a schema error goes back to the model, the second call passes, Crypto runs once',
+		title:
+			'validator mode: a schema error goes back to the model, the second call passes, Crypto runs once',
 		issue: 5,
 		needs: ['fake'],
 		run: validatorMode,
 	},
 	{
 		id: 'nested-orchestrator',
-		title: 'nested mode under our orchestrator (in-process and engine): plain-text answer, child run logged, usage rolled up',
+		title:
+			'nested mode under our orchestrator (in-process and engine): plain-text answer, child run logged, usage rolled up',
 		issue: 5,
 		needs: ['fake'],
 		run: nestedUnderOrchestrator,
 	},
 	{
 		id: 'nested-n8n-agent',
-		title: "nested mode under n8n's AI Agent v3.1: typed task schema, engine-run child, answer back to the parent",
+		title:
+			"nested mode under n8n's AI Agent v3.1: typed task schema, engine-run child, answer back to the parent",
 		issue: 8,
 		needs: ['fake'],
 		run: nestedUnderN8nAgent,
 	},
 	{
 		id: 'baseline-human-review',
-		title: "baseline, n8n start: n8n's AI Agent v3.1 behind the Email send-and-wait review gate (SMTP sink) before Crypto: approve, then decline",
+		title:
+			"baseline, n8n start: n8n's AI Agent v3.1 behind the Email send-and-wait review gate (SMTP sink) before Crypto: approve, then decline",
 		issue: 8,
 		needs: ['fake'],
 		run: humanReview({ agent: 'n8n', decisions: ['approve', 'decline'] }),
 	},
 	{
 		id: 'human-review',
-		title: 'n8n start: Email send-and-wait review gate (SMTP sink) before Crypto under the orchestrator (engine): approve → Crypto runs, the model reads the hash',
+		title:
+			'n8n start: Email send-and-wait review gate (SMTP sink) before Crypto under the orchestrator (engine): approve → Crypto runs, the model reads the hash',
 		issue: 8,
 		needs: ['fake'],
 		run: humanReview({ agent: 'orchestrator', decisions: ['approve'] }),
 	},
 	{
 		id: 'human-review-decline',
-		title: 'n8n start: the same review gate under the orchestrator (engine): decline → the model reads the decline, Crypto never runs',
+		title:
+			'n8n start: the same review gate under the orchestrator (engine): decline → the model reads the decline, Crypto never runs',
 		issue: 8,
 		needs: ['fake'],
 		run: humanReview({ agent: 'orchestrator', decisions: ['decline'] }),
 	},
 	{
 		id: 'webhook-memory-streaming',
-		title: "n8n start + published webhooks: Simple Memory keeps real tool calls across two turns; streaming webhook sends text before the end",
+		title:
+			'n8n start + published webhooks: Simple Memory keeps real tool calls across two turns; streaming webhook sends text before the end',
 		issue: 6,
 		needs: ['fake'],
 		run: webhookMemoryStreaming,
 	},
 	{
 		id: 'baseline-openai-model',
-		title: "baseline: n8n's AI Agent + n8n's OpenAI Chat Model (Chat Completions, fake) + Crypto via $fromAI: answer, one run per model call",
+		title:
+			"baseline: n8n's AI Agent + n8n's OpenAI Chat Model (Chat Completions, fake) + Crypto via $fromAI: answer, one run per model call",
 		issue: 18,
 		needs: ['fake'],
 		run: modelSubNodeWithTool({ agent: 'n8n', model: 'openai' }),
 	},
 	{
 		id: 'baseline-anthropic-model',
-		title: "baseline: n8n's AI Agent + n8n's Anthropic Chat Model (fake Messages API, JSON) + Crypto via $fromAI",
+		title:
+			"baseline: n8n's AI Agent + n8n's Anthropic Chat Model (fake Messages API, JSON) + Crypto via $fromAI",
 		issue: 18,
 		needs: ['fake'],
 		run: modelSubNodeWithTool({ agent: 'n8n', model: 'anthropic' }),
 	},
 	{
 		id: 'baseline-anthropic-model-sse',
-		title: "baseline: the same with the Anthropic Chat Model's streaming on (Messages API SSE events; n8n shows estimated tokens for streamed Anthropic calls)",
+		title:
+			"baseline: the same with the Anthropic Chat Model's streaming on (Messages API SSE events; n8n shows estimated tokens for streamed Anthropic calls)",
 		issue: 18,
 		needs: ['fake'],
 		run: modelSubNodeWithTool({ agent: 'n8n', model: 'anthropicStreaming', usage: 'estimate' }),
 	},
 	{
 		id: 'orchestrator-openai-model',
-		title: "AgentOrchestrator + n8n's OpenAI Chat Model sub-node (no credential of its own) + Crypto via $fromAI: answer, tool once, one model-node run per call with tokens",
+		title:
+			"AgentOrchestrator + n8n's OpenAI Chat Model sub-node (no credential of its own) + Crypto via $fromAI: answer, tool once, one model-node run per call with tokens",
 		issue: 18,
 		needs: ['fake'],
 		run: modelSubNodeWithTool({ agent: 'orchestrator', model: 'openai' }),
 	},
 	{
 		id: 'orchestrator-anthropic-model',
-		title: "AgentOrchestrator + n8n's Anthropic Chat Model sub-node (fake Messages API, streamed) + Crypto via $fromAI (n8n shows estimated tokens for streamed Anthropic calls)",
+		title:
+			"AgentOrchestrator + n8n's Anthropic Chat Model sub-node (fake Messages API, streamed) + Crypto via $fromAI (n8n shows estimated tokens for streamed Anthropic calls)",
 		issue: 18,
 		needs: ['fake'],
 		run: modelSubNodeWithTool({ agent: 'orchestrator', model: 'anthropic', usage: 'estimate' }),
 	},
 	{
 		id: 'orchestrator-toolbridge-model',
-		title: 'AgentOrchestrator + Toolbridge Chat Model sub-node (native path) + Crypto via $fromAI: same answer as the built-in client',
+		title:
+			'AgentOrchestrator + Toolbridge Chat Model sub-node (native path) + Crypto via $fromAI: same answer as the built-in client',
 		issue: 18,
 		needs: ['fake'],
 		run: modelSubNodeWithTool({ agent: 'orchestrator', model: 'toolbridge' }),
 	},
 	{
 		id: 'n8n-agent-toolbridge-model',
-		title: "n8n's AI Agent v3.1 + Toolbridge Chat Model sub-node + Crypto via $fromAI: answer, one sub-node run per model call",
+		title:
+			"n8n's AI Agent v3.1 + Toolbridge Chat Model sub-node + Crypto via $fromAI: answer, one sub-node run per model call",
 		issue: 18,
 		needs: ['fake'],
 		run: modelSubNodeWithTool({ agent: 'n8n', model: 'toolbridge' }),
 	},
 	{
 		id: 'binary-image-builtin',
-		title: "AgentOrchestrator (built-in client) with binaryInput = images: a PNG binary property reaches the model as an image_url data URL, same bytes",
+		title:
+			'AgentOrchestrator (built-in client) with binaryInput = images: a PNG binary property reaches the model as an image_url data URL, same bytes',
 		issue: 18,
 		needs: ['fake'],
 		run: binaryInputScenario({ via: 'builtin' }),
 	},
 	{
 		id: 'binary-image-openai-model',
-		title: "AgentOrchestrator + n8n's OpenAI Chat Model with binaryInput = images: the PNG reaches the model as an image_url data URL",
+		title:
+			"AgentOrchestrator + n8n's OpenAI Chat Model with binaryInput = images: the PNG reaches the model as an image_url data URL",
 		issue: 18,
 		needs: ['fake'],
 		run: binaryInputScenario({ via: 'openai' }),
 	},
 	{
 		id: 'binary-pdf-builtin',
-		title: 'AgentOrchestrator (built-in client) with binaryInput = imagesAndDocuments: a PDF binary property reaches the model as a file part (filename, data URL), same bytes',
+		title:
+			'AgentOrchestrator (built-in client) with binaryInput = imagesAndDocuments: a PDF binary property reaches the model as a file part (filename, data URL), same bytes',
 		issue: 18,
 		needs: ['fake'],
 		run: binaryInputScenario({ via: 'builtin', file: 'pdf' }),

@@ -16,7 +16,9 @@ const CREDENTIAL_TYPE = 'openAiCompatibleApi';
  */
 export async function packageLoads(scope) {
 	const { n8n, installed } = await scope.newN8n();
-	scope.note(`installed ${installed.name}@${installed.version} with ${installed.dependencies.length} production deps (${installed.dependencies.join(', ')})`);
+	scope.note(
+		`installed ${installed.name}@${installed.version} with ${installed.dependencies.length} production deps (${installed.dependencies.join(', ')})`,
+	);
 	await n8n.start();
 
 	/** @type {any[]} */
@@ -24,13 +26,19 @@ export async function packageLoads(scope) {
 	const ours = nodeTypes.filter((type) => String(type.name).startsWith('n8n-nodes-toolbridge.'));
 	const orchestrator = ours.find((type) => type.name === NODE_TYPE);
 	if (!orchestrator) {
-		throw new Error(`n8n did not register ${NODE_TYPE}; package types: ${JSON.stringify(ours.map((type) => type.name))}`);
+		throw new Error(
+			`n8n did not register ${NODE_TYPE}; package types: ${JSON.stringify(ours.map((type) => type.name))}`,
+		);
 	}
 	/** @type {any[]} */
 	const credentialTypes = await n8n.rest('GET', '/types/credentials.json');
-	if (!credentialTypes.some((type) => type.name === CREDENTIAL_TYPE)) throw new Error(`n8n did not register credential ${CREDENTIAL_TYPE}`);
+	if (!credentialTypes.some((type) => type.name === CREDENTIAL_TYPE))
+		throw new Error(`n8n did not register credential ${CREDENTIAL_TYPE}`);
 
 	const problems = packageLoadProblems(n8n.serverLogText(), installed.name);
-	if (problems.length > 0) throw new Error(`n8n logged problems loading ${installed.name}:\n${problems.join('\n')}`);
-	scope.note(`n8n registered ${ours.map((type) => type.name).join(', ')} and credential ${CREDENTIAL_TYPE}`);
+	if (problems.length > 0)
+		throw new Error(`n8n logged problems loading ${installed.name}:\n${problems.join('\n')}`);
+	scope.note(
+		`n8n registered ${ours.map((type) => type.name).join(', ')} and credential ${CREDENTIAL_TYPE}`,
+	);
 }

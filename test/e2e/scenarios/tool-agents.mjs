@@ -8,8 +8,23 @@
  * - full mode: our AgentOrchestrator with the same tools and the same model script.
  */
 import { matchStreaming } from '../lib/fake-model.mjs';
-import { connections, node, nodeOutput, openRouterCredential, runDataOf, runError, workflow } from '../lib/workflows.mjs';
-import { EXPECTED, TOOL_INPUT, addDaysTool, assertHashAndDateAnswer, hashAndDateModel, hashTextTool } from './tool-fixtures.mjs';
+import {
+	connections,
+	node,
+	nodeOutput,
+	openRouterCredential,
+	runDataOf,
+	runError,
+	workflow,
+} from '../lib/workflows.mjs';
+import {
+	EXPECTED,
+	TOOL_INPUT,
+	addDaysTool,
+	assertHashAndDateAnswer,
+	hashAndDateModel,
+	hashTextTool,
+} from './tool-fixtures.mjs';
 
 /**
  * Import a credential for the fake and the workflow, execute it, and return the result.
@@ -27,7 +42,9 @@ async function importAndExecute(scope, baseUrl, buildWorkflow) {
 	const run = await n8n.execute(id);
 	if (!run.ok) {
 		const message = run.result ? runError(run.result) : undefined;
-		throw new Error(`n8n execute failed: ${message ?? '(no error in output)'} (log ${run.logPath})\n${run.stdout.slice(-1500)}`);
+		throw new Error(
+			`n8n execute failed: ${message ?? '(no error in output)'} (log ${run.logPath})\n${run.stdout.slice(-1500)}`,
+		);
 	}
 	return run.result;
 }
@@ -41,9 +58,13 @@ async function importAndExecute(scope, baseUrl, buildWorkflow) {
 function assertToolNodeRuns(result) {
 	const runData = runDataOf(result);
 	const hashRuns = runData['Hash Text'];
-	if (!hashRuns?.length) throw new Error(`no run of 'Hash Text' in the execution data; ran: ${Object.keys(runData).join(', ')}`);
+	if (!hashRuns?.length)
+		throw new Error(
+			`no run of 'Hash Text' in the execution data; ran: ${Object.keys(runData).join(', ')}`,
+		);
 	const hashOutput = JSON.stringify(hashRuns.map((/** @type {any} */ run) => run.data));
-	if (!hashOutput.includes(EXPECTED.sha256)) throw new Error(`'Hash Text' run data lacks ${EXPECTED.sha256}: ${hashOutput.slice(0, 500)}`);
+	if (!hashOutput.includes(EXPECTED.sha256))
+		throw new Error(`'Hash Text' run data lacks ${EXPECTED.sha256}: ${hashOutput.slice(0, 500)}`);
 }
 
 /**
@@ -64,7 +85,13 @@ export async function baselineN8nAgent(scope) {
 					text: 'Hash the text and add three days to the date.',
 					options: {},
 				}),
-				node('OpenRouter Model', '@n8n/n8n-nodes-langchain.lmChatOpenRouter', 1, { model: 'fake/baseline-model', options: {} }, { openRouterApi: credential }),
+				node(
+					'OpenRouter Model',
+					'@n8n/n8n-nodes-langchain.lmChatOpenRouter',
+					1,
+					{ model: 'fake/baseline-model', options: {} },
+					{ openRouterApi: credential },
+				),
 				hashTextTool(),
 				addDaysTool(),
 			],
@@ -77,11 +104,14 @@ export async function baselineN8nAgent(scope) {
 		}),
 	);
 	fake.assertNoFailures();
-	if (fake.requests.length !== 2) throw new Error(`the fake got ${fake.requests.length} requests, expected 2`);
+	if (fake.requests.length !== 2)
+		throw new Error(`the fake got ${fake.requests.length} requests, expected 2`);
 	const [output] = nodeOutput(result, 'AI Agent');
 	assertHashAndDateAnswer(output?.output);
 	assertToolNodeRuns(result);
-	scope.note(`n8n's agent sent typed schemas for Hash_Text/Add_Days (stream: ${fake.requests.map((request) => Boolean(request.body?.stream)).join('/')}) and answered with the real SHA-256 (${EXPECTED.sha256.slice(0, 12)}…)`);
+	scope.note(
+		`n8n's agent sent typed schemas for Hash_Text/Add_Days (stream: ${fake.requests.map((request) => Boolean(request.body?.stream)).join('/')}) and answered with the real SHA-256 (${EXPECTED.sha256.slice(0, 12)}…)`,
+	);
 }
 
 /**
@@ -93,13 +123,18 @@ export async function baselineN8nAgent(scope) {
  */
 function assertToolTurnSent(body) {
 	const messages = body?.messages ?? [];
-	const assistant = messages.find((/** @type {any} */ message) => message.role === 'assistant' && message.tool_calls?.length);
+	const assistant = messages.find(
+		(/** @type {any} */ message) => message.role === 'assistant' && message.tool_calls?.length,
+	);
 	const ids = (assistant?.tool_calls ?? []).map((/** @type {any} */ call) => call.id).sort();
 	if (JSON.stringify(ids) !== JSON.stringify(['call_days', 'call_hash'])) {
-		throw new Error(`second request lacks the assistant tool_calls: ${JSON.stringify(messages).slice(0, 800)}`);
+		throw new Error(
+			`second request lacks the assistant tool_calls: ${JSON.stringify(messages).slice(0, 800)}`,
+		);
 	}
 	const hashCall = assistant.tool_calls.find((/** @type {any} */ call) => call.id === 'call_hash');
-	if (JSON.parse(hashCall.function.arguments).text !== TOOL_INPUT.text) throw new Error(`hash call arguments changed: ${hashCall.function.arguments}`);
+	if (JSON.parse(hashCall.function.arguments).text !== TOOL_INPUT.text)
+		throw new Error(`hash call arguments changed: ${hashCall.function.arguments}`);
 }
 
 /**
@@ -143,10 +178,12 @@ export function fullModeTools(toolExecution) {
 			}),
 		);
 		fake.assertNoFailures();
-		if (fake.requests.length !== 2) throw new Error(`the fake got ${fake.requests.length} requests, expected 2`);
+		if (fake.requests.length !== 2)
+			throw new Error(`the fake got ${fake.requests.length} requests, expected 2`);
 		assertToolTurnSent(fake.requests[1].body);
 		const output = nodeOutput(result, 'Agent Orchestrator');
-		if (output.length !== 1) throw new Error(`the orchestrator returned ${output.length} items, expected 1`);
+		if (output.length !== 1)
+			throw new Error(`the orchestrator returned ${output.length} items, expected 1`);
 		assertHashAndDateAnswer(output[0]?.output ?? output[0]);
 		const runData = runDataOf(result);
 		const orchestratorRuns = runData['Agent Orchestrator']?.length ?? 0;
@@ -157,20 +194,32 @@ export function fullModeTools(toolExecution) {
 				['Add Days', { date: TOOL_INPUT.date, days: TOOL_INPUT.days }, EXPECTED.newDate],
 			])) {
 				const runs = runData[name] ?? [];
-				if (runs.length !== 1) throw new Error(`'${name}' ran ${runs.length} times in n8n's execution data, expected 1`);
+				if (runs.length !== 1)
+					throw new Error(`'${name}' ran ${runs.length} times in n8n's execution data, expected 1`);
 				const input = runs[0].inputOverride?.ai_tool?.[0]?.[0]?.json;
 				for (const [key, value] of Object.entries(expectedInput)) {
-					if (input?.[key] !== value) throw new Error(`'${name}' run input ${JSON.stringify(input)} lacks ${key}=${JSON.stringify(value)}`);
+					if (input?.[key] !== value)
+						throw new Error(
+							`'${name}' run input ${JSON.stringify(input)} lacks ${key}=${JSON.stringify(value)}`,
+						);
 				}
 				const outputText = JSON.stringify(runs[0].data);
-				if (!outputText.includes(expectedOutput)) throw new Error(`'${name}' run output lacks ${expectedOutput}: ${outputText.slice(0, 500)}`);
+				if (!outputText.includes(expectedOutput))
+					throw new Error(
+						`'${name}' run output lacks ${expectedOutput}: ${outputText.slice(0, 500)}`,
+					);
 			}
 			// Executed, requested the tools, resumed with their results: n8n logs it once.
-			if (orchestratorRuns !== 1) throw new Error(`the orchestrator has ${orchestratorRuns} runs in the execution data, expected 1`);
+			if (orchestratorRuns !== 1)
+				throw new Error(
+					`the orchestrator has ${orchestratorRuns} runs in the execution data, expected 1`,
+				);
 		} else {
 			assertToolNodeRuns(result);
 		}
-		const toolRuns = ['Hash Text', 'Add Days'].map((name) => `${name}: ${runData[name]?.length ?? 0}`).join(', ');
+		const toolRuns = ['Hash Text', 'Add Days']
+			.map((name) => `${name}: ${runData[name]?.length ?? 0}`)
+			.join(', ');
 		scope.note(
 			`typed schemas + manual toolDescription sent (stream: ${fake.requests.map((request) => Boolean(request.body?.stream)).join('/')}); ` +
 				`answer has the real SHA-256 and date; execution data: ${toolRuns}, orchestrator runs: ${orchestratorRuns}`,
@@ -185,7 +234,9 @@ export function fullModeTools(toolExecution) {
  * @returns {Promise<void>}
  */
 export async function badFromAi(scope) {
-	const fake = await scope.startFake((request, fake) => matchStreaming(request, fake.textReply('No tools needed.')));
+	const fake = await scope.startFake((request, fake) =>
+		matchStreaming(request, fake.textReply('No tools needed.')),
+	);
 	const n8n = await scope.run.cliN8n();
 	const credential = openRouterCredential(`cred-${scope.id}`.slice(0, 21), fake.baseUrl);
 	await n8n.importCredentials([credential]);
@@ -200,10 +251,20 @@ export async function badFromAi(scope) {
 					'Agent Orchestrator',
 					'n8n-nodes-toolbridge.agentOrchestrator',
 					1,
-					{ authentication: 'openRouterApi', mode: 'full', model: 'fake/e2e-model', prompt: 'Hash something.', options: {} },
+					{
+						authentication: 'openRouterApi',
+						mode: 'full',
+						model: 'fake/e2e-model',
+						prompt: 'Hash something.',
+						options: {},
+					},
 					{ openRouterApi: { id: credential.id, name: credential.name } },
 				),
-				{ ...hashTextTool(), name: 'Broken Hash', parameters: { ...hashTextTool().parameters, value: badValue } },
+				{
+					...hashTextTool(),
+					name: 'Broken Hash',
+					parameters: { ...hashTextTool().parameters, value: badValue },
+				},
 			],
 			connections: connections([
 				['Start', 'Agent Orchestrator'],
@@ -222,9 +283,13 @@ export async function badFromAi(scope) {
 		['key found', "'bad key!'"],
 		['what is allowed', 'allowed: 1 to 64 characters'],
 	]) {
-		if (!message.includes(expected)) throw new Error(`the error does not name the ${what} ('${expected}'): ${message.slice(0, 600)}`);
+		if (!message.includes(expected))
+			throw new Error(
+				`the error does not name the ${what} ('${expected}'): ${message.slice(0, 600)}`,
+			);
 	}
 	// The check runs before n8n builds the tools and before any model call.
-	if (fake.requests.length !== 0) throw new Error(`the fake model was called ${fake.requests.length} times before the error`);
+	if (fake.requests.length !== 0)
+		throw new Error(`the fake model was called ${fake.requests.length} times before the error`);
 	scope.note(`error: ${message.split('\n').slice(0, 2).join(' ').slice(0, 240)}`);
 }

@@ -10,10 +10,15 @@ import { assertToolSchema, matchStreaming, toolMessages } from '../lib/fake-mode
 import { FAKE_API_KEY, node } from '../lib/workflows.mjs';
 
 /** The manual description the model must see for the hash tool. */
-export const HASH_TOOL_DESCRIPTION = 'Returns the SHA-256 hex digest of an exact text. Call it for every hash request.';
+export const HASH_TOOL_DESCRIPTION =
+	'Returns the SHA-256 hex digest of an exact text. Call it for every hash request.';
 
 /** Inputs the fake model sends to the tools. */
-export const TOOL_INPUT = Object.freeze({ text: 'toolbridge e2e: grüße, 🙂 & "quotes"', date: '2024-01-01', days: 3 });
+export const TOOL_INPUT = Object.freeze({
+	text: 'toolbridge e2e: grüße, 🙂 & "quotes"',
+	date: '2024-01-01',
+	days: 3,
+});
 
 /** What the tools must produce, computed here independently of n8n. */
 export const EXPECTED = Object.freeze({
@@ -60,31 +65,46 @@ export function addDaysTool() {
  */
 export function hashAndDateModel(expect = {}) {
 	return (request, fake) => {
-		if (!String(request.path).endsWith('/chat/completions')) throw new Error(`unexpected path ${request.method} ${request.path}`);
+		if (!String(request.path).endsWith('/chat/completions'))
+			throw new Error(`unexpected path ${request.method} ${request.path}`);
 		if (request.headers.authorization !== `Bearer ${FAKE_API_KEY}`) {
 			throw new Error('the credential API key did not arrive as a Bearer token');
 		}
 		const body = request.body;
-		if (expect.model !== undefined && body.model !== expect.model) throw new Error(`model ${JSON.stringify(body.model)}, expected ${expect.model}`);
+		if (expect.model !== undefined && body.model !== expect.model)
+			throw new Error(`model ${JSON.stringify(body.model)}, expected ${expect.model}`);
 		// Every request must carry real, typed schemas (a fake that skipped this proves nothing).
-		assertToolSchema(body, 'Hash_Text', { properties: { text: 'string' }, required: ['text'], description: HASH_TOOL_DESCRIPTION });
-		assertToolSchema(body, 'Add_Days', { properties: { date: 'string', days: 'number' }, required: ['date', 'days'] });
+		assertToolSchema(body, 'Hash_Text', {
+			properties: { text: 'string' },
+			required: ['text'],
+			description: HASH_TOOL_DESCRIPTION,
+		});
+		assertToolSchema(body, 'Add_Days', {
+			properties: { date: 'string', days: 'number' },
+			required: ['date', 'days'],
+		});
 		const results = toolMessages(body);
 		if (results.length === 0) {
 			return matchStreaming(
 				request,
 				fake.toolCallReply([
 					{ id: 'call_hash', name: 'Hash_Text', arguments: { text: TOOL_INPUT.text } },
-					{ id: 'call_days', name: 'Add_Days', arguments: { date: TOOL_INPUT.date, days: TOOL_INPUT.days } },
+					{
+						id: 'call_days',
+						name: 'Add_Days',
+						arguments: { date: TOOL_INPUT.date, days: TOOL_INPUT.days },
+					},
 				]),
 			);
 		}
 		const hashResult = results.find((result) => result.tool_call_id === 'call_hash');
 		const dateResult = results.find((result) => result.tool_call_id === 'call_days');
-		if (!hashResult || !dateResult) throw new Error(`tool results missing: ${JSON.stringify(results).slice(0, 800)}`);
+		if (!hashResult || !dateResult)
+			throw new Error(`tool results missing: ${JSON.stringify(results).slice(0, 800)}`);
 		const digest = /[0-9a-f]{64}/.exec(hashResult.content)?.[0];
 		const newDate = /\d{4}-\d{2}-\d{2}/.exec(dateResult.content)?.[0];
-		if (!digest || !newDate) throw new Error(`unexpected tool results: ${JSON.stringify(results).slice(0, 800)}`);
+		if (!digest || !newDate)
+			throw new Error(`unexpected tool results: ${JSON.stringify(results).slice(0, 800)}`);
 		return matchStreaming(request, fake.textReply(`Digest: ${digest}. New date: ${newDate}.`));
 	};
 }
@@ -97,6 +117,8 @@ export function hashAndDateModel(expect = {}) {
  */
 export function assertHashAndDateAnswer(answer) {
 	const text = typeof answer === 'string' ? answer : JSON.stringify(answer);
-	if (!text.includes(EXPECTED.sha256)) throw new Error(`answer lacks the SHA-256 ${EXPECTED.sha256}: ${text.slice(0, 500)}`);
-	if (!text.includes(EXPECTED.newDate)) throw new Error(`answer lacks the date ${EXPECTED.newDate}: ${text.slice(0, 500)}`);
+	if (!text.includes(EXPECTED.sha256))
+		throw new Error(`answer lacks the SHA-256 ${EXPECTED.sha256}: ${text.slice(0, 500)}`);
+	if (!text.includes(EXPECTED.newDate))
+		throw new Error(`answer lacks the date ${EXPECTED.newDate}: ${text.slice(0, 500)}`);
 }

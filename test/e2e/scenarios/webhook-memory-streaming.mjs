@@ -48,7 +48,13 @@ function orchestratorNode(credential) {
 		'Agent Orchestrator',
 		'n8n-nodes-toolbridge.agentOrchestrator',
 		1,
-		{ authentication: 'openRouterApi', mode: 'full', model: 'fake/e2e-model', prompt: '={{ $json.body.message }}', options: {} },
+		{
+			authentication: 'openRouterApi',
+			mode: 'full',
+			model: 'fake/e2e-model',
+			prompt: '={{ $json.body.message }}',
+			options: {},
+		},
 		{ openRouterApi: credential },
 	);
 }
@@ -69,7 +75,8 @@ function messagesOf(body) {
  */
 function textOf(message) {
 	if (typeof message?.content === 'string') return message.content;
-	if (Array.isArray(message?.content)) return message.content.map((/** @type {any} */ part) => part?.text ?? '').join('');
+	if (Array.isArray(message?.content))
+		return message.content.map((/** @type {any} */ part) => part?.text ?? '').join('');
 	return '';
 }
 
@@ -82,7 +89,10 @@ function textOf(message) {
 function digestFromToolResult(body) {
 	const result = toolMessages(body).find((message) => message.tool_call_id === 'call_hash');
 	const digest = /[0-9a-f]{64}/.exec(result?.content ?? '')?.[0];
-	if (!digest) throw new Error(`no Hash_Text result with a digest: ${JSON.stringify(messagesOf(body)).slice(0, 800)}`);
+	if (!digest)
+		throw new Error(
+			`no Hash_Text result with a digest: ${JSON.stringify(messagesOf(body)).slice(0, 800)}`,
+		);
 	return digest;
 }
 
@@ -93,25 +103,51 @@ function digestFromToolResult(body) {
  * @throws {Error} naming what is missing
  */
 function assertFirstTurnReplayed(body) {
-	const messages = messagesOf(body).filter((/** @type {any} */ message) => message.role !== 'system');
-	const summary = JSON.stringify(messages.map((/** @type {any} */ message) => ({ role: message.role, content: textOf(message).slice(0, 60), tool_calls: message.tool_calls?.length })));
+	const messages = messagesOf(body).filter(
+		(/** @type {any} */ message) => message.role !== 'system',
+	);
+	const summary = JSON.stringify(
+		messages.map((/** @type {any} */ message) => ({
+			role: message.role,
+			content: textOf(message).slice(0, 60),
+			tool_calls: message.tool_calls?.length,
+		})),
+	);
 	if (messages.some((/** @type {any} */ message) => /\[Used tools/i.test(textOf(message)))) {
-		throw new Error(`the history holds a '[Used tools' summary instead of real tool messages: ${summary}`);
+		throw new Error(
+			`the history holds a '[Used tools' summary instead of real tool messages: ${summary}`,
+		);
 	}
 	const roles = messages.map((/** @type {any} */ message) => message.role).join(',');
-	if (roles !== 'user,assistant,tool,assistant,user') throw new Error(`second turn messages are ${roles}, expected user,assistant,tool,assistant,user: ${summary}`);
+	if (roles !== 'user,assistant,tool,assistant,user')
+		throw new Error(
+			`second turn messages are ${roles}, expected user,assistant,tool,assistant,user: ${summary}`,
+		);
 	const [firstUser, toolCallMessage, toolResult, firstAnswer, secondUser] = messages;
-	if (textOf(firstUser) !== FIRST_TURN) throw new Error(`first user message changed: ${textOf(firstUser)}`);
+	if (textOf(firstUser) !== FIRST_TURN)
+		throw new Error(`first user message changed: ${textOf(firstUser)}`);
 	const [call, ...otherCalls] = toolCallMessage.tool_calls ?? [];
-	if (!call || otherCalls.length > 0 || call.id !== 'call_hash' || call.function?.name !== 'Hash_Text') {
-		throw new Error(`the assistant tool call of turn 1 is not replayed as one Hash_Text call: ${JSON.stringify(toolCallMessage)}`);
+	if (
+		!call ||
+		otherCalls.length > 0 ||
+		call.id !== 'call_hash' ||
+		call.function?.name !== 'Hash_Text'
+	) {
+		throw new Error(
+			`the assistant tool call of turn 1 is not replayed as one Hash_Text call: ${JSON.stringify(toolCallMessage)}`,
+		);
 	}
-	if (JSON.parse(call.function.arguments).text !== TOOL_INPUT.text) throw new Error(`replayed call arguments changed: ${call.function.arguments}`);
+	if (JSON.parse(call.function.arguments).text !== TOOL_INPUT.text)
+		throw new Error(`replayed call arguments changed: ${call.function.arguments}`);
 	if (toolResult.tool_call_id !== 'call_hash' || !textOf(toolResult).includes(EXPECTED.sha256)) {
-		throw new Error(`the tool result of turn 1 is not replayed with the real digest: ${JSON.stringify(toolResult).slice(0, 500)}`);
+		throw new Error(
+			`the tool result of turn 1 is not replayed with the real digest: ${JSON.stringify(toolResult).slice(0, 500)}`,
+		);
 	}
-	if (!textOf(firstAnswer).includes(EXPECTED.sha256)) throw new Error(`turn 1's answer is not replayed: ${textOf(firstAnswer)}`);
-	if (textOf(secondUser) !== SECOND_TURN) throw new Error(`second user message changed: ${textOf(secondUser)}`);
+	if (!textOf(firstAnswer).includes(EXPECTED.sha256))
+		throw new Error(`turn 1's answer is not replayed: ${textOf(firstAnswer)}`);
+	if (textOf(secondUser) !== SECOND_TURN)
+		throw new Error(`second user message changed: ${textOf(secondUser)}`);
 }
 
 /**
@@ -121,13 +157,24 @@ function assertFirstTurnReplayed(body) {
 function memoryModel() {
 	return (request, fake) => {
 		const body = request.body;
-		assertToolSchema(body, 'Hash_Text', { properties: { text: 'string' }, required: ['text'], description: HASH_TOOL_DESCRIPTION });
+		assertToolSchema(body, 'Hash_Text', {
+			properties: { text: 'string' },
+			required: ['text'],
+			description: HASH_TOOL_DESCRIPTION,
+		});
 		const messages = messagesOf(body);
 		const last = messages.at(-1);
-		if (last?.role === 'tool') return matchStreaming(request, fake.textReply(`Digest: ${digestFromToolResult(body)}.`));
+		if (last?.role === 'tool')
+			return matchStreaming(request, fake.textReply(`Digest: ${digestFromToolResult(body)}.`));
 		if (last?.role === 'user' && textOf(last) === FIRST_TURN) {
-			if (messages.some((/** @type {any} */ message) => message.role === 'assistant')) throw new Error('turn 1 started with history: the session was not fresh');
-			return matchStreaming(request, fake.toolCallReply([{ id: 'call_hash', name: 'Hash_Text', arguments: { text: TOOL_INPUT.text } }]));
+			if (messages.some((/** @type {any} */ message) => message.role === 'assistant'))
+				throw new Error('turn 1 started with history: the session was not fresh');
+			return matchStreaming(
+				request,
+				fake.toolCallReply([
+					{ id: 'call_hash', name: 'Hash_Text', arguments: { text: TOOL_INPUT.text } },
+				]),
+			);
 		}
 		if (last?.role === 'user' && textOf(last) === SECOND_TURN) {
 			assertFirstTurnReplayed(body);
@@ -146,9 +193,14 @@ function memoryModel() {
  * @throws {Error} on a non-2xx answer
  */
 async function postJson(n8n, path, body) {
-	const response = await n8n.webhook(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+	const response = await n8n.webhook(path, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify(body),
+	});
 	const text = await response.text();
-	if (!response.ok) throw new Error(`POST /webhook/${path}: HTTP ${response.status} ${text.slice(0, 800)}`);
+	if (!response.ok)
+		throw new Error(`POST /webhook/${path}: HTTP ${response.status} ${text.slice(0, 800)}`);
 	return JSON.parse(text);
 }
 
@@ -169,13 +221,27 @@ export async function webhookMemoryStreaming(scope) {
 	let lastAnswerSent = false;
 	const streamFake = await scope.startFake(async (request, fake) => {
 		const body = request.body;
-		if (body?.stream !== true) throw new Error('the orchestrator did not ask the model for a stream');
-		assertToolSchema(body, 'Hash_Text', { properties: { text: 'string' }, required: ['text'], description: HASH_TOOL_DESCRIPTION });
+		if (body?.stream !== true)
+			throw new Error('the orchestrator did not ask the model for a stream');
+		assertToolSchema(body, 'Hash_Text', {
+			properties: { text: 'string' },
+			required: ['text'],
+			description: HASH_TOOL_DESCRIPTION,
+		});
 		if (messagesOf(body).at(-1)?.role !== 'tool') {
-			return fake.toolCallReply([{ id: 'call_hash', name: 'Hash_Text', arguments: { text: TOOL_INPUT.text } }], { text: STREAM_PREAMBLE });
+			return fake.toolCallReply(
+				[{ id: 'call_hash', name: 'Hash_Text', arguments: { text: TOOL_INPUT.text } }],
+				{ text: STREAM_PREAMBLE },
+			);
 		}
-		const opened = await Promise.race([gate, new Promise((resolve) => setTimeout(() => resolve(false), GATE_TIMEOUT_MS))]);
-		if (!opened) throw new Error(`the client saw no text chunk within ${GATE_TIMEOUT_MS / 1000} s while the final answer was held back`);
+		const opened = await Promise.race([
+			gate,
+			new Promise((resolve) => setTimeout(() => resolve(false), GATE_TIMEOUT_MS)),
+		]);
+		if (!opened)
+			throw new Error(
+				`the client saw no text chunk within ${GATE_TIMEOUT_MS / 1000} s while the final answer was held back`,
+			);
 		lastAnswerSent = true;
 		return fake.textReply(`Digest: ${digestFromToolResult(body)}.`);
 	});
@@ -206,7 +272,11 @@ export async function webhookMemoryStreaming(scope) {
 	const streamWorkflow = workflow({
 		id: 'wf-wh-stream',
 		name: 'E2E webhook streaming',
-		nodes: [webhookNode('tb-stream', 'streaming'), orchestratorNode(streamCredential), hashTextTool()],
+		nodes: [
+			webhookNode('tb-stream', 'streaming'),
+			orchestratorNode(streamCredential),
+			hashTextTool(),
+		],
 		connections: connections([
 			['Webhook', 'Agent Orchestrator'],
 			['Hash Text', 'Agent Orchestrator', 'ai_tool'],
@@ -221,16 +291,23 @@ export async function webhookMemoryStreaming(scope) {
 	const registering = Date.now();
 	await n8n.waitForWebhook('tb-memory');
 	await n8n.waitForWebhook('tb-stream');
-	scope.note(`webhooks registered ${((Date.now() - registering) / 1000).toFixed(1)} s after readiness + owner setup`);
+	scope.note(
+		`webhooks registered ${((Date.now() - registering) / 1000).toFixed(1)} s after readiness + owner setup`,
+	);
 
 	// Two turns in one session.
 	const first = await postJson(n8n, 'tb-memory', { sessionId: SESSION, message: FIRST_TURN });
 	memoryFake.assertNoFailures();
-	if (!JSON.stringify(first).includes(EXPECTED.sha256)) throw new Error(`turn 1 answer lacks the SHA-256: ${JSON.stringify(first).slice(0, 500)}`);
+	if (!JSON.stringify(first).includes(EXPECTED.sha256))
+		throw new Error(`turn 1 answer lacks the SHA-256: ${JSON.stringify(first).slice(0, 500)}`);
 	const second = await postJson(n8n, 'tb-memory', { sessionId: SESSION, message: SECOND_TURN });
 	memoryFake.assertNoFailures();
-	if (!JSON.stringify(second).includes('Hash_Text')) throw new Error(`turn 2 answer is not the scripted one: ${JSON.stringify(second).slice(0, 500)}`);
-	if (memoryFake.requests.length !== 3) throw new Error(`the memory fake got ${memoryFake.requests.length} requests, expected 3`);
+	if (!JSON.stringify(second).includes('Hash_Text'))
+		throw new Error(
+			`turn 2 answer is not the scripted one: ${JSON.stringify(second).slice(0, 500)}`,
+		);
+	if (memoryFake.requests.length !== 3)
+		throw new Error(`the memory fake got ${memoryFake.requests.length} requests, expected 3`);
 
 	// Streaming.
 	const response = await n8n.webhook('tb-stream', {
@@ -238,11 +315,19 @@ export async function webhookMemoryStreaming(scope) {
 		headers: { 'content-type': 'application/json' },
 		body: JSON.stringify({ message: FIRST_TURN }),
 	});
-	if (!response.ok) throw new Error(`POST /webhook/tb-stream: HTTP ${response.status} ${(await response.text()).slice(0, 500)}`);
+	if (!response.ok)
+		throw new Error(
+			`POST /webhook/tb-stream: HTTP ${response.status} ${(await response.text()).slice(0, 500)}`,
+		);
 	/** @type {boolean | undefined} */
 	let firstTextBeforeLastAnswer;
 	const { chunks, ended, error } = await readNdjson(response, (chunk) => {
-		if (firstTextBeforeLastAnswer === undefined && chunk.type === 'item' && typeof chunk.content === 'string' && chunk.content !== '') {
+		if (
+			firstTextBeforeLastAnswer === undefined &&
+			chunk.type === 'item' &&
+			typeof chunk.content === 'string' &&
+			chunk.content !== ''
+		) {
 			firstTextBeforeLastAnswer = !lastAnswerSent;
 			openGate();
 		}
@@ -252,12 +337,24 @@ export async function webhookMemoryStreaming(scope) {
 	const items = chunks.filter((chunk) => chunk.type === 'item');
 	const streamedText = items.map((chunk) => chunk.content ?? '').join('');
 	const types = [...new Set(chunks.map((chunk) => chunk.type))].join(',');
-	if (firstTextBeforeLastAnswer !== true) throw new Error(`no text chunk arrived before the final answer was sent (chunk types: ${types})`);
-	if (!streamedText.startsWith(STREAM_PREAMBLE)) throw new Error(`the stream does not start with the first turn's text: ${streamedText.slice(0, 200)}`);
-	if (!streamedText.includes(EXPECTED.sha256)) throw new Error(`the streamed text lacks the SHA-256: ${streamedText.slice(0, 400)}`);
-	if (chunks[0]?.type !== 'begin' || chunks.at(-1)?.type !== 'end') throw new Error(`the stream is not begin … end: ${types}`);
-	if (chunks.some((chunk) => chunk.type === 'error')) throw new Error(`the stream carries an error chunk: ${JSON.stringify(chunks.find((chunk) => chunk.type === 'error'))}`);
-	if (streamFake.requests.length !== 2) throw new Error(`the streaming fake got ${streamFake.requests.length} requests, expected 2`);
+	if (firstTextBeforeLastAnswer !== true)
+		throw new Error(
+			`no text chunk arrived before the final answer was sent (chunk types: ${types})`,
+		);
+	if (!streamedText.startsWith(STREAM_PREAMBLE))
+		throw new Error(
+			`the stream does not start with the first turn's text: ${streamedText.slice(0, 200)}`,
+		);
+	if (!streamedText.includes(EXPECTED.sha256))
+		throw new Error(`the streamed text lacks the SHA-256: ${streamedText.slice(0, 400)}`);
+	if (chunks[0]?.type !== 'begin' || chunks.at(-1)?.type !== 'end')
+		throw new Error(`the stream is not begin … end: ${types}`);
+	if (chunks.some((chunk) => chunk.type === 'error'))
+		throw new Error(
+			`the stream carries an error chunk: ${JSON.stringify(chunks.find((chunk) => chunk.type === 'error'))}`,
+		);
+	if (streamFake.requests.length !== 2)
+		throw new Error(`the streaming fake got ${streamFake.requests.length} requests, expected 2`);
 
 	scope.note(
 		`memory: turn 2 request replayed user/assistant(tool_calls)/tool/assistant of turn 1, no '[Used tools'; ` +

@@ -5,7 +5,13 @@
  * scanner inside `getInputConnectionData`; the check must catch the problems before that,
  * with node, parameter path and position.
  */
-import type { IDataObject, IExecuteFunctions, INode, INodeParameters, INodeType } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INode,
+	INodeParameters,
+	INodeType,
+} from 'n8n-workflow';
 import { NodeConnectionTypes, type NodeOperationError } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 import { AgentOrchestrator } from '../../../nodes/AgentOrchestrator/AgentOrchestrator.node';
@@ -22,7 +28,12 @@ function agentNode(options: INodeParameters = {}): INode {
 		type: AGENT_TYPE,
 		typeVersion: 1,
 		position: [200, 0],
-		parameters: { authentication: 'openAiCompatibleApi', model: 'fake/model', prompt: 'Hash it.', options },
+		parameters: {
+			authentication: 'openAiCompatibleApi',
+			model: 'fake/model',
+			prompt: 'Hash it.',
+			options,
+		},
 		credentials: { openAiCompatibleApi: { id: '1', name: 'Fake model' } },
 	};
 }
@@ -34,7 +45,12 @@ function hashNode(name: string, value: string, extra: Partial<INode> = {}): INod
 		type: 'n8n-nodes-base.cryptoTool',
 		typeVersion: 2,
 		position: [0, 200],
-		parameters: { type: 'SHA256', value, dataPropertyName: 'sha256', toolDescription: 'SHA-256 of a text' },
+		parameters: {
+			type: 'SHA256',
+			value,
+			dataPropertyName: 'sha256',
+			toolDescription: 'SHA-256 of a text',
+		},
 		...extra,
 	};
 }
@@ -53,13 +69,23 @@ const probeType: INodeType = {
 		properties: [],
 	},
 	async execute(this: IExecuteFunctions) {
-		const problems = findConnectedToolProblems(this).map((problem) => ({ node: problem.nodeName, path: problem.path, index: problem.index, code: problem.code }));
+		const problems = findConnectedToolProblems(this).map((problem) => ({
+			node: problem.nodeName,
+			path: problem.path,
+			index: problem.index,
+			code: problem.code,
+		}));
 		return [[{ json: { problems } as unknown as IDataObject }]];
 	},
 };
 
 const gateType: INodeType = {
-	description: { ...probeType.description, name: 'reviewHitlTool', inputs: [NodeConnectionTypes.AiTool], outputs: [NodeConnectionTypes.AiTool] },
+	description: {
+		...probeType.description,
+		name: 'reviewHitlTool',
+		inputs: [NodeConnectionTypes.AiTool],
+		outputs: [NodeConnectionTypes.AiTool],
+	},
 	async execute() {
 		return [[{ json: { approved: true } }]];
 	},
@@ -67,12 +93,24 @@ const gateType: INodeType = {
 
 async function probe(tools: INode[], gatedTools?: Array<{ node: INode; gate: string }>) {
 	const { output } = await runEngineWorkflow({
-		agent: { id: 'probe', name: 'Agent', type: PROBE_TYPE, typeVersion: 1, position: [200, 0], parameters: {} },
+		agent: {
+			id: 'probe',
+			name: 'Agent',
+			type: PROBE_TYPE,
+			typeVersion: 1,
+			position: [200, 0],
+			parameters: {},
+		},
 		tools,
 		gatedTools,
 		nodeTypes: { [PROBE_TYPE]: probeType, 'toolbridgeTest.reviewHitlTool': gateType },
 	});
-	return output[0].json.problems as Array<{ node: string; path: string; index: number; code: string }>;
+	return output[0].json.problems as Array<{
+		node: string;
+		path: string;
+		index: number;
+		code: string;
+	}>;
 }
 
 describe('checkConnectedTools inside n8n-core', () => {
@@ -102,17 +140,26 @@ describe('checkConnectedTools inside n8n-core', () => {
 			nodeTypes: { [AGENT_TYPE]: new AgentOrchestrator() },
 		}).catch((caught: unknown) => caught);
 		expect(error).toMatchObject({ name: 'NodeOperationError', node: { name: 'Agent' } });
-		expect((error as Error).message).toMatch(/Node 'Broken Hash', parameter 'value', position \d+: .*strng/);
+		expect((error as Error).message).toMatch(
+			/Node 'Broken Hash', parameter 'value', position \d+: .*strng/,
+		);
 	});
 
 	it('lists every problem of every connected node, skips disabled nodes, and passes good nodes', async () => {
 		const problems = await probe([
 			hashNode('Good', "={{ $fromAI('text', 'The text', 'string') }}"),
 			// What n8n's editor writes for "let the model define this parameter".
-			hashNode('Editor Override', "={{ /*n8n-auto-generated-fromAI-override*/ $fromAI('Text', ``, 'string') }}"),
+			hashNode(
+				'Editor Override',
+				"={{ /*n8n-auto-generated-fromAI-override*/ $fromAI('Text', ``, 'string') }}",
+			),
 			hashNode('Two Problems', "={{ $fromAI('a b') + $FROMAI('c') }}"),
 			hashNode('Conflict', "={{ $fromAI('x', 'one', 'string') }}", {
-				parameters: { type: 'SHA256', value: "={{ $fromAI('x', 'one', 'string') }}", dataPropertyName: "={{ $fromAI('x', 'one', 'number') }}" },
+				parameters: {
+					type: 'SHA256',
+					value: "={{ $fromAI('x', 'one', 'string') }}",
+					dataPropertyName: "={{ $fromAI('x', 'one', 'number') }}",
+				},
 			}),
 			hashNode('Disabled', "={{ $fromAI('bad key!') }}", { disabled: true }),
 		]);
@@ -120,14 +167,32 @@ describe('checkConnectedTools inside n8n-core', () => {
 		expect(byNode('Good')).toEqual([]);
 		expect(byNode('Editor Override')).toEqual([]);
 		expect(byNode('Disabled')).toEqual([]);
-		expect(byNode('Two Problems').map((problem) => problem.code).sort()).toEqual(['FROM_AI_INVALID_KEY', 'FROM_AI_WRONG_CASE']);
-		expect(byNode('Two Problems').every((problem) => problem.path === 'value' && Number.isInteger(problem.index))).toBe(true);
+		expect(
+			byNode('Two Problems')
+				.map((problem) => problem.code)
+				.sort(),
+		).toEqual(['FROM_AI_INVALID_KEY', 'FROM_AI_WRONG_CASE']);
+		expect(
+			byNode('Two Problems').every(
+				(problem) => problem.path === 'value' && Number.isInteger(problem.index),
+			),
+		).toBe(true);
 		expect(byNode('Conflict').map((problem) => problem.code)).toEqual(['FROM_AI_KEY_CONFLICT']);
 	});
 
 	it('also checks the tools behind a human-review gate', async () => {
-		const gate: INode = { id: 'gate', name: 'Review', type: 'toolbridgeTest.reviewHitlTool', typeVersion: 1, position: [0, 0], parameters: {} };
-		const problems = await probe([gate], [{ node: hashNode('Gated Hash', "={{ $fromAI('') }}"), gate: 'Review' }]);
+		const gate: INode = {
+			id: 'gate',
+			name: 'Review',
+			type: 'toolbridgeTest.reviewHitlTool',
+			typeVersion: 1,
+			position: [0, 0],
+			parameters: {},
+		};
+		const problems = await probe(
+			[gate],
+			[{ node: hashNode('Gated Hash', "={{ $fromAI('') }}"), gate: 'Review' }],
+		);
 		expect(problems).toEqual([expect.objectContaining({ node: 'Gated Hash', path: 'value' })]);
 	});
 });

@@ -22,15 +22,29 @@ const codes = [
 			.filter((file) => file.endsWith('-error.ts') && !file.startsWith('cli/'))
 			.map((file) => readFileSync(join(sourceFolder, file), 'utf8'))
 			.filter((text) => /class \w+ extends \w*Error\b/.test(text))
-			.flatMap((text) => [...text.matchAll(/'([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)'/g)].map((match) => match[1])),
+			.flatMap((text) =>
+				[...text.matchAll(/'([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)'/g)].map((match) => match[1]),
+			),
 	),
 ].sort();
 const generic = 'The model call failed. Check the credential, the base URL and the model name.';
-const details = { steps: [], usage: { promptTokens: 0, completionTokens: 0, totalTokens: 0 }, iterations: 1 };
+const details = {
+	steps: [],
+	usage: { promptTokens: 0, completionTokens: 0, totalTokens: 0 },
+	iterations: 1,
+};
 
 describe('describeAgentError', () => {
 	it('finds the codes to check', () => {
-		expect(codes).toEqual(expect.arrayContaining(['AGENT_INVALID_OUTPUT', 'CHAT_STREAM_STALLED', 'ENGINE_STATE', 'FROM_AI_SYNTAX', 'VALIDATOR_TOOL_FAILED']));
+		expect(codes).toEqual(
+			expect.arrayContaining([
+				'AGENT_INVALID_OUTPUT',
+				'CHAT_STREAM_STALLED',
+				'ENGINE_STATE',
+				'FROM_AI_SYNTAX',
+				'VALIDATOR_TOOL_FAILED',
+			]),
+		);
 	});
 
 	it.each(codes)('has a specific hint for %s', (code) => {
@@ -40,27 +54,56 @@ describe('describeAgentError', () => {
 	});
 
 	it('tells a stalled stream from a slow response (the stall options)', () => {
-		expect(describeAgentError(new ChatTimeoutError(30_000, 'stall'))).toContain('"Stall Timeout (Seconds)"');
-		expect(describeAgentError(new ChatTimeoutError(30_000, 'first-token'))).toContain('"First Token Timeout (Seconds)"');
-		expect(describeAgentError(new ChatTimeoutError(30_000, 'response'))).toContain('"Timeout (Seconds)"');
+		expect(describeAgentError(new ChatTimeoutError(30_000, 'stall'))).toContain(
+			'"Stall Timeout (Seconds)"',
+		);
+		expect(describeAgentError(new ChatTimeoutError(30_000, 'first-token'))).toContain(
+			'"First Token Timeout (Seconds)"',
+		);
+		expect(describeAgentError(new ChatTimeoutError(30_000, 'response'))).toContain(
+			'"Timeout (Seconds)"',
+		);
 	});
 
 	it('points an invalid structured answer at the schema and the strategy', () => {
-		const error = new AgentStoppedError('invalid-output', 'The model\'s answer did not match the output JSON Schema after one repair attempt.', details);
+		const error = new AgentStoppedError(
+			'invalid-output',
+			"The model's answer did not match the output JSON Schema after one repair attempt.",
+			details,
+		);
 		expect(describeAgentError(error)).toMatch(/"Output Schema".*"Output Strategy"/);
 	});
 
 	it('tells the whole-run time limit from a cancelled execution', () => {
-		const timedOut = new AgentStoppedError('aborted', `The agent stopped: aborted (${new RunTimeLimitReason(5000).message}).`, details);
+		const timedOut = new AgentStoppedError(
+			'aborted',
+			`The agent stopped: aborted (${new RunTimeLimitReason(5000).message}).`,
+			details,
+		);
 		expect(describeAgentError(timedOut)).toContain('"Run Timeout (Seconds)"');
-		expect(describeAgentError(new AgentStoppedError('aborted', 'The agent stopped: the run was aborted.', details))).toBe('The execution was cancelled.');
+		expect(
+			describeAgentError(
+				new AgentStoppedError('aborted', 'The agent stopped: the run was aborted.', details),
+			),
+		).toBe('The execution was cancelled.');
 		// Validator mode has the same limit.
-		const validatorTimedOut = new ValidatorError('aborted', `The validator stopped: aborted (${new RunTimeLimitReason(5000).message}).`, { attempts: [], usage: details.usage });
+		const validatorTimedOut = new ValidatorError(
+			'aborted',
+			`The validator stopped: aborted (${new RunTimeLimitReason(5000).message}).`,
+			{ attempts: [], usage: details.usage },
+		);
 		expect(describeAgentError(validatorTimedOut)).toContain('"Run Timeout (Seconds)"');
-		expect(describeAgentError(new ValidatorError('aborted', 'The validator stopped: the run was aborted.', { attempts: [], usage: details.usage }))).toBe('The execution was cancelled.');
+		expect(
+			describeAgentError(
+				new ValidatorError('aborted', 'The validator stopped: the run was aborted.', {
+					attempts: [],
+					usage: details.usage,
+				}),
+			),
+		).toBe('The execution was cancelled.');
 	});
 
-	it('says nothing about errors that are not this package\'s', () => {
+	it("says nothing about errors that are not this package's", () => {
 		const node = { name: 'Agent' } as INode;
 		expect(describeAgentError(new Error('x'))).toBeUndefined();
 		expect(describeAgentError(new NodeOperationError(node, 'x'))).toBeUndefined();

@@ -64,14 +64,19 @@ export function agentToolNodeType(tools: AgentTool[]): INodeType {
 			const tool = find(this.getNodeParameter('toolName', 0) as string);
 			const { toolCallId, ...args } = this.getInputData()[0].json;
 			const observation = await tool.invoke(args, { toolCallId: String(toolCallId) });
-			if (observation.isError) throw new NodeOperationError(this.getNode(), observation.content.replace(/^Error: /, ''));
+			if (observation.isError)
+				throw new NodeOperationError(this.getNode(), observation.content.replace(/^Error: /, ''));
 			return [[{ json: { response: observation.content } }]];
 		},
 	};
 }
 
 /** The Agent Orchestrator's description with the engine path as execute, model calls to `callModel`. */
-function agentNodeType(callModel: CallModel, onFinished: (state: AgentState) => void, onEntry: () => void): INodeType {
+function agentNodeType(
+	callModel: CallModel,
+	onFinished: (state: AgentState) => void,
+	onEntry: () => void,
+): INodeType {
 	return {
 		description: new AgentOrchestrator().description,
 		async execute(this: IExecuteFunctions, response?: EngineResponse) {
@@ -79,13 +84,20 @@ function agentNodeType(callModel: CallModel, onFinished: (state: AgentState) => 
 			return await runAgentEngine(this, response, {
 				callModel,
 				onFinished: (_itemIndex, state) => onFinished(state),
-				failItem: (error, itemIndex) => ({ json: errorOutput(error), pairedItem: { item: itemIndex } }),
+				failItem: (error, itemIndex) => ({
+					json: errorOutput(error),
+					pairedItem: { item: itemIndex },
+				}),
 			});
 		},
 	} as INodeType;
 }
 
-const outputStrategies: Record<string, string> = { auto: 'auto', 'response-format': 'responseFormat', tool: 'tool' };
+const outputStrategies: Record<string, string> = {
+	auto: 'auto',
+	'response-format': 'responseFormat',
+	tool: 'tool',
+};
 
 /**
  * The scenario's agent config as the node's parameters, the way a user sets them in the
@@ -95,14 +107,37 @@ const outputStrategies: Record<string, string> = { auto: 'auto', 'response-forma
  */
 export function agentParameters(run: Pick<DriverRun, 'input' | 'concurrency' | 'runTimeoutMs'>) {
 	const { config } = run.input;
-	if (typeof run.input.prompt !== 'string') throw new Error('the engine driver takes string prompts');
+	if (typeof run.input.prompt !== 'string')
+		throw new Error('the engine driver takes string prompts');
 	const mapped = new Set([
-		'model', 'systemMessage', 'maxIterations', 'limitBehavior', 'repeatedCallLimit', 'toolChoice', 'parallelToolCalls', 'temperature', 'maxTokens', 'reasoning',
-		'topP', 'topK', 'frequencyPenalty', 'presencePenalty', 'seed', 'stop', 'providerOptions', 'structuredOutput', 'fallbackModels', 'providerPreferences', 'promptCaching',
+		'model',
+		'systemMessage',
+		'maxIterations',
+		'limitBehavior',
+		'repeatedCallLimit',
+		'toolChoice',
+		'parallelToolCalls',
+		'temperature',
+		'maxTokens',
+		'reasoning',
+		'topP',
+		'topK',
+		'frequencyPenalty',
+		'presencePenalty',
+		'seed',
+		'stop',
+		'providerOptions',
+		'structuredOutput',
+		'fallbackModels',
+		'providerPreferences',
+		'promptCaching',
 	]);
-	const unmapped = Object.keys(config).filter((key) => !mapped.has(key) && config[key as keyof typeof config] !== undefined);
+	const unmapped = Object.keys(config).filter(
+		(key) => !mapped.has(key) && config[key as keyof typeof config] !== undefined,
+	);
 	if (config.structuredOutput?.name !== undefined) unmapped.push('structuredOutput.name');
-	if (unmapped.length > 0) throw new Error(`the engine driver does not map config ${unmapped.join(', ')} to node options`);
+	if (unmapped.length > 0)
+		throw new Error(`the engine driver does not map config ${unmapped.join(', ')} to node options`);
 	const toolChoice = config.toolChoice;
 	const provider = config.providerPreferences;
 	const structured = config.structuredOutput;
@@ -111,7 +146,8 @@ export function agentParameters(run: Pick<DriverRun, 'input' | 'concurrency' | '
 		returnIntermediateSteps: true,
 		systemMessage: config.systemMessage,
 		maxIterations: config.maxIterations,
-		maxIterationsBehavior: config.limitBehavior === 'final-answer' ? 'finalAnswer' : config.limitBehavior,
+		maxIterationsBehavior:
+			config.limitBehavior === 'final-answer' ? 'finalAnswer' : config.limitBehavior,
 		repeatedCallLimit: config.repeatedCallLimit,
 		toolChoice: typeof toolChoice === 'object' ? 'tool' : toolChoice,
 		toolChoiceName: typeof toolChoice === 'object' ? toolChoice.name : undefined,
@@ -148,7 +184,9 @@ export function agentParameters(run: Pick<DriverRun, 'input' | 'concurrency' | '
 		authentication: 'openAiCompatibleApi',
 		model: config.model,
 		prompt: run.input.prompt,
-		options: Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined)) as IDataObject,
+		options: Object.fromEntries(
+			Object.entries(options).filter(([, value]) => value !== undefined),
+		) as IDataObject,
 	};
 }
 
@@ -177,7 +215,11 @@ export const engineDriver: Driver = async (run) => {
 		agent,
 		tools,
 		nodeTypes: {
-			'n8n-nodes-toolbridge.agentOrchestrator': agentNodeType(run.callModel, (state) => (finalState = state), () => (entries += 1)),
+			'n8n-nodes-toolbridge.agentOrchestrator': agentNodeType(
+				run.callModel,
+				(state) => (finalState = state),
+				() => (entries += 1),
+			),
 			'toolbridgeTest.agentTool': agentToolNodeType(run.tools),
 		},
 		credentials: fakeModelCredentials('sk-engine-test', 'http://127.0.0.1:9/unused'),

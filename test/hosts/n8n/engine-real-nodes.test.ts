@@ -19,27 +19,47 @@ const apiKey = 'sk-engine-0123456789abcdef0123456789abcdef';
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
 type Message = { role: string; content: string | null; tool_calls?: unknown[] };
-type ToolDefinition = { function: { name: string; parameters: { properties: Record<string, { type?: string; properties?: Record<string, { type?: string }> }> } } };
+type ToolDefinition = {
+	function: {
+		name: string;
+		parameters: {
+			properties: Record<string, { type?: string; properties?: Record<string, { type?: string }> }>;
+		};
+	};
+};
 
 /** How the fake model answers, per test. */
 let respond: (request: FakeRequest) => ReturnType<typeof textReply>;
 const server = fakeChatServerForFile({ respond: (request) => respond(request) });
 
 function agentNode(options: IDataObject = {}): INode {
-	return orchestratorNode('Agent', { model: 'fake/model', prompt: '={{ $json.chatInput }}', options: { returnIntermediateSteps: true, debugLog: true, ...options } });
+	return orchestratorNode('Agent', {
+		model: 'fake/model',
+		prompt: '={{ $json.chatInput }}',
+		options: { returnIntermediateSteps: true, debugLog: true, ...options },
+	});
 }
 
 const hashNode = hashTextToolNode();
 const dateNode = formatDateToolNode();
 
-async function run(options: { agentOptions?: IDataObject; items: IDataObject[]; tools?: INode[]; gatedTools?: Array<{ node: INode; gate: string }>; nodeTypes?: Record<string, INodeType> }) {
+async function run(options: {
+	agentOptions?: IDataObject;
+	items: IDataObject[];
+	tools?: INode[];
+	gatedTools?: Array<{ node: INode; gate: string }>;
+	nodeTypes?: Record<string, INodeType>;
+}) {
 	const requests: string[] = [];
 	const result = await runEngineWorkflow({
 		agent: agentNode(options.agentOptions),
 		tools: options.tools ?? [hashNode, dateNode],
 		gatedTools: options.gatedTools,
 		items: options.items,
-		nodeTypes: { 'n8n-nodes-toolbridge.agentOrchestrator': recordingAgent(requests), ...options.nodeTypes },
+		nodeTypes: {
+			'n8n-nodes-toolbridge.agentOrchestrator': recordingAgent(requests),
+			...options.nodeTypes,
+		},
 		credentials: fakeModelCredentials(apiKey, server.baseUrl),
 	});
 	return { ...result, requests, runData: result.run.data.resultData.runData };
@@ -50,10 +70,15 @@ function hashAndDateModel({ body }: FakeRequest) {
 	const messages = body.messages as Message[];
 	const results = messages.filter((message) => message.role === 'tool');
 	const user = messages.find((message) => message.role === 'user')?.content ?? '';
-	if (results.length > 0) return textReply(`done: ${results.map((result) => result.content).join(' | ')}`);
+	if (results.length > 0)
+		return textReply(`done: ${results.map((result) => result.content).join(' | ')}`);
 	const hash = (body.tools as ToolDefinition[]).find((tool) => tool.function.name === 'Hash_text');
-	if (hash?.function.parameters.properties.text?.type !== 'string') return textReply('SCHEMA MISSING');
-	if (user === 'bad date') return toolCallReply([{ id: 'bad1', name: 'Format_date', arguments: { date: 'the day after never' } }]);
+	if (hash?.function.parameters.properties.text?.type !== 'string')
+		return textReply('SCHEMA MISSING');
+	if (user === 'bad date')
+		return toolCallReply([
+			{ id: 'bad1', name: 'Format_date', arguments: { date: 'the day after never' } },
+		]);
 	return toolCallReply([
 		{ id: 'h1', name: 'Hash_text', arguments: { text: user } },
 		{ id: 'd1', name: 'Format_date', arguments: { date: '2024-02-29T10:00:00Z' } },
@@ -72,8 +97,19 @@ describe('engine driver in WorkflowExecute with real n8n-nodes-base tools', () =
 		expect(engine.output.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
 		// One request with the 4 calls of both items; then the node was resumed once.
 		expect(engine.requests).toHaveLength(1);
-		const request = JSON.parse(engine.requests[0]) as { actions: Array<{ id: string; nodeName: string; input: IDataObject; type: string; metadata: IDataObject }>; metadata: IDataObject };
-		expect(request.actions.map((action) => [action.nodeName, action.type, action.metadata.itemIndex])).toEqual([
+		const request = JSON.parse(engine.requests[0]) as {
+			actions: Array<{
+				id: string;
+				nodeName: string;
+				input: IDataObject;
+				type: string;
+				metadata: IDataObject;
+			}>;
+			metadata: IDataObject;
+		};
+		expect(
+			request.actions.map((action) => [action.nodeName, action.type, action.metadata.itemIndex]),
+		).toEqual([
 			['Hash text', 'ai_tool', 0],
 			['Format date', 'ai_tool', 0],
 			['Hash text', 'ai_tool', 1],
@@ -86,23 +122,43 @@ describe('engine driver in WorkflowExecute with real n8n-nodes-base tools', () =
 		// n8n's run log: every call is a run of its node, input = the model's arguments, output on ai_tool.
 		const hashRuns = engine.runData['Hash text'] as ITaskData[];
 		expect(hashRuns).toHaveLength(2);
-		expect(hashRuns.map((task) => task.inputOverride?.ai_tool?.[0]?.[0]?.json)).toEqual([{ text: 'toolbridge' }, { text: 'n8n' }]);
-		expect(hashRuns.map((task) => task.data?.ai_tool?.[0]?.[0]?.json.sha256)).toEqual([sha256('toolbridge'), sha256('n8n')]);
+		expect(hashRuns.map((task) => task.inputOverride?.ai_tool?.[0]?.[0]?.json)).toEqual([
+			{ text: 'toolbridge' },
+			{ text: 'n8n' },
+		]);
+		expect(hashRuns.map((task) => task.data?.ai_tool?.[0]?.[0]?.json.sha256)).toEqual([
+			sha256('toolbridge'),
+			sha256('n8n'),
+		]);
 		expect(hashRuns.every((task) => task.source[0]?.previousNode === 'Agent')).toBe(true);
 		expect(engine.runData['Format date']).toHaveLength(2);
 
 		const debugLog = engine.output[0].json.debugLog as string[];
 		expect(debugLog).toContain('[DEBUG] Engine action h1: run node "Hash text" for tool Hash_text');
-		expect(debugLog).toContain('[DEBUG] Engine re-entry 1: 2 action result(s) for this item (4 in the response)');
-		expect(debugLog.some((line) => line.startsWith('[DEBUG] Engine action h1: node "Hash text" succeeded'))).toBe(true);
+		expect(debugLog).toContain(
+			'[DEBUG] Engine re-entry 1: 2 action result(s) for this item (4 in the response)',
+		);
+		expect(
+			debugLog.some((line) =>
+				line.startsWith('[DEBUG] Engine action h1: node "Hash text" succeeded'),
+			),
+		).toBe(true);
 
-		const inProcess = await run({ items: [{ chatInput: 'toolbridge' }, { chatInput: 'n8n' }], agentOptions: { toolExecution: 'inProcess' } });
+		const inProcess = await run({
+			items: [{ chatInput: 'toolbridge' }, { chatInput: 'n8n' }],
+			agentOptions: { toolExecution: 'inProcess' },
+		});
 		expect(inProcess.requests).toHaveLength(0);
 		const comparable = (output: typeof engine.output) =>
 			output.map((item) => ({
 				output: item.json.output,
 				iterations: item.json.iterations,
-				steps: (item.json.steps as unknown as AgentStep[]).map((step) => [step.tool, step.arguments, step.result, step.isError]),
+				steps: (item.json.steps as unknown as AgentStep[]).map((step) => [
+					step.tool,
+					step.arguments,
+					step.result,
+					step.isError,
+				]),
 			}));
 		expect(comparable(engine.output)).toEqual(comparable(inProcess.output));
 	});
@@ -110,7 +166,10 @@ describe('engine driver in WorkflowExecute with real n8n-nodes-base tools', () =
 	it('hands a real node error to the model as an observation, the same as in-process', async () => {
 		respond = hashAndDateModel;
 		const engine = await run({ items: [{ chatInput: 'bad date' }] });
-		const inProcess = await run({ items: [{ chatInput: 'bad date' }], agentOptions: { toolExecution: 'inProcess' } });
+		const inProcess = await run({
+			items: [{ chatInput: 'bad date' }],
+			agentOptions: { toolExecution: 'inProcess' },
+		});
 		const [step] = engine.output[0].json.steps as unknown as AgentStep[];
 		expect(step).toMatchObject({ tool: 'Format_date', isError: true });
 		expect(step.result).toMatch(/^Error: /);
@@ -157,17 +216,34 @@ describe('human review (…HitlTool gate) through engine requests', () => {
 			lastToolMessage = String(result.content);
 			return textReply(`model saw: ${result.content}`);
 		}
-		const tool = (body.tools as ToolDefinition[]).find((candidate) => candidate.function.name === 'Hash_text');
+		const tool = (body.tools as ToolDefinition[]).find(
+			(candidate) => candidate.function.name === 'Hash_text',
+		);
 		const properties = tool?.function.parameters.properties;
-		if (properties?.toolParameters?.properties?.text?.type !== 'string' || properties.hitlParameters?.properties?.message?.type !== 'string') {
+		if (
+			properties?.toolParameters?.properties?.text?.type !== 'string' ||
+			properties.hitlParameters?.properties?.message?.type !== 'string'
+		) {
 			return textReply('SCHEMA MISSING');
 		}
-		return toolCallReply([{ id: 'g1', name: 'Hash_text', arguments: { toolParameters: { text: 'launch plan' }, hitlParameters: { message: 'ok to hash?' } } }]);
+		return toolCallReply([
+			{
+				id: 'g1',
+				name: 'Hash_text',
+				arguments: {
+					toolParameters: { text: 'launch plan' },
+					hitlParameters: { message: 'ok to hash?' },
+				},
+			},
+		]);
 	};
 
 	it.each([
 		['approves: the gated tool runs and the model sees its result', { data: { approved: true } }],
-		['declines with a reason: the model is told, the tool never runs', { data: { approved: false, text: 'not this text' } }],
+		[
+			'declines with a reason: the model is told, the tool never runs',
+			{ data: { approved: false, text: 'not this text' } },
+		],
 	])('%s', async (label, decision) => {
 		respond = gatedModel;
 		const seen: IDataObject[] = [];
@@ -178,7 +254,9 @@ describe('human review (…HitlTool gate) through engine requests', () => {
 			nodeTypes: { 'toolbridgeTest.reviewHitlTool': reviewGateType(() => decision, seen) },
 		});
 		// The review node got the hitl parameters flattened and the tool parameters for display.
-		expect(seen).toEqual([expect.objectContaining({ message: 'ok to hash?', toolParameters: { text: 'launch plan' } })]);
+		expect(seen).toEqual([
+			expect.objectContaining({ message: 'ok to hash?', toolParameters: { text: 'launch plan' } }),
+		]);
 		if (label.startsWith('approves')) {
 			expect(engine.requests).toHaveLength(2);
 			expect(lastToolMessage).toContain(sha256('launch plan'));
@@ -186,7 +264,9 @@ describe('human review (…HitlTool gate) through engine requests', () => {
 			expect(engine.output[0].json.steps).toMatchObject([{ tool: 'Hash_text', isError: false }]);
 		} else {
 			expect(engine.requests).toHaveLength(1);
-			expect(lastToolMessage).toMatch(/declined it, so the tool was not run\. Their feedback: "not this text"/);
+			expect(lastToolMessage).toMatch(
+				/declined it, so the tool was not run\. Their feedback: "not this text"/,
+			);
 			expect(engine.runData['Hash text']).toBeUndefined();
 			expect(engine.output[0].json.steps).toMatchObject([{ tool: 'Hash_text', isError: true }]);
 		}
@@ -200,10 +280,14 @@ describe('human review (…HitlTool gate) through engine requests', () => {
 			agentOptions: { toolExecution: 'inProcess' },
 			tools: [reviewNode],
 			gatedTools: [{ node: hashNode, gate: 'Review' }],
-			nodeTypes: { 'toolbridgeTest.reviewHitlTool': reviewGateType(() => ({ data: { approved: true } }), seen) },
+			nodeTypes: {
+				'toolbridgeTest.reviewHitlTool': reviewGateType(() => ({ data: { approved: true } }), seen),
+			},
 		});
 		expect(seen).toEqual([]);
-		expect(lastToolMessage).toMatch(/^Error: tool 'Hash_text' needs human review \(node "Review"\), which only works when n8n's engine runs the tool calls/);
+		expect(lastToolMessage).toMatch(
+			/^Error: tool 'Hash_text' needs human review \(node "Review"\), which only works when n8n's engine runs the tool calls/,
+		);
 		expect(inProcess.output[0].json.output).toContain('needs human review');
 	});
 });

@@ -45,7 +45,10 @@ export function orchestratorNode(name: string, parameters: INodeParameters): INo
 }
 
 /** The `Fake model` credential of {@link orchestratorNode}: the key and base URL of a fake chat server. */
-export function fakeModelCredentials(apiKey: string, url: string): Record<string, ICredentialDataDecryptedObject> {
+export function fakeModelCredentials(
+	apiKey: string,
+	url: string,
+): Record<string, ICredentialDataDecryptedObject> {
 	return { 'Fake model': { apiKey, url } };
 }
 
@@ -76,21 +79,44 @@ export async function runEngineWorkflow(definition: EngineWorkflow): Promise<Eng
 	const extra = definition.nodeTypes ?? {};
 	const nodeTypes: INodeTypes = {
 		getByName: (type) => extra[type] ?? host.nodeTypes.getByName(type),
-		getByNameAndVersion: (type, version) => extra[type] ?? host.nodeTypes.getByNameAndVersion(type, version),
+		getByNameAndVersion: (type, version) =>
+			extra[type] ?? host.nodeTypes.getByNameAndVersion(type, version),
 		getKnownTypes: () => host.nodeTypes.getKnownTypes(),
 	};
 	const credentialTypes = {
-		getCredentialType: (name: string): ICredentialType => (name === 'openAiCompatibleApi' ? new OpenAiCompatibleApi() : host.nodeTypes.getCredentialType(name)),
+		getCredentialType: (name: string): ICredentialType =>
+			name === 'openAiCompatibleApi'
+				? new OpenAiCompatibleApi()
+				: host.nodeTypes.getCredentialType(name),
 	};
-	const start: INode = { id: 'start', name: 'Start', type: 'n8n-nodes-base.noOp', typeVersion: 1, position: [0, 0], parameters: {} };
+	const start: INode = {
+		id: 'start',
+		name: 'Start',
+		type: 'n8n-nodes-base.noOp',
+		typeVersion: 1,
+		position: [0, 0],
+		parameters: {},
+	};
 	const gated = definition.gatedTools ?? [];
 	const nodes = [start, definition.agent, ...definition.tools, ...gated.map((entry) => entry.node)];
 	const connections = {
 		Start: { main: [[{ node: definition.agent.name, type: 'main' as const, index: 0 }]] },
 		// n8n lists an agent's connected tools last-connected first: connect in reverse so the
 		// agent sees them in the order given.
-		...Object.fromEntries([...definition.tools].reverse().map((tool) => [tool.name, { ai_tool: [[{ node: definition.agent.name, type: 'ai_tool' as const, index: 0 }]] }])),
-		...Object.fromEntries(gated.map((entry) => [entry.node.name, { ai_tool: [[{ node: entry.gate, type: 'ai_tool' as const, index: 0 }]] }])),
+		...Object.fromEntries(
+			[...definition.tools]
+				.reverse()
+				.map((tool) => [
+					tool.name,
+					{ ai_tool: [[{ node: definition.agent.name, type: 'ai_tool' as const, index: 0 }]] },
+				]),
+		),
+		...Object.fromEntries(
+			gated.map((entry) => [
+				entry.node.name,
+				{ ai_tool: [[{ node: entry.gate, type: 'ai_tool' as const, index: 0 }]] },
+			]),
+		),
 	};
 	const settings = { executionOrder: 'v1' as const, timezone: 'UTC' };
 	const workflowData: IWorkflowBase = {
@@ -105,14 +131,38 @@ export async function runEngineWorkflow(definition: EngineWorkflow): Promise<Eng
 		createdAt: new Date(),
 		updatedAt: new Date(),
 	};
-	const workflow = new Workflow({ id: workflowData.id, name: workflowData.name, nodes, connections, active: false, nodeTypes, settings });
-	const credentialsHelper = new StandaloneCredentialsHelper(definition.credentials ?? {}, credentialTypes);
-	const additionalData = createAdditionalData({ credentialsHelper, workflowData, nodeName: definition.agent.name });
+	const workflow = new Workflow({
+		id: workflowData.id,
+		name: workflowData.name,
+		nodes,
+		connections,
+		active: false,
+		nodeTypes,
+		settings,
+	});
+	const credentialsHelper = new StandaloneCredentialsHelper(
+		definition.credentials ?? {},
+		credentialTypes,
+	);
+	const additionalData = createAdditionalData({
+		credentialsHelper,
+		workflowData,
+		nodeName: definition.agent.name,
+	});
 	const items = (definition.items ?? [{}]).map((json) => ({ json }));
 	const run = await new WorkflowExecute(additionalData, 'manual').run({
 		workflow,
 		startNode: workflow.getNode('Start') ?? undefined,
-		triggerToStartFrom: { name: 'Start', data: { data: { main: [items] }, startTime: Date.now(), executionTime: 0, executionIndex: 0, source: [] } },
+		triggerToStartFrom: {
+			name: 'Start',
+			data: {
+				data: { main: [items] },
+				startTime: Date.now(),
+				executionTime: 0,
+				executionIndex: 0,
+				source: [],
+			},
+		},
 	});
 	const agentRuns = run.data.resultData.runData[definition.agent.name] ?? [];
 	const error = run.data.resultData.error;

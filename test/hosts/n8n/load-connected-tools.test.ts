@@ -10,7 +10,11 @@ import { loadConnectedTools } from '../../../src/hosts/n8n/load-connected-tools'
 type Metadata = Record<string, unknown>;
 const tool = (name: string, metadata?: Metadata) => ({ name, metadata, invoke: async () => '' });
 
-function context(supplied: unknown, nodes: string[] | undefined, parents?: Array<{ name: string; disabled?: boolean }>): IExecuteFunctions {
+function context(
+	supplied: unknown,
+	nodes: string[] | undefined,
+	parents?: Array<{ name: string; disabled?: boolean }>,
+): IExecuteFunctions {
 	return {
 		getNode: () => ({ name: 'Agent' }),
 		getInputConnectionData: async () => supplied,
@@ -19,11 +23,15 @@ function context(supplied: unknown, nodes: string[] | undefined, parents?: Array
 	} as unknown as IExecuteFunctions;
 }
 
-const metadataOf = (tools: unknown[]) => tools.map((entry) => (entry as { metadata?: Metadata }).metadata);
+const metadataOf = (tools: unknown[]) =>
+	tools.map((entry) => (entry as { metadata?: Metadata }).metadata);
 
 describe('loadConnectedTools', () => {
 	it('tags each tool with its node, by position, and toolkit tools as from a toolkit', async () => {
-		const tools = await loadConnectedTools(context([tool('Hash_Text'), { tools: [tool('a'), tool('b')] }], ['Hash Text', 'MCP Client']), 0);
+		const tools = await loadConnectedTools(
+			context([tool('Hash_Text'), { tools: [tool('a'), tool('b')] }], ['Hash Text', 'MCP Client']),
+			0,
+		);
 		expect(metadataOf(tools)).toEqual([
 			{ sourceNodeName: 'Hash Text' },
 			{ sourceNodeName: 'MCP Client', isFromToolkit: true },
@@ -32,12 +40,18 @@ describe('loadConnectedTools', () => {
 	});
 
 	it('keeps the tag n8n set', async () => {
-		const tools = await loadConnectedTools(context([tool('Hash_Text', { sourceNodeName: 'Review' })], ['Hash Text']), 0);
+		const tools = await loadConnectedTools(
+			context([tool('Hash_Text', { sourceNodeName: 'Review' })], ['Hash Text']),
+			0,
+		);
 		expect(metadataOf(tools)).toEqual([{ sourceNodeName: 'Review' }]);
 	});
 
 	it('falls back to getParentNodes without the disabled nodes n8n leaves out', async () => {
-		const tools = await loadConnectedTools(context([tool('b')], undefined, [{ name: 'A', disabled: true }, { name: 'B' }]), 0);
+		const tools = await loadConnectedTools(
+			context([tool('b')], undefined, [{ name: 'A', disabled: true }, { name: 'B' }]),
+			0,
+		);
 		expect(metadataOf(tools)).toEqual([{ sourceNodeName: 'B' }]);
 	});
 
@@ -47,7 +61,9 @@ describe('loadConnectedTools', () => {
 	});
 
 	it('accepts a single tool and no tools', async () => {
-		expect(metadataOf(await loadConnectedTools(context(tool('a'), ['A']), 0))).toEqual([{ sourceNodeName: 'A' }]);
+		expect(metadataOf(await loadConnectedTools(context(tool('a'), ['A']), 0))).toEqual([
+			{ sourceNodeName: 'A' },
+		]);
 		expect(await loadConnectedTools(context(undefined, []), 0)).toEqual([]);
 	});
 });

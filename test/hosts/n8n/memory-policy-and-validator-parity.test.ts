@@ -4,7 +4,11 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { textReply, toolCallReply } from '../../support/fake-chat-server';
 import { fakeChatServerPerTest } from '../../support/fake-chat-server-hooks';
-import { executeOrchestrator, orchestratorContext, streamedText } from '../../support/orchestrator-context';
+import {
+	executeOrchestrator,
+	orchestratorContext,
+	streamedText,
+} from '../../support/orchestrator-context';
 
 const start = fakeChatServerPerTest();
 
@@ -26,23 +30,43 @@ function failingMemory(failOn: 'load' | 'save', reason = 'connect ECONNREFUSED 1
 		memory: {
 			chatHistory: {
 				getMessages: failOn === 'load' ? down : () => history.getMessages(),
-				addMessages: failOn === 'save' ? down : (messages: never[]) => history.addMessages(messages),
+				addMessages:
+					failOn === 'save' ? down : (messages: never[]) => history.addMessages(messages),
 			},
 		},
 	};
 }
 
 describe('On Memory Error', () => {
-	it.each(['full', 'validator'] as const)('Continue (default), %s mode: a memory that cannot load → answer without history, a warning in the output, the debug log and n8n’s log', async (mode) => {
-		const fake = await start(({ body }) => (mode === 'validator' || body.messages.length < 2 ? toolCallReply([{ id: 'c1', name: 'upper', arguments: { text: 'a' } }]) : textReply('answered')));
-		const { memory } = failingMemory('load');
-		const { context, warnings } = orchestratorContext({ baseUrl: fake.baseUrl, tools: [upperTool()], memory, options: { debugLog: true }, parameters: { mode } });
-		const [[item]] = await executeOrchestrator(context);
-		expect(item.json.warnings).toEqual([expect.stringMatching(/^Memory could not be loaded: connect ECONNREFUSED 127\.0\.0\.1:5432 — the run went on without the conversation history/)]);
-		expect(item.json.debugLog).toContainEqual(expect.stringMatching(/^\[WARN\] Memory could not be loaded/));
-		expect(warnings).toHaveLength(1);
-		expect(fake.requests[0].body.messages).toEqual([{ role: 'user', content: 'hello' }]);
-	});
+	it.each(['full', 'validator'] as const)(
+		'Continue (default), %s mode: a memory that cannot load → answer without history, a warning in the output, the debug log and n8n’s log',
+		async (mode) => {
+			const fake = await start(({ body }) =>
+				mode === 'validator' || body.messages.length < 2
+					? toolCallReply([{ id: 'c1', name: 'upper', arguments: { text: 'a' } }])
+					: textReply('answered'),
+			);
+			const { memory } = failingMemory('load');
+			const { context, warnings } = orchestratorContext({
+				baseUrl: fake.baseUrl,
+				tools: [upperTool()],
+				memory,
+				options: { debugLog: true },
+				parameters: { mode },
+			});
+			const [[item]] = await executeOrchestrator(context);
+			expect(item.json.warnings).toEqual([
+				expect.stringMatching(
+					/^Memory could not be loaded: connect ECONNREFUSED 127\.0\.0\.1:5432 — the run went on without the conversation history/,
+				),
+			]);
+			expect(item.json.debugLog).toContainEqual(
+				expect.stringMatching(/^\[WARN\] Memory could not be loaded/),
+			);
+			expect(warnings).toHaveLength(1);
+			expect(fake.requests[0].body.messages).toEqual([{ role: 'user', content: 'hello' }]);
+		},
+	);
 
 	it('Continue: a memory that cannot save → the answer with a warning', async () => {
 		const fake = await start(() => textReply('the answer'));
@@ -50,7 +74,11 @@ describe('On Memory Error', () => {
 		const { context } = orchestratorContext({ baseUrl: fake.baseUrl, memory });
 		const [[item]] = await executeOrchestrator(context);
 		expect(item.json.output).toBe('the answer');
-		expect(item.json.warnings).toEqual([expect.stringMatching(/^Memory could not save this turn: connect ECONNREFUSED .* the next turn will not remember it/)]);
+		expect(item.json.warnings).toEqual([
+			expect.stringMatching(
+				/^Memory could not save this turn: connect ECONNREFUSED .* the next turn will not remember it/,
+			),
+		]);
 	});
 
 	it('Continue: a memory sub-node that cannot even be reached (its supplyData throws) → run without it', async () => {
@@ -63,15 +91,24 @@ describe('On Memory Error', () => {
 		});
 		const [[item]] = await executeOrchestrator(context);
 		expect(item.json.output).toBe('still here');
-		expect(item.json.warnings).toEqual([expect.stringMatching(/^Memory could not be reached: password authentication failed/)]);
+		expect(item.json.warnings).toEqual([
+			expect.stringMatching(/^Memory could not be reached: password authentication failed/),
+		]);
 	});
 
-	it.each(['load', 'save'] as const)('Fail: a memory that cannot %s fails the item with the memory’s error', async (failOn) => {
-		const fake = await start(() => textReply('unused'));
-		const { memory } = failingMemory(failOn, 'relation "n8n_chat_histories" does not exist');
-		const { context } = orchestratorContext({ baseUrl: fake.baseUrl, memory, options: { onMemoryError: 'fail' } });
-		await expect(executeOrchestrator(context)).rejects.toThrow(/n8n_chat_histories/);
-	});
+	it.each(['load', 'save'] as const)(
+		'Fail: a memory that cannot %s fails the item with the memory’s error',
+		async (failOn) => {
+			const fake = await start(() => textReply('unused'));
+			const { memory } = failingMemory(failOn, 'relation "n8n_chat_histories" does not exist');
+			const { context } = orchestratorContext({
+				baseUrl: fake.baseUrl,
+				memory,
+				options: { onMemoryError: 'fail' },
+			});
+			await expect(executeOrchestrator(context)).rejects.toThrow(/n8n_chat_histories/);
+		},
+	);
 
 	it('a memory warning never carries the API key', async () => {
 		const fake = await start(() => textReply('ok'));
@@ -117,9 +154,18 @@ describe('validator mode parity with full mode', () => {
 	};
 
 	it('sends every sampling and request option the full loop sends', async () => {
-		const fake = await start(({ body }) => (body.tool_choice === undefined && body.messages.at(-1).role === 'tool' ? textReply('done') : toolCallReply([{ id: 'v1', name: 'upper', arguments: { text: 'x' } }])));
+		const fake = await start(({ body }) =>
+			body.tool_choice === undefined && body.messages.at(-1).role === 'tool'
+				? textReply('done')
+				: toolCallReply([{ id: 'v1', name: 'upper', arguments: { text: 'x' } }]),
+		);
 		for (const mode of ['full', 'validator']) {
-			const { context } = orchestratorContext({ baseUrl: fake.baseUrl, tools: [upperTool()], options: samplingOptions, parameters: { mode } });
+			const { context } = orchestratorContext({
+				baseUrl: fake.baseUrl,
+				tools: [upperTool()],
+				options: samplingOptions,
+				parameters: { mode },
+			});
 			await executeOrchestrator(context);
 		}
 		const [full, validator] = [fake.requests[0].body, fake.requests.at(-1)!.body];
@@ -129,11 +175,20 @@ describe('validator mode parity with full mode', () => {
 	});
 
 	it('loads the conversation from memory, saves the accepted call and its result, and streams its debug log', async () => {
-		const fake = await start(() => toolCallReply([{ id: 'v1', name: 'upper', arguments: { text: 'memory' } }]));
+		const fake = await start(() =>
+			toolCallReply([{ id: 'v1', name: 'upper', arguments: { text: 'memory' } }]),
+		);
 		const history = new InMemoryChatMessageHistory();
 		await history.addUserMessage('earlier question');
 		await history.addAIMessage('earlier answer');
-		const { context, chunks } = orchestratorContext({ baseUrl: fake.baseUrl, tools: [upperTool()], memory: { chatHistory: history }, streaming: true, options: { debugLog: true }, parameters: { mode: 'validator' } });
+		const { context, chunks } = orchestratorContext({
+			baseUrl: fake.baseUrl,
+			tools: [upperTool()],
+			memory: { chatHistory: history },
+			streaming: true,
+			options: { debugLog: true },
+			parameters: { mode: 'validator' },
+		});
 		const [[item]] = await executeOrchestrator(context);
 		expect(item.json.result).toBe('MEMORY');
 		expect(fake.requests[0].body.messages.slice(0, 2)).toEqual([
@@ -141,8 +196,16 @@ describe('validator mode parity with full mode', () => {
 			{ role: 'assistant', content: 'earlier answer' },
 		]);
 		const saved = await history.getMessages();
-		expect(saved.map((message) => message.getType())).toEqual(['human', 'ai', 'human', 'ai', 'tool']);
-		expect((saved[4] as unknown as { tool_call_id: string; content: string }).tool_call_id).toBe('v1');
+		expect(saved.map((message) => message.getType())).toEqual([
+			'human',
+			'ai',
+			'human',
+			'ai',
+			'tool',
+		]);
+		expect((saved[4] as unknown as { tool_call_id: string; content: string }).tool_call_id).toBe(
+			'v1',
+		);
 		expect(streamedText(chunks)).toContain('[DEBUG]');
 	});
 });

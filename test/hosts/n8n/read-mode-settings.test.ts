@@ -9,9 +9,21 @@ function parameters(values: Record<string, unknown>) {
 
 describe('mode settings, read the same way by both hosts', () => {
 	it('validator: defaults, a trimmed tool name, and only a real true for Validate Only', () => {
-		expect(readValidatorSettings(parameters({}))).toEqual({ tool: undefined, maxAttempts: 3, validateOnly: false });
-		expect(readValidatorSettings(parameters({ validatorTool: '  Hash text ', maxAttempts: 5, validateOnly: true }))).toEqual({ tool: 'Hash text', maxAttempts: 5, validateOnly: true });
-		expect(readValidatorSettings(parameters({ validatorTool: null, maxAttempts: '2', validateOnly: 'true' }))).toEqual({ tool: undefined, maxAttempts: 2, validateOnly: false });
+		expect(readValidatorSettings(parameters({}))).toEqual({
+			tool: undefined,
+			maxAttempts: 3,
+			validateOnly: false,
+		});
+		expect(
+			readValidatorSettings(
+				parameters({ validatorTool: '  Hash text ', maxAttempts: 5, validateOnly: true }),
+			),
+		).toEqual({ tool: 'Hash text', maxAttempts: 5, validateOnly: true });
+		expect(
+			readValidatorSettings(
+				parameters({ validatorTool: null, maxAttempts: '2', validateOnly: 'true' }),
+			),
+		).toEqual({ tool: undefined, maxAttempts: 2, validateOnly: false });
 	});
 
 	it('nested: Max Depth when it is a number of at least 1, else undefined (the default applies)', () => {

@@ -21,13 +21,30 @@ export interface StubContextOptions {
 export const stubApiKey = orchestratorApiKey;
 
 /** A stub context (the shared orchestrator context), and `bufferReads`: the binary properties read, as `item:property`. */
-export function stubExecuteContext(options: StubContextOptions): { context: IExecuteFunctions; bufferReads: string[] } {
+export function stubExecuteContext(options: StubContextOptions): {
+	context: IExecuteFunctions;
+	bufferReads: string[];
+} {
 	const { items, memory, ...rest } = options;
-	const { context, bufferReads } = orchestratorContext({ ...rest, baseUrl: options.baseUrl ?? 'http://127.0.0.1:9/v1', inputItems: items, memory });
+	const { context, bufferReads } = orchestratorContext({
+		...rest,
+		baseUrl: options.baseUrl ?? 'http://127.0.0.1:9/v1',
+		inputItems: items,
+		memory,
+	});
 	return { context, bufferReads };
 }
 
 /** An n8n binary entry held in the item itself (n8n's default mode): base64 data. */
-export function inlineBinary(content: Buffer, mimeType: string, fileName?: string): IBinaryKeyData[string] {
-	return { data: content.toString('base64'), mimeType, ...(fileName ? { fileName } : {}), bytes: content.length };
+export function inlineBinary(
+	content: Buffer,
+	mimeType: string,
+	fileName?: string,
+): IBinaryKeyData[string] {
+	return {
+		data: content.toString('base64'),
+		mimeType,
+		...(fileName ? { fileName } : {}),
+		bytes: content.length,
+	};
 }

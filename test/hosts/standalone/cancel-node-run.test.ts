@@ -18,16 +18,29 @@ function waitNode(): INode {
 		type: 'n8n-nodes-base.wait',
 		typeVersion: 1.1,
 		position: [0, 200],
-		parameters: { resume: 'timeInterval', amount: "={{ $fromAI('seconds', 'How long to wait, in seconds', 'number') }}", unit: 'seconds', toolDescription: 'Waits' },
+		parameters: {
+			resume: 'timeInterval',
+			amount: "={{ $fromAI('seconds', 'How long to wait, in seconds', 'number') }}",
+			unit: 'seconds',
+			toolDescription: 'Waits',
+		},
 	};
 }
 
 describe('cancelling a node run through the tool call signal', () => {
 	it('n8n-nodes-base Wait: runs to its end without a signal; with one, the call ends long before the 6 s wait, as an error', async () => {
-		const { tools } = await loadWorkflowTools(agentWorkflow('Agent', { prompt: '=x', options: {} }, [waitNode()]), { host: await sharedHost() });
-		expect(await tools[0].invoke({ seconds: 0.1 }, { toolCallId: 'w1' })).toMatchObject({ isError: false });
+		const { tools } = await loadWorkflowTools(
+			agentWorkflow('Agent', { prompt: '=x', options: {} }, [waitNode()]),
+			{ host: await sharedHost() },
+		);
+		expect(await tools[0].invoke({ seconds: 0.1 }, { toolCallId: 'w1' })).toMatchObject({
+			isError: false,
+		});
 		const started = Date.now();
-		const observation = await tools[0].invoke({ seconds: 6 }, { toolCallId: 'w2', signal: AbortSignal.timeout(200) });
+		const observation = await tools[0].invoke(
+			{ seconds: 6 },
+			{ toolCallId: 'w2', signal: AbortSignal.timeout(200) },
+		);
 		expect(Date.now() - started).toBeLessThan(3_000);
 		expect(observation.isError).toBe(true);
 		expect(observation.content).toMatch(/cancelled/);
@@ -47,7 +60,13 @@ describe('cancelling a node run through the tool call signal', () => {
 		const controller = new AbortController();
 		const pending = tool.invoke({ text: 'x' }, { toolCallId: 'h1', signal: controller.signal });
 		controller.abort();
-		expect(await pending).toEqual({ content: 'Error: the call of Hash_text was cancelled before node "Hash text" finished.', isError: true, data: { cancelled: true } });
-		expect((await tool.invoke({ text: 'x' }, { toolCallId: 'h2' })).content).toContain('looks like a success');
+		expect(await pending).toEqual({
+			content: 'Error: the call of Hash_text was cancelled before node "Hash text" finished.',
+			isError: true,
+			data: { cancelled: true },
+		});
+		expect((await tool.invoke({ text: 'x' }, { toolCallId: 'h2' })).content).toContain(
+			'looks like a success',
+		);
 	});
 });

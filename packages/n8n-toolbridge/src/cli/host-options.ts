@@ -20,8 +20,13 @@ export const workflowOptionsHelp = `  --agent NAME         the agent node, when 
   --debug              show stack traces`;
 
 /** Turns the parsed flags into options of `loadWorkflowTools`. */
-export function hostOptionsFrom(values: Record<string, unknown>, env: NodeJS.ProcessEnv): LoadWorkflowToolsOptions {
-	const fromEnv = (env.TOOLBRIDGE_PACKAGE_DIRS ?? '').split(process.platform === 'win32' ? ';' : ':').filter(Boolean);
+export function hostOptionsFrom(
+	values: Record<string, unknown>,
+	env: NodeJS.ProcessEnv,
+): LoadWorkflowToolsOptions {
+	const fromEnv = (env.TOOLBRIDGE_PACKAGE_DIRS ?? '')
+		.split(process.platform === 'win32' ? ';' : ':')
+		.filter(Boolean);
 	return {
 		agent: values.agent as string | undefined,
 		packageDirs: [...((values.package as string[] | undefined) ?? []), ...fromEnv],
@@ -47,7 +52,10 @@ export const connectionOptionsHelp = `  --model M            use this model inst
                        not needed for a server on localhost`;
 
 /** The connection flags as `runWorkflowAgent` / session options. */
-export function connectionFrom(values: Record<string, unknown>, env: NodeJS.ProcessEnv): { model?: string; baseUrl?: string; apiKey?: string; env: NodeJS.ProcessEnv } {
+export function connectionFrom(
+	values: Record<string, unknown>,
+	env: NodeJS.ProcessEnv,
+): { model?: string; baseUrl?: string; apiKey?: string; env: NodeJS.ProcessEnv } {
 	return {
 		model: values.model as string | undefined,
 		baseUrl: values['base-url'] as string | undefined,

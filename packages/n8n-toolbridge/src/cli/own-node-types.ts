@@ -9,7 +9,9 @@ import type { AgentOrchestrator } from 'n8n-nodes-toolbridge/dist/nodes/AgentOrc
  */
 export const ownNodeTypes = {
 	[orchestratorNodeType]: () => {
-		const { AgentOrchestrator: NodeClass } = createRequire(__filename)('n8n-nodes-toolbridge/dist/nodes/AgentOrchestrator/AgentOrchestrator.node') as {
+		const { AgentOrchestrator: NodeClass } = createRequire(__filename)(
+			'n8n-nodes-toolbridge/dist/nodes/AgentOrchestrator/AgentOrchestrator.node',
+		) as {
 			AgentOrchestrator: new () => AgentOrchestrator;
 		};
 		return new NodeClass();

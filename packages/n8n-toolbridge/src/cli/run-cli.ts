@@ -36,7 +36,13 @@ const configurationCodes = new Set([
 ]);
 
 function exitCodeFor(error: unknown): number {
-	if (error instanceof UsageError || error instanceof ToolBuildError || error instanceof AgentNotFoundError || error instanceof ServerConfigurationError) return EXIT.usage;
+	if (
+		error instanceof UsageError ||
+		error instanceof ToolBuildError ||
+		error instanceof AgentNotFoundError ||
+		error instanceof ServerConfigurationError
+	)
+		return EXIT.usage;
 	const code = (error as { code?: unknown } | null)?.code;
 	if (ToolbridgeError.isInstance(error) && configurationCodes.has(error.code)) return EXIT.usage;
 	// parseArgs reports unknown or malformed flags with these codes.
@@ -55,7 +61,11 @@ function isParseArgsError(error: unknown): boolean {
  * of commands and resolves with the exit code. Errors are printed as one message; stack
  * traces only with `--debug`.
  */
-export async function runCli(argv: readonly string[], commands: readonly CliCommand[], io: CliIo): Promise<number> {
+export async function runCli(
+	argv: readonly string[],
+	commands: readonly CliCommand[],
+	io: CliIo,
+): Promise<number> {
 	const [name, ...rest] = argv;
 	if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
 		io.stdout(mainHelp(commands));
@@ -64,13 +74,19 @@ export async function runCli(argv: readonly string[], commands: readonly CliComm
 	const command = commands.find((candidate) => candidate.name === name);
 	const debug = rest.includes('--debug');
 	if (!command) {
-		io.stderr(`Unknown command "${name}". Commands: ${commands.map((candidate) => candidate.name).join(', ')}. Run "toolbridge --help".\n`);
+		io.stderr(
+			`Unknown command "${name}". Commands: ${commands.map((candidate) => candidate.name).join(', ')}. Run "toolbridge --help".\n`,
+		);
 		return EXIT.usage;
 	}
 	try {
 		const { positionals, values } = parseArgs({
 			args: [...rest],
-			options: { ...command.options, help: { type: 'boolean', short: 'h' }, debug: { type: 'boolean' } },
+			options: {
+				...command.options,
+				help: { type: 'boolean', short: 'h' },
+				debug: { type: 'boolean' },
+			},
 			allowPositionals: true,
 			strict: true,
 		});
@@ -78,13 +94,24 @@ export async function runCli(argv: readonly string[], commands: readonly CliComm
 			io.stdout(`${command.help}\n`);
 			return EXIT.ok;
 		}
-		return await command.run({ positionals, values: values as Record<string, string | boolean | string[] | undefined>, io });
+		return await command.run({
+			positionals,
+			values: values as Record<string, string | boolean | string[] | undefined>,
+			io,
+		});
 	} catch (error) {
 		const message = error instanceof Error ? error.message : String(error);
-		const label = error instanceof UsageError || !(error instanceof Error) || isParseArgsError(error) || ToolbridgeError.isInstance(error) ? '' : `${error.name}: `;
+		const label =
+			error instanceof UsageError ||
+			!(error instanceof Error) ||
+			isParseArgsError(error) ||
+			ToolbridgeError.isInstance(error)
+				? ''
+				: `${error.name}: `;
 		io.stderr(`toolbridge ${name}: ${label}${message}\n`);
 		if (debug && error instanceof Error && error.stack) io.stderr(`${error.stack}\n`);
-		else if (error instanceof UsageError || isParseArgsError(error)) io.stderr(`Run "toolbridge ${name} --help" for usage.\n`);
+		else if (error instanceof UsageError || isParseArgsError(error))
+			io.stderr(`Run "toolbridge ${name} --help" for usage.\n`);
 		return exitCodeFor(error);
 	}
 }

@@ -24,7 +24,10 @@ export const privateNetworkHelp = `  --allow-private-network
                        metadata addresses; refused by default`;
 
 /** The token from `--token` or `TOOLBRIDGE_TOKEN` (never printed). */
-export function tokenFrom(values: Record<string, unknown>, env: NodeJS.ProcessEnv): string | undefined {
+export function tokenFrom(
+	values: Record<string, unknown>,
+	env: NodeJS.ProcessEnv,
+): string | undefined {
 	const token = (values.token as string | undefined) ?? env.TOOLBRIDGE_TOKEN;
 	return token === '' ? undefined : token;
 }
@@ -37,7 +40,8 @@ export function maxConcurrencyFrom(values: Record<string, unknown>, fallback: nu
 	const text = values['max-concurrency'] as string | undefined;
 	if (text === undefined) return fallback;
 	const value = Number(text);
-	if (!Number.isInteger(value) || value < 1) throw new UsageError(`--max-concurrency must be a positive integer, not "${text}".`);
+	if (!Number.isInteger(value) || value < 1)
+		throw new UsageError(`--max-concurrency must be a positive integer, not "${text}".`);
 	return value;
 }
 

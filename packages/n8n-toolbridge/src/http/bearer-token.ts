@@ -10,7 +10,9 @@ export function hasValidBearerToken(request: IncomingMessage, token: string | un
 	if (token === undefined || token === '') return true;
 	const header = request.headers.authorization ?? '';
 	const match = /^Bearer\s+(.+)$/i.exec(header);
-	const given = createHash('sha256').update(match ? match[1].trim() : '').digest();
+	const given = createHash('sha256')
+		.update(match ? match[1].trim() : '')
+		.digest();
 	const expected = createHash('sha256').update(token).digest();
 	return timingSafeEqual(given, expected) && match !== null;
 }

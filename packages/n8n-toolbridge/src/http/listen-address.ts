@@ -20,10 +20,15 @@ export function parseListenAddress(value: string, defaultHost = DEFAULT_HOST): L
 	const match = /^(?:\[([^\]]+)\]:|([^:]*):)?(\d+)$/.exec(value.trim());
 	const port = match ? Number(match[3]) : Number.NaN;
 	if (!match || !Number.isInteger(port) || port > 65_535) {
-		throw new ServerConfigurationError(`"${value}" is not [HOST:]PORT: expected e.g. 8080, 127.0.0.1:8080 or [::1]:8080.`);
+		throw new ServerConfigurationError(
+			`"${value}" is not [HOST:]PORT: expected e.g. 8080, 127.0.0.1:8080 or [::1]:8080.`,
+		);
 	}
 	const host = match[1] ?? match[2] ?? defaultHost;
-	if (host === '') throw new ServerConfigurationError(`"${value}" has an empty host: write PORT alone for ${defaultHost}.`);
+	if (host === '')
+		throw new ServerConfigurationError(
+			`"${value}" has an empty host: write PORT alone for ${defaultHost}.`,
+		);
 	return { host, port };
 }
 
@@ -40,7 +45,11 @@ export function isLoopbackHost(host: string): boolean {
  * Refuses to serve beyond this machine without authentication.
  * @throws {ServerConfigurationError} for a non-loopback host without a token.
  */
-export function assertSafeBinding(address: ListenAddress, token: string | undefined, command: string): void {
+export function assertSafeBinding(
+	address: ListenAddress,
+	token: string | undefined,
+	command: string,
+): void {
 	if (isLoopbackHost(address.host) || (token !== undefined && token !== '')) return;
 	throw new ServerConfigurationError(
 		`Refusing to listen on ${address.host} without a token: anyone who can reach it could run the workflow's tools. ` +

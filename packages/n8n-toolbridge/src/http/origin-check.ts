@@ -7,7 +7,10 @@ import { isLoopbackHost } from './listen-address';
  * in `allowedOrigins`, or when it is a loopback origin and the server itself listens on
  * loopback. Everything else is refused with 403.
  */
-export function isAllowedOrigin(request: IncomingMessage, options: { allowedOrigins?: readonly string[]; serverHost: string }): boolean {
+export function isAllowedOrigin(
+	request: IncomingMessage,
+	options: { allowedOrigins?: readonly string[]; serverHost: string },
+): boolean {
 	const origin = request.headers.origin;
 	if (origin === undefined || origin === '') return true;
 	if (options.allowedOrigins?.includes(origin)) return true;

@@ -10,8 +10,12 @@ export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
  *
  * @throws {HttpError} 413 when the body is too large, 400 when it is not JSON.
  */
-export async function readJsonBody(request: IncomingMessage, maxBytes = DEFAULT_MAX_BODY_BYTES): Promise<unknown> {
-	const tooLarge = () => new HttpError(413, `The request body is larger than ${maxBytes} bytes.`, 'request_too_large');
+export async function readJsonBody(
+	request: IncomingMessage,
+	maxBytes = DEFAULT_MAX_BODY_BYTES,
+): Promise<unknown> {
+	const tooLarge = () =>
+		new HttpError(413, `The request body is larger than ${maxBytes} bytes.`, 'request_too_large');
 	if (Number(request.headers['content-length'] ?? 0) > maxBytes) throw tooLarge();
 	const pieces: Buffer[] = [];
 	let size = 0;
@@ -24,6 +28,10 @@ export async function readJsonBody(request: IncomingMessage, maxBytes = DEFAULT_
 	try {
 		return JSON.parse(text);
 	} catch (error) {
-		throw new HttpError(400, `The request body is not valid JSON: ${(error as Error).message}`, 'invalid_json');
+		throw new HttpError(
+			400,
+			`The request body is not valid JSON: ${(error as Error).message}`,
+			'invalid_json',
+		);
 	}
 }

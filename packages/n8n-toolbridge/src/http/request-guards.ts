@@ -20,11 +20,25 @@ export interface RequestGuardOptions {
  * @throws {HttpError} 403 or 401.
  */
 export function checkRequest(request: IncomingMessage, options: RequestGuardOptions): void {
-	if (!isAllowedOrigin(request, { allowedOrigins: options.allowedOrigins, serverHost: options.serverHost })) {
-		throw new HttpError(403, `Origin ${request.headers.origin} is not allowed.`, 'forbidden_origin');
+	if (
+		!isAllowedOrigin(request, {
+			allowedOrigins: options.allowedOrigins,
+			serverHost: options.serverHost,
+		})
+	) {
+		throw new HttpError(
+			403,
+			`Origin ${request.headers.origin} is not allowed.`,
+			'forbidden_origin',
+		);
 	}
 	if (!hasValidBearerToken(request, options.token)) {
-		throw new HttpError(401, 'Missing or wrong bearer token: send "Authorization: Bearer <token>".', 'invalid_token', { 'WWW-Authenticate': 'Bearer' });
+		throw new HttpError(
+			401,
+			'Missing or wrong bearer token: send "Authorization: Bearer <token>".',
+			'invalid_token',
+			{ 'WWW-Authenticate': 'Bearer' },
+		);
 	}
 }
 
@@ -38,7 +52,12 @@ export const RETRY_AFTER_SECONDS = 1;
 export function acquireSlot(limit: ConcurrencyLimit): () => void {
 	const release = limit.tryAcquire();
 	if (!release) {
-		throw new HttpError(429, `Too many requests in progress (limit ${limit.max}); retry shortly.`, 'rate_limit_exceeded', { 'Retry-After': String(RETRY_AFTER_SECONDS) });
+		throw new HttpError(
+			429,
+			`Too many requests in progress (limit ${limit.max}); retry shortly.`,
+			'rate_limit_exceeded',
+			{ 'Retry-After': String(RETRY_AFTER_SECONDS) },
+		);
 	}
 	return release;
 }

@@ -68,8 +68,17 @@ export async function startHttpServer(
 }
 
 /** Sends a JSON body with a status. */
-export function sendJson(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+export function sendJson(
+	response: ServerResponse,
+	status: number,
+	body: unknown,
+	headers: Record<string, string> = {},
+): void {
 	const text = JSON.stringify(body);
-	response.writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text).toString(), ...headers });
+	response.writeHead(status, {
+		'Content-Type': 'application/json',
+		'Content-Length': Buffer.byteLength(text).toString(),
+		...headers,
+	});
 	response.end(text);
 }

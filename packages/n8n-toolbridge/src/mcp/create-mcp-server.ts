@@ -1,5 +1,9 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ListToolsRequestSchema, type ServerNotification } from '@modelcontextprotocol/sdk/types.js';
+import {
+	CallToolRequestSchema,
+	ListToolsRequestSchema,
+	type ServerNotification,
+} from '@modelcontextprotocol/sdk/types.js';
 import { PACKAGE_VERSION } from '../package-version';
 import type { McpTool } from './mcp-tool';
 import { toolCallResult, type ToolCallResult } from './tool-call-result';
@@ -35,43 +39,67 @@ export function createMcpServer(options: McpServerOptions): Server {
 	const log = options.log ?? (() => {});
 
 	server.setRequestHandler(ListToolsRequestSchema, () => ({
-		tools: options.tools.map((tool) => ({ name: tool.name, description: tool.description, inputSchema: tool.inputSchema as { type: 'object' } })),
+		tools: options.tools.map((tool) => ({
+			name: tool.name,
+			description: tool.description,
+			inputSchema: tool.inputSchema as { type: 'object' },
+		})),
 	}));
 
-	server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<ToolCallResult> => {
-		const { name, arguments: args = {} } = request.params;
-		const tool = byName.get(name);
-		if (!tool) {
-			const available = [...byName.keys()].join(', ') || 'none';
-			return { content: [{ type: 'text', text: `Error: no tool "${name}". Available tools: ${available}.` }], isError: true };
-		}
-		const progressToken = request.params._meta?.progressToken;
-		let progress = 0;
-		const report = (message: string): void => {
-			if (progressToken === undefined || extra.signal.aborted) return;
-			progress += 1;
-			const notification: ServerNotification = { method: 'notifications/progress', params: { progressToken, progress, message } };
-			extra.sendNotification(notification).catch(() => {
-				// The client went away; the call itself ends through its signal.
-			});
-		};
-		const started = Date.now();
-		report(`${name}: started`);
-		const interval = options.progressIntervalMs ?? 1000;
-		const timer = progressToken === undefined ? undefined : setInterval(() => report(`${name}: running for ${Math.round((Date.now() - started) / 1000)} s`), interval);
-		timer?.unref();
-		try {
-			const observation = await tool.call(args, { signal: extra.signal, progress: report });
-			const outcome = extra.signal.aborted ? 'cancelled' : observation.isError ? 'error' : 'ok';
-			log(`tools/call ${name} → ${outcome} [${Date.now() - started} ms]`);
-			return toolCallResult(observation);
-		} catch (error) {
-			// McpTool.call does not throw; a bug still becomes a result, not a protocol error.
-			log(`tools/call ${name} → failed: ${(error as Error).message}`);
-			return { content: [{ type: 'text', text: `Error: ${(error as Error).message}` }], isError: true };
-		} finally {
-			if (timer) clearInterval(timer);
-		}
-	});
+	server.setRequestHandler(
+		CallToolRequestSchema,
+		async (request, extra): Promise<ToolCallResult> => {
+			const { name, arguments: args = {} } = request.params;
+			const tool = byName.get(name);
+			if (!tool) {
+				const available = [...byName.keys()].join(', ') || 'none';
+				return {
+					content: [
+						{ type: 'text', text: `Error: no tool "${name}". Available tools: ${available}.` },
+					],
+					isError: true,
+				};
+			}
+			const progressToken = request.params._meta?.progressToken;
+			let progress = 0;
+			const report = (message: string): void => {
+				if (progressToken === undefined || extra.signal.aborted) return;
+				progress += 1;
+				const notification: ServerNotification = {
+					method: 'notifications/progress',
+					params: { progressToken, progress, message },
+				};
+				extra.sendNotification(notification).catch(() => {
+					// The client went away; the call itself ends through its signal.
+				});
+			};
+			const started = Date.now();
+			report(`${name}: started`);
+			const interval = options.progressIntervalMs ?? 1000;
+			const timer =
+				progressToken === undefined
+					? undefined
+					: setInterval(
+							() => report(`${name}: running for ${Math.round((Date.now() - started) / 1000)} s`),
+							interval,
+						);
+			timer?.unref();
+			try {
+				const observation = await tool.call(args, { signal: extra.signal, progress: report });
+				const outcome = extra.signal.aborted ? 'cancelled' : observation.isError ? 'error' : 'ok';
+				log(`tools/call ${name} → ${outcome} [${Date.now() - started} ms]`);
+				return toolCallResult(observation);
+			} catch (error) {
+				// McpTool.call does not throw; a bug still becomes a result, not a protocol error.
+				log(`tools/call ${name} → failed: ${(error as Error).message}`);
+				return {
+					content: [{ type: 'text', text: `Error: ${(error as Error).message}` }],
+					isError: true,
+				};
+			} finally {
+				if (timer) clearInterval(timer);
+			}
+		},
+	);
 	return server;
 }

@@ -1,4 +1,11 @@
-import { OutputBoundary, defaultRunTimeLimits, withToolTimeout, type AgentTool, type JsonSchema, type ToolObservation } from 'n8n-nodes-toolbridge';
+import {
+	OutputBoundary,
+	defaultRunTimeLimits,
+	withToolTimeout,
+	type AgentTool,
+	type JsonSchema,
+	type ToolObservation,
+} from 'n8n-nodes-toolbridge';
 
 /** What a tool call may report while it runs. */
 export interface McpToolCallContext {
@@ -24,12 +31,17 @@ export interface McpTool {
  * the loop's 120 s; 0: none) with an `isError` result saying so, as an agent's tool call is;
  * the client's cancellation stops it at once.
  */
-export function mcpToolFromAgentTool(tool: AgentTool, boundary = new OutputBoundary(), toolTimeoutMs: number = defaultRunTimeLimits.toolTimeoutMs): McpTool {
+export function mcpToolFromAgentTool(
+	tool: AgentTool,
+	boundary = new OutputBoundary(),
+	toolTimeoutMs: number = defaultRunTimeLimits.toolTimeoutMs,
+): McpTool {
 	const limited = withToolTimeout(tool, toolTimeoutMs);
 	return {
 		name: tool.name,
 		description: tool.description,
 		inputSchema: tool.parameters,
-		call: async (args, { signal }) => boundary.observation(await limited.invoke(args, { toolCallId: `mcp-${tool.name}`, signal })),
+		call: async (args, { signal }) =>
+			boundary.observation(await limited.invoke(args, { toolCallId: `mcp-${tool.name}`, signal })),
 	};
 }

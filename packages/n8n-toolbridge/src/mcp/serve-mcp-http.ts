@@ -50,22 +50,42 @@ export async function serveMcpHttp(options: McpHttpOptions): Promise<RunningHttp
 	const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
 	const maxSessions = options.maxSessions ?? 32;
 	const idleMs = options.sessionIdleMs ?? 30 * 60_000;
-	const sweep = setInterval(() => {
-		const now = Date.now();
-		for (const session of sessions.values()) if (now - session.lastUsed > idleMs) void session.transport.close();
-	}, Math.min(idleMs, 60_000));
+	const sweep = setInterval(
+		() => {
+			const now = Date.now();
+			for (const session of sessions.values())
+				if (now - session.lastUsed > idleMs) void session.transport.close();
+		},
+		Math.min(idleMs, 60_000),
+	);
 	sweep.unref();
 
 	async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
 		const path = new URL(request.url ?? '/', 'http://localhost').pathname;
-		if (request.method === 'GET' && path === '/healthz') return sendJson(response, 200, { status: 'ok' });
-		checkRequest(request, { token: options.token, allowedOrigins: options.allowedOrigins, serverHost: options.address.host });
-		if (path !== PATH) throw new HttpError(404, `Not found: the MCP endpoint is ${PATH}.`, 'not_found');
+		if (request.method === 'GET' && path === '/healthz')
+			return sendJson(response, 200, { status: 'ok' });
+		checkRequest(request, {
+			token: options.token,
+			allowedOrigins: options.allowedOrigins,
+			serverHost: options.address.host,
+		});
+		if (path !== PATH)
+			throw new HttpError(404, `Not found: the MCP endpoint is ${PATH}.`, 'not_found');
 		const sessionId = headerValue(request, 'mcp-session-id');
 		const existing = sessionId === undefined ? undefined : sessions.get(sessionId);
-		if (sessionId !== undefined && !existing) throw new HttpError(404, 'Unknown or expired session: initialize again.', 'session_not_found');
+		if (sessionId !== undefined && !existing)
+			throw new HttpError(
+				404,
+				'Unknown or expired session: initialize again.',
+				'session_not_found',
+			);
 		if (request.method !== 'POST') {
-			if (!existing) throw new HttpError(400, 'Send an initialize request first (POST without an Mcp-Session-Id header).', 'no_session');
+			if (!existing)
+				throw new HttpError(
+					400,
+					'Send an initialize request first (POST without an Mcp-Session-Id header).',
+					'no_session',
+				);
 			existing.lastUsed = Date.now();
 			return existing.transport.handleRequest(request, response);
 		}
@@ -76,9 +96,15 @@ export async function serveMcpHttp(options: McpHttpOptions): Promise<RunningHttp
 			existing.lastUsed = Date.now();
 			return existing.transport.handleRequest(request, response, body);
 		}
-		if (!isInitializeRequest(body)) throw new HttpError(400, 'No session: the first request must be initialize.', 'no_session');
+		if (!isInitializeRequest(body))
+			throw new HttpError(400, 'No session: the first request must be initialize.', 'no_session');
 		if (sessions.size >= maxSessions) {
-			throw new HttpError(503, `Too many open sessions (${maxSessions}); end one (DELETE ${PATH}) or retry later.`, 'too_many_sessions', { 'Retry-After': '5' });
+			throw new HttpError(
+				503,
+				`Too many open sessions (${maxSessions}); end one (DELETE ${PATH}) or retry later.`,
+				'too_many_sessions',
+				{ 'Retry-After': '5' },
+			);
 		}
 		const server = options.createServer();
 		const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
@@ -95,15 +121,22 @@ export async function serveMcpHttp(options: McpHttpOptions): Promise<RunningHttp
 	}
 
 	const running = await startHttpServer(options.address, handle, (error) => {
-		const refused = error instanceof HttpError ? error : new HttpError(500, 'Internal error.', 'internal_error');
-		return { status: refused.status, body: { jsonrpc: '2.0', error: { code: -32000, message: refused.message }, id: null }, headers: refused.headers };
+		const refused =
+			error instanceof HttpError ? error : new HttpError(500, 'Internal error.', 'internal_error');
+		return {
+			status: refused.status,
+			body: { jsonrpc: '2.0', error: { code: -32000, message: refused.message }, id: null },
+			headers: refused.headers,
+		};
 	});
 	const close = running.close;
 	return {
 		...running,
 		close: async () => {
 			clearInterval(sweep);
-			await Promise.all([...sessions.values()].map((session) => session.server.close().catch(() => {})));
+			await Promise.all(
+				[...sessions.values()].map((session) => session.server.close().catch(() => {})),
+			);
 			await close();
 		},
 	};

@@ -22,7 +22,10 @@ export function toolCallResult(observation: ToolObservation): ToolCallResult {
 	}
 	const structured = parseJson(observation.content);
 	if (structured !== undefined) {
-		result.structuredContent = typeof structured === 'object' && structured !== null && !Array.isArray(structured) ? (structured as Record<string, unknown>) : { result: structured };
+		result.structuredContent =
+			typeof structured === 'object' && structured !== null && !Array.isArray(structured)
+				? (structured as Record<string, unknown>)
+				: { result: structured };
 	}
 	return result;
 }

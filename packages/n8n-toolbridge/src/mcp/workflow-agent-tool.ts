@@ -1,8 +1,18 @@
-import { runWorkflowAgent, ToolbridgeError, toolNameFromNodeName, type RunWorkflowAgentOptions, type WorkflowAgentRun, type WorkflowExport } from 'n8n-nodes-toolbridge';
+import {
+	runWorkflowAgent,
+	ToolbridgeError,
+	toolNameFromNodeName,
+	type RunWorkflowAgentOptions,
+	type WorkflowAgentRun,
+	type WorkflowExport,
+} from 'n8n-nodes-toolbridge';
 import type { McpTool } from './mcp-tool';
 
 /** Options of {@link workflowAgentMcpTool}: how the agent runs (host, credentials, model connection). */
-export interface WorkflowAgentToolOptions extends Omit<RunWorkflowAgentOptions, 'prompt' | 'signal' | 'onEvent' | 'agent'> {
+export interface WorkflowAgentToolOptions extends Omit<
+	RunWorkflowAgentOptions,
+	'prompt' | 'signal' | 'onEvent' | 'agent'
+> {
 	/** Names the other tools use; the agent tool's name is made unique among them. */
 	takenNames?: Set<string>;
 }
@@ -12,7 +22,11 @@ export interface WorkflowAgentToolOptions extends Omit<RunWorkflowAgentOptions, 
  * runs the whole loop — the agent's model, system message and tools — on the `prompt`
  * argument and answers with the agent's answer. Each tool step is a progress note.
  */
-export function workflowAgentMcpTool(workflow: WorkflowExport, agentName: string, options: WorkflowAgentToolOptions = {}): McpTool {
+export function workflowAgentMcpTool(
+	workflow: WorkflowExport,
+	agentName: string,
+	options: WorkflowAgentToolOptions = {},
+): McpTool {
 	const { takenNames, ...runOptions } = options;
 	const name = toolNameFromNodeName(agentName, takenNames);
 	takenNames?.add(name);
@@ -21,14 +35,22 @@ export function workflowAgentMcpTool(workflow: WorkflowExport, agentName: string
 		description: `Runs the agent "${agentName}" of workflow "${workflow.name ?? 'workflow'}" with its own model and tools on a task, and returns its answer.`,
 		inputSchema: {
 			type: 'object',
-			properties: { prompt: { type: 'string', description: 'The task or question for the agent, as a user would write it' } },
+			properties: {
+				prompt: {
+					type: 'string',
+					description: 'The task or question for the agent, as a user would write it',
+				},
+			},
 			required: ['prompt'],
 			additionalProperties: false,
 		},
 		async call(args, { signal, progress }) {
 			const prompt = args.prompt;
 			if (typeof prompt !== 'string' || prompt.trim() === '') {
-				return { content: `Error: invalid arguments for tool "${name}": "prompt" must be a non-empty string.`, isError: true };
+				return {
+					content: `Error: invalid arguments for tool "${name}": "prompt" must be a non-empty string.`,
+					isError: true,
+				};
 			}
 			let steps = 0;
 			let run: WorkflowAgentRun;
@@ -41,16 +63,25 @@ export function workflowAgentMcpTool(workflow: WorkflowExport, agentName: string
 					onEvent: (event) => {
 						if (event.type !== 'step-end') return;
 						steps += 1;
-						progress(`step ${steps}: ${event.step.tool} ${event.step.isError ? 'failed' : 'done'} [${Math.round(event.step.durationMs)} ms]`);
+						progress(
+							`step ${steps}: ${event.step.tool} ${event.step.isError ? 'failed' : 'done'} [${Math.round(event.step.durationMs)} ms]`,
+						);
 					},
 				});
 			} catch (error) {
-				const message = ToolbridgeError.isInstance(error) || error instanceof Error ? error.message : String(error);
+				const message =
+					ToolbridgeError.isInstance(error) || error instanceof Error
+						? error.message
+						: String(error);
 				return { content: `Error: agent "${agentName}" failed: ${message}`, isError: true };
 			}
 			if (run.mode === 'validator') {
 				const { tool, arguments: toolArguments, result, attempts } = run.validator;
-				return { content: JSON.stringify({ tool, arguments: toolArguments, result, attempts }), isError: false, data: run.validator };
+				return {
+					content: JSON.stringify({ tool, arguments: toolArguments, result, attempts }),
+					isError: false,
+					data: run.validator,
+				};
 			}
 			return { content: run.result.output, isError: false, data: run.result };
 		},

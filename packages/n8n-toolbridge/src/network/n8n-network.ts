@@ -13,7 +13,11 @@ export type SsrfCheckResult = { ok: true; result?: unknown } | { ok: false; erro
 export interface SsrfProtection {
 	validateUrl(url: string | URL): Promise<SsrfCheckResult>;
 	validateIp(ip: string): SsrfCheckResult;
-	createSecureLookup(): (hostname: string, options: unknown, callback: (error: Error | null, ...rest: unknown[]) => void) => void;
+	createSecureLookup(): (
+		hostname: string,
+		options: unknown,
+		callback: (error: Error | null, ...rest: unknown[]) => void,
+	) => void;
 }
 
 /** The part of n8n's `OutboundHttp` (the HTTP client every n8n-core request helper gets from the DI container). */
@@ -26,8 +30,14 @@ export interface OutboundHttpLike {
 interface N8nNetworkModules {
 	Container: { get<T>(token: unknown): T; set(token: unknown, value: unknown): void };
 	OutboundHttp: new (ssrf: unknown, config: unknown, logger: unknown) => OutboundHttpLike;
-	SsrfProtectionService: new (config: unknown, resolver: unknown, logger: unknown) => SsrfProtection;
-	DnsResolver: new (cache: unknown) => { lookup(hostname: string, options?: object): Promise<LookupAddress[]> };
+	SsrfProtectionService: new (
+		config: unknown,
+		resolver: unknown,
+		logger: unknown,
+	) => SsrfProtection;
+	DnsResolver: new (cache: unknown) => {
+		lookup(hostname: string, options?: object): Promise<LookupAddress[]>;
+	};
 	InMemoryDnsCache: new (config: unknown) => unknown;
 	Logger: unknown;
 	defaultBlockedRanges: readonly string[];

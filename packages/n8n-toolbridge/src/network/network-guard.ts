@@ -1,6 +1,11 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { isIP } from 'node:net';
-import { n8nNetwork, type LookupAddress, type OutboundHttpLike, type SsrfProtection } from './n8n-network';
+import {
+	n8nNetwork,
+	type LookupAddress,
+	type OutboundHttpLike,
+	type SsrfProtection,
+} from './n8n-network';
 
 /** Options of the guard for URLs a model chooses. */
 export interface NetworkGuardOptions {
@@ -31,7 +36,15 @@ export interface NetworkRefusal {
  * multicast and reserved, the unspecified IPv6 address, and IPv6 prefixes that embed an
  * IPv4 address (NAT64, 6to4).
  */
-export const EXTRA_BLOCKED_RANGES: readonly string[] = ['100.64.0.0/10', '224.0.0.0/4', '240.0.0.0/4', '::/128', 'ff00::/8', '64:ff9b::/96', '2002::/16'];
+export const EXTRA_BLOCKED_RANGES: readonly string[] = [
+	'100.64.0.0/10',
+	'224.0.0.0/4',
+	'240.0.0.0/4',
+	'::/128',
+	'ff00::/8',
+	'64:ff9b::/96',
+	'2002::/16',
+];
 
 interface GuardScope {
 	outbound: OutboundHttpLike;
@@ -76,7 +89,9 @@ export class NetworkGuard {
 		const config = {
 			enabled: true,
 			blockedIpRanges: [...network.defaultBlockedRanges, ...EXTRA_BLOCKED_RANGES],
-			allowedIpRanges: (options.allow ?? []).map((entry) => (entry.includes('/') ? entry : `${entry}/${isIP(entry) === 6 ? 128 : 32}`)),
+			allowedIpRanges: (options.allow ?? []).map((entry) =>
+				entry.includes('/') ? entry : `${entry}/${isIP(entry) === 6 ? 128 : 32}`,
+			),
 			allowedHostnames: [],
 			blockedHostnames: [],
 			dnsCacheMaxSize: 1024 * 1024,
@@ -102,7 +117,11 @@ export class NetworkGuard {
 		const createSecureLookup = ssrf.createSecureLookup.bind(ssrf);
 		ssrf.createSecureLookup = () => {
 			const lookup = createSecureLookup();
-			return ((hostname: string, lookupOptions: unknown, callback: (error: Error | null, ...rest: unknown[]) => void) =>
+			return ((
+				hostname: string,
+				lookupOptions: unknown,
+				callback: (error: Error | null, ...rest: unknown[]) => void,
+			) =>
 				lookup(hostname, lookupOptions, (error: Error | null, ...rest: unknown[]) => {
 					if (error) nameLastRefusal(hostname);
 					callback(error, ...rest);
@@ -145,7 +164,8 @@ export interface NetworkCheck {
 
 function nameLastRefusal(hostname: string | undefined): void {
 	const last = scope.getStore()?.refusals.at(-1);
-	if (last && last.hostname === undefined && hostname !== undefined && isIP(hostname) === 0) last.hostname = hostname;
+	if (last && last.hostname === undefined && hostname !== undefined && isIP(hostname) === 0)
+		last.hostname = hostname;
 }
 
 function hostnameOf(url: string | URL): string | undefined {

@@ -16,7 +16,10 @@ export const NETWORK_REFUSED_ERROR = 'NetworkRefusedError';
  * @returns a host that shares everything with `host` (node types, credentials) but its
  *   `runNode`; `host` itself is not changed.
  */
-export function protectPrivateNetwork(host: StandaloneHost, options: NetworkGuardOptions = {}): StandaloneHost {
+export function protectPrivateNetwork(
+	host: StandaloneHost,
+	options: NetworkGuardOptions = {},
+): StandaloneHost {
 	if (options.allowPrivateNetwork) return host;
 	// Built on the first guarded run: n8n's network module is not needed to list tools.
 	let guard: NetworkGuard | undefined;
@@ -27,7 +30,9 @@ export function protectPrivateNetwork(host: StandaloneHost, options: NetworkGuar
 		if (!names) guardedNodes.set(workflow, (names = nodesWithModelChosenUrls(workflow)));
 		if (!names.has(node.name)) return host.runNode(workflow, node, input, runOptions);
 		guard ??= new NetworkGuard(options);
-		const { value, refusals } = await guard.run(() => host.runNode(workflow, node, input, runOptions));
+		const { value, refusals } = await guard.run(() =>
+			host.runNode(workflow, node, input, runOptions),
+		);
 		return refusals.length > 0 ? refusedResult(refusals[0]) : value;
 	};
 	return guarded;
@@ -40,7 +45,8 @@ function refusedResult(refusal: NetworkRefusal): NodeRunResult {
 		error: {
 			name: NETWORK_REFUSED_ERROR,
 			message: `Refused to connect to ${target}: a loopback, private, link-local or cloud-metadata address. Tools may not reach internal networks with URLs the model chooses.`,
-			description: 'Use a public URL. (Whoever runs this server can allow internal addresses with --allow-private-network.)',
+			description:
+				'Use a public URL. (Whoever runs this server can allow internal addresses with --allow-private-network.)',
 		},
 	};
 }

@@ -19,23 +19,45 @@ export interface CompletionIdentity {
 
 /** A new completion id (`chatcmpl-…`) and time for `model`. */
 export function newCompletionIdentity(model: string): CompletionIdentity {
-	return { id: `chatcmpl-${randomUUID().replaceAll('-', '')}`, created: Math.floor(Date.now() / 1000), model };
+	return {
+		id: `chatcmpl-${randomUUID().replaceAll('-', '')}`,
+		created: Math.floor(Date.now() / 1000),
+		model,
+	};
 }
 
 /** Our usage as OpenAI's. */
 export function toCompletionUsage(usage: Usage): CompletionUsage {
-	const result: CompletionUsage = { prompt_tokens: usage.promptTokens, completion_tokens: usage.completionTokens, total_tokens: usage.totalTokens };
-	if (usage.reasoningTokens !== undefined) result.completion_tokens_details = { reasoning_tokens: usage.reasoningTokens };
-	if (usage.cachedTokens !== undefined) result.prompt_tokens_details = { cached_tokens: usage.cachedTokens };
+	const result: CompletionUsage = {
+		prompt_tokens: usage.promptTokens,
+		completion_tokens: usage.completionTokens,
+		total_tokens: usage.totalTokens,
+	};
+	if (usage.reasoningTokens !== undefined)
+		result.completion_tokens_details = { reasoning_tokens: usage.reasoningTokens };
+	if (usage.cachedTokens !== undefined)
+		result.prompt_tokens_details = { cached_tokens: usage.cachedTokens };
 	return result;
 }
 
 /** A `chat.completion` (non-streaming answer). */
-export function chatCompletion(identity: CompletionIdentity, content: string, finishReason: string, usage: Usage): object {
+export function chatCompletion(
+	identity: CompletionIdentity,
+	content: string,
+	finishReason: string,
+	usage: Usage,
+): object {
 	return {
 		...identity,
 		object: 'chat.completion',
-		choices: [{ index: 0, message: { role: 'assistant', content, refusal: null }, logprobs: null, finish_reason: finishReason }],
+		choices: [
+			{
+				index: 0,
+				message: { role: 'assistant', content, refusal: null },
+				logprobs: null,
+				finish_reason: finishReason,
+			},
+		],
 		usage: toCompletionUsage(usage),
 	};
 }
@@ -60,5 +82,10 @@ export function chatCompletionChunk(
 
 /** The usage chunk that ends a stream with `stream_options.include_usage`. */
 export function usageChunk(identity: CompletionIdentity, usage: Usage): object {
-	return { ...identity, object: 'chat.completion.chunk', choices: [], usage: toCompletionUsage(usage) };
+	return {
+		...identity,
+		object: 'chat.completion.chunk',
+		choices: [],
+		usage: toCompletionUsage(usage),
+	};
 }

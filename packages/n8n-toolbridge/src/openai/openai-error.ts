@@ -24,14 +24,49 @@ const TYPE_BY_STATUS: Record<number, string> = {
  */
 export function openAIErrorReply(error: unknown): OpenAIErrorReply {
 	if (error instanceof HttpError) {
-		return reply(error.status, error.message, TYPE_BY_STATUS[error.status] ?? 'server_error', error.param, error.type, error.headers);
+		return reply(
+			error.status,
+			error.message,
+			TYPE_BY_STATUS[error.status] ?? 'server_error',
+			error.param,
+			error.type,
+			error.headers,
+		);
 	}
-	if (error instanceof AgentConfigurationError) return reply(500, `The workflow's agent cannot run: ${error.message}`, 'server_error', null, error.code);
-	if (error instanceof ApiCallError) return reply(502, `The agent's model server failed: ${error.message}`, 'upstream_error', null, error.code);
-	if (ToolbridgeError.isInstance(error)) return reply(500, error.message, 'server_error', null, error.code);
-	return reply(500, `Internal error: ${error instanceof Error ? error.message : String(error)}`, 'server_error', null, null);
+	if (error instanceof AgentConfigurationError)
+		return reply(
+			500,
+			`The workflow's agent cannot run: ${error.message}`,
+			'server_error',
+			null,
+			error.code,
+		);
+	if (error instanceof ApiCallError)
+		return reply(
+			502,
+			`The agent's model server failed: ${error.message}`,
+			'upstream_error',
+			null,
+			error.code,
+		);
+	if (ToolbridgeError.isInstance(error))
+		return reply(500, error.message, 'server_error', null, error.code);
+	return reply(
+		500,
+		`Internal error: ${error instanceof Error ? error.message : String(error)}`,
+		'server_error',
+		null,
+		null,
+	);
 }
 
-function reply(status: number, message: string, type: string, param: string | null, code: string | null, headers: Record<string, string> = {}): OpenAIErrorReply {
+function reply(
+	status: number,
+	message: string,
+	type: string,
+	param: string | null,
+	code: string | null,
+	headers: Record<string, string> = {},
+): OpenAIErrorReply {
 	return { status, body: { error: { message, type, param, code } }, headers };
 }

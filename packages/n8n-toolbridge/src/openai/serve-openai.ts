@@ -1,12 +1,25 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { runWorkflowAgent, type AgentEvent, type RunWorkflowAgentOptions, type Usage, type WorkflowAgentRun, type WorkflowExport } from 'n8n-nodes-toolbridge';
+import {
+	runWorkflowAgent,
+	type AgentEvent,
+	type RunWorkflowAgentOptions,
+	type Usage,
+	type WorkflowAgentRun,
+	type WorkflowExport,
+} from 'n8n-nodes-toolbridge';
 import { ConcurrencyLimit } from '../http/concurrency-limit';
 import { HttpError } from '../http/http-error';
 import type { ListenAddress } from '../http/listen-address';
 import { DEFAULT_MAX_BODY_BYTES, readJsonBody } from '../http/read-json-body';
 import { acquireSlot, checkRequest } from '../http/request-guards';
 import { sendJson, startHttpServer, type RunningHttpServer } from '../http/start-http-server';
-import { chatCompletion, chatCompletionChunk, newCompletionIdentity, usageChunk, type CompletionIdentity } from './completion-objects';
+import {
+	chatCompletion,
+	chatCompletionChunk,
+	newCompletionIdentity,
+	usageChunk,
+	type CompletionIdentity,
+} from './completion-objects';
 import { openAIErrorReply } from './openai-error';
 import { parseChatRequest, type ChatCompletionCall } from './parse-chat-request';
 
@@ -39,23 +52,41 @@ export async function serveOpenAI(options: OpenAIServerOptions): Promise<Running
 	const limit = new ConcurrencyLimit(options.maxConcurrency ?? 4);
 	const created = Math.floor(Date.now() / 1000);
 	const log = options.log ?? (() => {});
-	const models = options.agents.map((id) => ({ id, object: 'model', created, owned_by: 'toolbridge' }));
+	const models = options.agents.map((id) => ({
+		id,
+		object: 'model',
+		created,
+		owned_by: 'toolbridge',
+	}));
 
 	async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
 		const path = new URL(request.url ?? '/', 'http://localhost').pathname.replace(/\/+$/, '');
-		if (request.method === 'GET' && path === '/healthz') return sendJson(response, 200, { status: 'ok' });
-		checkRequest(request, { token: options.token, allowedOrigins: options.allowedOrigins, serverHost: options.address.host });
-		if (request.method === 'GET' && path === '/v1/models') return sendJson(response, 200, { object: 'list', data: models });
+		if (request.method === 'GET' && path === '/healthz')
+			return sendJson(response, 200, { status: 'ok' });
+		checkRequest(request, {
+			token: options.token,
+			allowedOrigins: options.allowedOrigins,
+			serverHost: options.address.host,
+		});
+		if (request.method === 'GET' && path === '/v1/models')
+			return sendJson(response, 200, { object: 'list', data: models });
 		if (request.method === 'GET' && path.startsWith('/v1/models/')) {
-			const model = models.find((candidate) => candidate.id === decodeURIComponent(path.slice('/v1/models/'.length)));
+			const model = models.find(
+				(candidate) => candidate.id === decodeURIComponent(path.slice('/v1/models/'.length)),
+			);
 			if (!model) throw unknownModel(decodeURIComponent(path.slice('/v1/models/'.length)));
 			return sendJson(response, 200, model);
 		}
 		if (path === '/v1/chat/completions') {
-			if (request.method !== 'POST') throw new HttpError(405, 'Use POST for /v1/chat/completions.', 'method_not_allowed', { Allow: 'POST' });
+			if (request.method !== 'POST')
+				throw new HttpError(405, 'Use POST for /v1/chat/completions.', 'method_not_allowed', {
+					Allow: 'POST',
+				});
 			const release = acquireSlot(limit);
 			try {
-				const call = parseChatRequest(await readJsonBody(request, options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES));
+				const call = parseChatRequest(
+					await readJsonBody(request, options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES),
+				);
 				if (!options.agents.includes(call.model)) throw unknownModel(call.model);
 				await complete(call, response);
 			} finally {
@@ -63,11 +94,21 @@ export async function serveOpenAI(options: OpenAIServerOptions): Promise<Running
 			}
 			return;
 		}
-		throw new HttpError(404, `Unknown endpoint ${request.method} ${path}: this server has GET /v1/models, POST /v1/chat/completions and GET /healthz.`, 'unknown_url');
+		throw new HttpError(
+			404,
+			`Unknown endpoint ${request.method} ${path}: this server has GET /v1/models, POST /v1/chat/completions and GET /healthz.`,
+			'unknown_url',
+		);
 	}
 
 	function unknownModel(model: string): HttpError {
-		return new HttpError(404, `The model "${model}" does not exist: the models are this workflow's agents (${options.agents.join(', ')}).`, 'model_not_found', {}, 'model');
+		return new HttpError(
+			404,
+			`The model "${model}" does not exist: the models are this workflow's agents (${options.agents.join(', ')}).`,
+			'model_not_found',
+			{},
+			'model',
+		);
 	}
 
 	async function complete(call: ChatCompletionCall, response: ServerResponse): Promise<void> {
@@ -89,9 +130,18 @@ export async function serveOpenAI(options: OpenAIServerOptions): Promise<Running
 		};
 		let run: WorkflowAgentRun;
 		try {
-			run = await runWorkflowAgent(options.workflow, { ...options.runOptions, agent: call.model, prompt: call.prompt, history: call.history, signal: controller.signal, onEvent });
+			run = await runWorkflowAgent(options.workflow, {
+				...options.runOptions,
+				agent: call.model,
+				prompt: call.prompt,
+				history: call.history,
+				signal: controller.signal,
+				onEvent,
+			});
 		} catch (error) {
-			log(`chat.completions ${call.model} → ${controller.signal.aborted ? 'aborted (client gone)' : `failed: ${(error as Error).message}`} [${Date.now() - started} ms]`);
+			log(
+				`chat.completions ${call.model} → ${controller.signal.aborted ? 'aborted (client gone)' : `failed: ${(error as Error).message}`} [${Date.now() - started} ms]`,
+			);
 			if (!stream) throw error;
 			stream.fail(error);
 			return;
@@ -99,8 +149,11 @@ export async function serveOpenAI(options: OpenAIServerOptions): Promise<Running
 			response.off('close', onClose);
 		}
 		const { content, usage, finishReason } = answerOf(run);
-		log(`chat.completions ${call.model} → ok, ${usage.totalTokens} tokens [${Date.now() - started} ms]`);
-		if (!stream) return sendJson(response, 200, chatCompletion(identity, content, finishReason, usage));
+		log(
+			`chat.completions ${call.model} → ok, ${usage.totalTokens} tokens [${Date.now() - started} ms]`,
+		);
+		if (!stream)
+			return sendJson(response, 200, chatCompletion(identity, content, finishReason, usage));
 		// What was streamed is the model's text; a JSON answer repaired or a validator result differs: send it.
 		if (callText !== content) stream.delta(callText === '' ? content : `\n\n${content}`);
 		stream.finish(finishReason, usage);
@@ -113,20 +166,35 @@ export async function serveOpenAI(options: OpenAIServerOptions): Promise<Running
 function answerOf(run: WorkflowAgentRun): { content: string; usage: Usage; finishReason: string } {
 	if (run.mode === 'validator') {
 		const { tool, arguments: toolArguments, result, attempts, usage } = run.validator;
-		return { content: JSON.stringify({ tool, arguments: toolArguments, result, attempts }), usage, finishReason: 'stop' };
+		return {
+			content: JSON.stringify({ tool, arguments: toolArguments, result, attempts }),
+			usage,
+			finishReason: 'stop',
+		};
 	}
-	return { content: run.result.output, usage: run.result.usage, finishReason: run.result.finishReason === 'length' ? 'length' : 'stop' };
+	return {
+		content: run.result.output,
+		usage: run.result.usage,
+		finishReason: run.result.finishReason === 'length' ? 'length' : 'stop',
+	};
 }
 
 /** An SSE response of `chat.completion.chunk` events. */
 function openStream(response: ServerResponse, identity: CompletionIdentity, includeUsage: boolean) {
-	response.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache', Connection: 'keep-alive', 'X-Accel-Buffering': 'no' });
+	response.writeHead(200, {
+		'Content-Type': 'text/event-stream',
+		'Cache-Control': 'no-cache',
+		Connection: 'keep-alive',
+		'X-Accel-Buffering': 'no',
+	});
 	const send = (data: object | string) => {
-		if (!response.writableEnded) response.write(`data: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`);
+		if (!response.writableEnded)
+			response.write(`data: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`);
 	};
 	send(chatCompletionChunk(identity, { role: 'assistant', content: '' }, { includeUsage }));
 	return {
-		delta: (text: string) => send(chatCompletionChunk(identity, { content: text }, { includeUsage })),
+		delta: (text: string) =>
+			send(chatCompletionChunk(identity, { content: text }, { includeUsage })),
 		finish(finishReason: string, usage: Usage) {
 			send(chatCompletionChunk(identity, {}, { finishReason, includeUsage }));
 			if (includeUsage) send(usageChunk(identity, usage));

@@ -8,7 +8,14 @@ import { commands } from '../../src/cli/commands';
 import { ownNodeTypes } from '../../src/cli/own-node-types';
 import { runCli } from '../../src/cli/run-cli';
 import { AgentStoppedError } from 'n8n-nodes-toolbridge';
-import { startFakeChatServer, textReply, toolCallReply, type FakeChatServer, type FakeReply, type FakeRequest } from '../../../../test/support/fake-chat-server';
+import {
+	startFakeChatServer,
+	textReply,
+	toolCallReply,
+	type FakeChatServer,
+	type FakeReply,
+	type FakeRequest,
+} from '../../../../test/support/fake-chat-server';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -19,12 +26,20 @@ const coordinatorKey = 'sk-or-coordinator-1111';
 const hashingKey = 'sk-or-hashing-2222';
 
 // Each agent of the fixture names its own model, so the fake answers per agent.
-const models = { coordinator: 'openai/gpt-4.1', writer: 'anthropic/claude-3.5-haiku', hasher: 'openai/gpt-4.1-mini' };
+const models = {
+	coordinator: 'openai/gpt-4.1',
+	writer: 'anthropic/claude-3.5-haiku',
+	hasher: 'openai/gpt-4.1-mini',
+};
 
 async function runInProcess(args: string[], env: NodeJS.ProcessEnv = {}) {
 	let stdout = '';
 	let stderr = '';
-	const code = await runCli(args, commands, { stdout: (text) => (stdout += text), stderr: (text) => (stderr += text), env });
+	const code = await runCli(args, commands, {
+		stdout: (text) => (stdout += text),
+		stderr: (text) => (stderr += text),
+		env,
+	});
 	return { code, stdout, stderr };
 }
 
@@ -35,7 +50,9 @@ afterEach(async () => {
 });
 
 /** `respond[model](request, nth call of that model, from 1)`. */
-async function start(respond: Record<string, (request: FakeRequest, call: number) => FakeReply | Promise<FakeReply>>): Promise<FakeChatServer> {
+async function start(
+	respond: Record<string, (request: FakeRequest, call: number) => FakeReply | Promise<FakeReply>>,
+): Promise<FakeChatServer> {
 	const calls: Record<string, number> = {};
 	server = await startFakeChatServer({
 		respond: (request) => {
@@ -48,12 +65,17 @@ async function start(respond: Record<string, (request: FakeRequest, call: number
 }
 
 const toolMessages = (request: FakeRequest): Array<{ tool_call_id: string; content: string }> =>
-	(request.body.messages as Array<{ role: string; tool_call_id: string; content: string }>).filter((message) => message.role === 'tool');
-const requestsOf = (model: string) => server!.requests.filter((request) => request.body.model === model);
+	(request.body.messages as Array<{ role: string; tool_call_id: string; content: string }>).filter(
+		(message) => message.role === 'tool',
+	);
+const requestsOf = (model: string) =>
+	server!.requests.filter((request) => request.body.model === model);
 
 /** The Hash Agent: hashes with its real Crypto tool, then answers quoting the tool's result. */
 const hasher = (text: string) => (request: FakeRequest, call: number) =>
-	call === 1 ? toolCallReply([{ id: 'call_hash', name: 'Hash_text', arguments: { text } }]) : textReply(`SHA-256 of ${text}: ${toolMessages(request).at(-1)?.content}`);
+	call === 1
+		? toolCallReply([{ id: 'call_hash', name: 'Hash_text', arguments: { text } }])
+		: textReply(`SHA-256 of ${text}: ${toolMessages(request).at(-1)?.content}`);
 
 /** The fixture with edits, as a temp file. */
 function variant(edit: (workflow: Json) => void): string {
@@ -66,7 +88,13 @@ function variant(edit: (workflow: Json) => void): string {
 
 function credentialsFile(baseUrl: string): string {
 	const file = join(mkdtempSync(join(tmpdir(), 'toolbridge-cred-')), 'credentials.json');
-	writeFileSync(file, JSON.stringify({ 'OpenRouter account': { apiKey: coordinatorKey, url: baseUrl }, 'Hashing key': { apiKey: hashingKey, url: baseUrl } }));
+	writeFileSync(
+		file,
+		JSON.stringify({
+			'OpenRouter account': { apiKey: coordinatorKey, url: baseUrl },
+			'Hashing key': { apiKey: hashingKey, url: baseUrl },
+		}),
+	);
 	return file;
 }
 
@@ -81,14 +109,20 @@ describe('toolbridge tools: a nested orchestrator is a tool of its parent', () =
 				description: 'Writes a short text about a topic, at most the given number of words',
 				parameters: expect.objectContaining({
 					type: 'object',
-					properties: { topic: { type: 'string', description: 'The topic to write about' }, words: { type: 'number', description: 'Maximum number of words', default: 50 } },
+					properties: {
+						topic: { type: 'string', description: 'The topic to write about' },
+						words: { type: 'number', description: 'Maximum number of words', default: 50 },
+					},
 					required: ['topic'],
 				}),
 			},
 			{
 				name: 'Hash_Agent',
 				description: 'Computes SHA-256 hashes of texts with a hashing tool and reports them',
-				parameters: expect.objectContaining({ properties: { task: { type: 'string', description: 'The task for this agent' } }, required: ['task'] }),
+				parameters: expect.objectContaining({
+					properties: { task: { type: 'string', description: 'The task for this agent' } },
+					required: ['task'],
+				}),
 			},
 		]);
 	});
@@ -98,8 +132,12 @@ describe('toolbridge tools: a nested orchestrator is a tool of its parent', () =
 		expect(child.code).toBe(0);
 		expect(JSON.parse(child.stdout).map((tool: Json) => tool.name)).toEqual(['Hash_text']);
 		const table = await runInProcess(['tools', fixture]);
-		expect(table.stdout).toContain('Agent "Coordinator" (n8n-nodes-toolbridge.agentOrchestrator): 2 tools');
-		expect(table.stdout).toContain('Hash_Agent  (node "Hash Agent", n8n-nodes-toolbridge.agentOrchestrator, nested agent)');
+		expect(table.stdout).toContain(
+			'Agent "Coordinator" (n8n-nodes-toolbridge.agentOrchestrator): 2 tools',
+		);
+		expect(table.stdout).toContain(
+			'Hash_Agent  (node "Hash Agent", n8n-nodes-toolbridge.agentOrchestrator, nested agent)',
+		);
 	});
 });
 
@@ -107,15 +145,31 @@ describe('toolbridge run with nested agents', () => {
 	it('a child that fails still rolls up the tokens it spent; the coordinator reads the failure', async () => {
 		await start({
 			[models.coordinator]: (request, call) =>
-				call === 1 ? toolCallReply([{ id: 'call_hasher', name: 'Hash_Agent', arguments: { task: 'Hash the word "owl"' } }]) : textReply(`Saw: ${toolMessages(request)[0].content}`),
+				call === 1
+					? toolCallReply([
+							{ id: 'call_hasher', name: 'Hash_Agent', arguments: { task: 'Hash the word "owl"' } },
+						])
+					: textReply(`Saw: ${toolMessages(request)[0].content}`),
 			// One answered call (its tool runs for real), then the provider refuses the next.
 			[models.hasher]: (_request, call) =>
-				call === 1 ? toolCallReply([{ id: 'call_hash', name: 'Hash_text', arguments: { text: 'owl' } }]) : { status: 400, errorBody: { error: { code: 400, message: 'context too long' } } },
+				call === 1
+					? toolCallReply([{ id: 'call_hash', name: 'Hash_text', arguments: { text: 'owl' } }])
+					: { status: 400, errorBody: { error: { code: 400, message: 'context too long' } } },
 		});
-		const { code, stdout } = await runInProcess(['run', fixture, '--prompt', 'Hash "owl"', '--credentials', credentialsFile(server!.baseUrl), '--json']);
+		const { code, stdout } = await runInProcess([
+			'run',
+			fixture,
+			'--prompt',
+			'Hash "owl"',
+			'--credentials',
+			credentialsFile(server!.baseUrl),
+			'--json',
+		]);
 		expect(code).toBe(0);
 		const printed = JSON.parse(stdout);
-		expect(printed.steps.map((step: Json) => [step.tool, step.isError])).toEqual([['Hash_Agent', true]]);
+		expect(printed.steps.map((step: Json) => [step.tool, step.isError])).toEqual([
+			['Hash_Agent', true],
+		]);
 		expect(printed.output).toMatch(/^Saw: .*context too long/);
 		// 2 coordinator calls + the hasher's one answered call count; its refused call has no usage.
 		expect(server!.requests).toHaveLength(4);
@@ -127,14 +181,30 @@ describe('toolbridge run with nested agents', () => {
 			[models.coordinator]: (request, call) =>
 				call === 1
 					? toolCallReply([
-							{ id: 'call_writer', name: 'Writer_Agent', arguments: { topic: 'owls', words: '20' } },
+							{
+								id: 'call_writer',
+								name: 'Writer_Agent',
+								arguments: { topic: 'owls', words: '20' },
+							},
 							{ id: 'call_hasher', name: 'Hash_Agent', arguments: { task: 'Hash the word "owl"' } },
 						])
-					: textReply(`Done. ${toolMessages(request).map((message) => message.content).join(' | ')}`),
+					: textReply(
+							`Done. ${toolMessages(request)
+								.map((message) => message.content)
+								.join(' | ')}`,
+						),
 			[models.writer]: () => textReply('Owls hunt quietly at night.'),
 			[models.hasher]: hasher('owl'),
 		});
-		const { code, stdout, stderr } = await runInProcess(['run', fixture, '--prompt', 'Write about owls and hash "owl"', '--credentials', credentialsFile(server!.baseUrl), '--json']);
+		const { code, stdout, stderr } = await runInProcess([
+			'run',
+			fixture,
+			'--prompt',
+			'Write about owls and hash "owl"',
+			'--credentials',
+			credentialsFile(server!.baseUrl),
+			'--json',
+		]);
 		expect(stderr).not.toMatch(/sk-or-/);
 		expect(code).toBe(0);
 		const answerOfHasher = `SHA-256 of owl: ${JSON.stringify([{ hash: sha256('owl') }])}`;
@@ -158,13 +228,19 @@ describe('toolbridge run with nested agents', () => {
 		]);
 		const [hashFirst, hashSecond] = requestsOf(models.hasher);
 		expect(hashFirst.headers.authorization).toBe(`Bearer ${hashingKey}`);
-		expect(hashFirst.body.messages.at(-1)).toEqual({ role: 'user', content: 'Hash the word "owl"' });
+		expect(hashFirst.body.messages.at(-1)).toEqual({
+			role: 'user',
+			content: 'Hash the word "owl"',
+		});
 		expect(hashFirst.body.tools.map((tool: Json) => tool.function.name)).toEqual(['Hash_text']);
 		// The real Crypto node ran inside the child.
 		expect(toolMessages(hashSecond)[0].content).toBe(JSON.stringify([{ hash: sha256('owl') }]));
 		const [coordinatorFirst] = requestsOf(models.coordinator);
 		expect(coordinatorFirst.headers.authorization).toBe(`Bearer ${coordinatorKey}`);
-		expect(coordinatorFirst.body.tools.map((tool: Json) => tool.function.name)).toEqual(['Writer_Agent', 'Hash_Agent']);
+		expect(coordinatorFirst.body.tools.map((tool: Json) => tool.function.name)).toEqual([
+			'Writer_Agent',
+			'Hash_Agent',
+		]);
 	});
 
 	it('recursively: a grandchild runs under its parent child; debug lines carry the agent path; the depth limit is a clear observation', async () => {
@@ -175,18 +251,39 @@ describe('toolbridge run with nested agents', () => {
 		});
 		await start({
 			[models.coordinator]: (request, call) =>
-				call === 1 ? toolCallReply([{ id: 'call_hasher', name: 'Hash_Agent', arguments: { task: 'Write about owls' } }]) : textReply(`Coordinator got: ${toolMessages(request)[0].content}`),
+				call === 1
+					? toolCallReply([
+							{ id: 'call_hasher', name: 'Hash_Agent', arguments: { task: 'Write about owls' } },
+						])
+					: textReply(`Coordinator got: ${toolMessages(request)[0].content}`),
 			[models.hasher]: (request, call) =>
-				call === 1 ? toolCallReply([{ id: 'call_writer', name: 'Writer_Agent', arguments: { topic: 'owls' } }]) : textReply(`Hasher got: ${toolMessages(request)[0].content}`),
+				call === 1
+					? toolCallReply([
+							{ id: 'call_writer', name: 'Writer_Agent', arguments: { topic: 'owls' } },
+						])
+					: textReply(`Hasher got: ${toolMessages(request)[0].content}`),
 			[models.writer]: () => textReply('never asked'),
 		});
-		const { code, stdout, stderr } = await runInProcess(['run', file, '--prompt', 'go', '--base-url', server!.baseUrl, '--api-key', coordinatorKey, '--debug']);
+		const { code, stdout, stderr } = await runInProcess([
+			'run',
+			file,
+			'--prompt',
+			'go',
+			'--base-url',
+			server!.baseUrl,
+			'--api-key',
+			coordinatorKey,
+			'--debug',
+		]);
 		expect(code).toBe(0);
 		expect(requestsOf(models.writer)).toHaveLength(0);
-		const refusal = 'Agent nesting too deep: Coordinator › Hash Agent › Writer Agent is 3 agents deep and the limit is 2';
+		const refusal =
+			'Agent nesting too deep: Coordinator › Hash Agent › Writer Agent is 3 agents deep and the limit is 2';
 		expect(stdout).toContain(`Coordinator got: Hasher got: `);
 		expect(stdout).toContain(refusal);
-		expect(stderr).toContain('[DEBUG] [Coordinator › Hash Agent] Executing tool: Writer_Agent with args: {"topic":"owls"}');
+		expect(stderr).toContain(
+			'[DEBUG] [Coordinator › Hash Agent] Executing tool: Writer_Agent with args: {"topic":"owls"}',
+		);
 		expect(stderr).toContain('Agent "Coordinator › Hash Agent" used');
 		expect(stderr).not.toContain(coordinatorKey);
 	});
@@ -194,21 +291,38 @@ describe('toolbridge run with nested agents', () => {
 	it("the parent's abort reaches a running child", async () => {
 		const controller = new AbortController();
 		await start({
-			[models.coordinator]: () => toolCallReply([{ id: 'call_hasher', name: 'Hash_Agent', arguments: { task: 'Hash "x"' } }]),
+			[models.coordinator]: () =>
+				toolCallReply([{ id: 'call_hasher', name: 'Hash_Agent', arguments: { task: 'Hash "x"' } }]),
 			[models.hasher]: () => {
 				setTimeout(() => controller.abort(), 10);
 				return textReply('too late', { reply: { stallAfterChunks: 1 } });
 			},
 			[models.writer]: () => textReply('unused'),
 		});
-		const running = runWorkflowAgent(fixture, { prompt: 'x', baseUrl: server!.baseUrl, apiKey: coordinatorKey, env: {}, signal: controller.signal, nodeTypes: ownNodeTypes });
+		const running = runWorkflowAgent(fixture, {
+			prompt: 'x',
+			baseUrl: server!.baseUrl,
+			apiKey: coordinatorKey,
+			env: {},
+			signal: controller.signal,
+			nodeTypes: ownNodeTypes,
+		});
 		await expect(running).rejects.toBeInstanceOf(AgentStoppedError);
 		// The child's stalled stream was cancelled, not left hanging.
 		await requestsOf(models.hasher)[0].closed;
 	});
 
 	it('a nested agent chosen with --agent is refused with the call to make instead', async () => {
-		const { code, stderr } = await runInProcess(['run', fixture, '--agent', 'Hash Agent', '--prompt', 'x', '--api-key', coordinatorKey]);
+		const { code, stderr } = await runInProcess([
+			'run',
+			fixture,
+			'--agent',
+			'Hash Agent',
+			'--prompt',
+			'x',
+			'--api-key',
+			coordinatorKey,
+		]);
 		expect(code).toBe(2);
 		expect(stderr).toContain(`toolbridge call <workflow.json> Hash_Agent --args '{"task":"…"}'`);
 	});
@@ -216,8 +330,23 @@ describe('toolbridge run with nested agents', () => {
 
 describe('toolbridge call of a nested agent', () => {
 	it('runs the child with its own tools; --json adds its usage', async () => {
-		await start({ [models.hasher]: hasher('cli'), [models.coordinator]: () => textReply('unused'), [models.writer]: () => textReply('unused') });
-		const { code, stdout, stderr } = await runInProcess(['call', fixture, 'Hash_Agent', '--args', '{"task":"Hash cli"}', '--base-url', server!.baseUrl, '--api-key', hashingKey, '--json']);
+		await start({
+			[models.hasher]: hasher('cli'),
+			[models.coordinator]: () => textReply('unused'),
+			[models.writer]: () => textReply('unused'),
+		});
+		const { code, stdout, stderr } = await runInProcess([
+			'call',
+			fixture,
+			'Hash_Agent',
+			'--args',
+			'{"task":"Hash cli"}',
+			'--base-url',
+			server!.baseUrl,
+			'--api-key',
+			hashingKey,
+			'--json',
+		]);
 		expect(code).toBe(0);
 		expect(stderr).toMatch(/^step 1 \(model call 1\): Hash_text \{"text":"cli"\}/);
 		expect(JSON.parse(stdout)).toMatchObject({
@@ -226,14 +355,33 @@ describe('toolbridge call of a nested agent', () => {
 			content: `SHA-256 of cli: ${JSON.stringify([{ hash: sha256('cli') }])}`,
 			usage: { promptTokens: 24 },
 		});
-		expect(requestsOf(models.hasher)[0].body.messages.at(-1)).toEqual({ role: 'user', content: 'Hash cli' });
+		expect(requestsOf(models.hasher)[0].body.messages.at(-1)).toEqual({
+			role: 'user',
+			content: 'Hash cli',
+		});
 	});
 
 	it('without an API key the call fails with a message naming how to give one (exit 1); bad arguments never reach a model', async () => {
-		const missing = await runInProcess(['call', fixture, 'Writer Agent', '--args', '{"topic":"owls"}']);
+		const missing = await runInProcess([
+			'call',
+			fixture,
+			'Writer Agent',
+			'--args',
+			'{"topic":"owls"}',
+		]);
 		expect(missing.code).toBe(1);
-		expect(missing.stderr).toContain('No API key for https://openrouter.ai/api/v1. Give one with --api-key KEY');
-		const bad = await runInProcess(['call', fixture, 'Writer_Agent', '--args', '{"words":"many"}', '--api-key', coordinatorKey]);
+		expect(missing.stderr).toContain(
+			'No API key for https://openrouter.ai/api/v1. Give one with --api-key KEY',
+		);
+		const bad = await runInProcess([
+			'call',
+			fixture,
+			'Writer_Agent',
+			'--args',
+			'{"words":"many"}',
+			'--api-key',
+			coordinatorKey,
+		]);
 		expect(bad.code).toBe(1);
 		expect(bad.stderr).toContain('"topic"');
 	});

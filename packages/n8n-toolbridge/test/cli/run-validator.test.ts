@@ -4,7 +4,14 @@ import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { commands } from '../../src/cli/commands';
 import { runCli } from '../../src/cli/run-cli';
-import { startFakeChatServer, textReply, toolCallReply, type FakeChatServer, type FakeReply, type FakeRequest } from '../../../../test/support/fake-chat-server';
+import {
+	startFakeChatServer,
+	textReply,
+	toolCallReply,
+	type FakeChatServer,
+	type FakeReply,
+	type FakeRequest,
+} from '../../../../test/support/fake-chat-server';
 
 const root = resolve(__dirname, '../../../..');
 const fixture = join(root, 'fixtures/workflows/validator-record.json');
@@ -13,7 +20,11 @@ const apiKey = 'sk-or-test-validator-77';
 async function runInProcess(args: string[], env: NodeJS.ProcessEnv = {}) {
 	let stdout = '';
 	let stderr = '';
-	const code = await runCli(args, commands, { stdout: (text) => (stdout += text), stderr: (text) => (stderr += text), env });
+	const code = await runCli(args, commands, {
+		stdout: (text) => (stdout += text),
+		stderr: (text) => (stderr += text),
+		env,
+	});
 	return { code, stdout, stderr };
 }
 
@@ -34,25 +45,45 @@ afterEach(async () => {
 });
 
 async function start(replies: FakeReply[]): Promise<FakeChatServer> {
-	server = await startFakeChatServer({ respond: ({ index }: FakeRequest) => replies[Math.min(index, replies.length - 1)] });
+	server = await startFakeChatServer({
+		respond: ({ index }: FakeRequest) => replies[Math.min(index, replies.length - 1)],
+	});
 	return server;
 }
 
-const call = (args: object, id = 'call_record') => toolCallReply([{ id, name: 'Make_record', arguments: args }]);
-const flags = () => ['--prompt', 'Ada is 36 years old', '--base-url', server!.baseUrl, '--api-key', apiKey];
+const call = (args: object, id = 'call_record') =>
+	toolCallReply([{ id, name: 'Make_record', arguments: args }]);
+const flags = () => [
+	'--prompt',
+	'Ada is 36 years old',
+	'--base-url',
+	server!.baseUrl,
+	'--api-key',
+	apiKey,
+];
 
 describe('toolbridge run, validator mode (real Edit Fields node)', () => {
 	it('first try: forced tool call, the real node runs once, --json prints { tool, arguments, result, attempts }', async () => {
 		await start([call({ name: 'Ada', age: 36, vip: true })]);
 		const { code, stdout, stderr } = await runInProcess(['run', fixture, ...flags(), '--json']);
 		expect(code).toBe(0);
-		expect(JSON.parse(stdout)).toEqual({ tool: 'Make_record', arguments: { name: 'Ada', age: 36, vip: true }, result: [{ name: 'Ada', age: 36, vip: true }], attempts: 1 });
+		expect(JSON.parse(stdout)).toEqual({
+			tool: 'Make_record',
+			arguments: { name: 'Ada', age: 36, vip: true },
+			result: [{ name: 'Ada', age: 36, vip: true }],
+			attempts: 1,
+		});
 		expect(stderr).toMatch(/^step 1 \(model call 1\): Make_record /);
 		expect(server!.requests).toHaveLength(1);
 		const [request] = server!.requests;
 		// "Tool" names the node; the request offers and forces only its tool.
-		expect(request.body.tool_choice).toEqual({ type: 'function', function: { name: 'Make_record' } });
-		expect(request.body.tools.map((tool: { function: { name: string } }) => tool.function.name)).toEqual(['Make_record']);
+		expect(request.body.tool_choice).toEqual({
+			type: 'function',
+			function: { name: 'Make_record' },
+		});
+		expect(
+			request.body.tools.map((tool: { function: { name: string } }) => tool.function.name),
+		).toEqual(['Make_record']);
 		expect(request.body.messages).toEqual([
 			{ role: 'system', content: "Fill in the record from the user's message." },
 			{ role: 'user', content: 'Ada is 36 years old' },
@@ -61,12 +92,23 @@ describe('toolbridge run, validator mode (real Edit Fields node)', () => {
 	});
 
 	it('a schema error goes back to the model; the second request carries its exact text; human output', async () => {
-		await start([call({ name: 'Ada', age: 'old' }, 'call_bad'), call({ name: 'Ada', age: 36 }, 'call_good')]);
+		await start([
+			call({ name: 'Ada', age: 'old' }, 'call_bad'),
+			call({ name: 'Ada', age: 36 }, 'call_good'),
+		]);
 		const { code, stdout } = await runInProcess(['run', fixture, ...flags()]);
 		expect(code).toBe(0);
-		expect(stdout).toBe(`Tool: Make_record\nArguments: {"name":"Ada","age":36}\nResult: ${JSON.stringify([{ name: 'Ada', age: 36, vip: false }])}\nAttempts: 2\n`);
+		expect(stdout).toBe(
+			`Tool: Make_record\nArguments: {"name":"Ada","age":36}\nResult: ${JSON.stringify([{ name: 'Ada', age: 36, vip: false }])}\nAttempts: 2\n`,
+		);
 		expect(server!.requests).toHaveLength(2);
-		const feedback = (server!.requests[1].body.messages as Array<{ role: string; content: string; tool_call_id?: string }>).find((message) => message.role === 'tool');
+		const feedback = (
+			server!.requests[1].body.messages as Array<{
+				role: string;
+				content: string;
+				tool_call_id?: string;
+			}>
+		).find((message) => message.role === 'tool');
 		expect(feedback).toMatchObject({ tool_call_id: 'call_bad' });
 		expect(feedback!.content).toContain('"age": expected a number, received the string "old"');
 	});
@@ -77,7 +119,9 @@ describe('toolbridge run, validator mode (real Edit Fields node)', () => {
 		expect(code).toBe(1);
 		expect(stdout).toBe('');
 		expect(server!.requests).toHaveLength(3);
-		expect(stderr).toMatch(/Attempt 1[^\n]*\n?[\s\S]*Attempt 2[\s\S]*"name": expected a string[\s\S]*Attempt 3/);
+		expect(stderr).toMatch(
+			/Attempt 1[^\n]*\n?[\s\S]*Attempt 2[\s\S]*"name": expected a string[\s\S]*Attempt 3/,
+		);
 		expect(stderr).not.toContain(apiKey);
 	});
 
@@ -88,15 +132,27 @@ describe('toolbridge run, validator mode (real Edit Fields node)', () => {
 		expect(stderr).toBe('');
 		expect(code).toBe(0);
 		const printed = JSON.parse(stdout);
-		expect(printed).toMatchObject({ tool: 'Make_record', arguments: { name: 'Ada', age: 36 }, attempts: 1, usage: { promptTokens: 12 }, attemptLog: [{ attempt: 1, tool: 'Make_record', errors: [] }] });
+		expect(printed).toMatchObject({
+			tool: 'Make_record',
+			arguments: { name: 'Ada', age: 36 },
+			attempts: 1,
+			usage: { promptTokens: 12 },
+			attemptLog: [{ attempt: 1, tool: 'Make_record', errors: [] }],
+		});
 		expect(printed).not.toHaveProperty('result');
 	});
 
 	it('a Tool that is not connected is a settings problem (exit 2) naming the connected tools', async () => {
 		await start([call({})]);
-		const { code, stderr } = await runInProcess(['run', variant({ validatorTool: 'Nope' }), ...flags()]);
+		const { code, stderr } = await runInProcess([
+			'run',
+			variant({ validatorTool: 'Nope' }),
+			...flags(),
+		]);
 		expect(code).toBe(2);
-		expect(stderr).toContain("Tool 'Nope' is not connected. Connected tools: Make_record, Hash_text.");
+		expect(stderr).toContain(
+			"Tool 'Nope' is not connected. Connected tools: Make_record, Hash_text.",
+		);
 		expect(server!.requests).toHaveLength(0);
 	});
 });

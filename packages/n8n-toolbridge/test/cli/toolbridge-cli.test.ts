@@ -14,12 +14,21 @@ const workflow = (name: string) => `fixtures/workflows/${name}`;
 /** Spawns the real CLI entry (through tsx) with a throw-away HOME. */
 function spawnCli(args: string[], env: Record<string, string> = {}) {
 	const home = mkdtempSync(join(tmpdir(), 'toolbridge-home-'));
-	const result = spawnSync(process.execPath, ['--import', 'tsx', 'packages/n8n-toolbridge/src/cli/main.ts', ...args], {
-		cwd: root,
-		encoding: 'utf8',
-		env: { PATH: process.env.PATH ?? '', HOME: home, TSX_TSCONFIG_PATH: 'packages/n8n-toolbridge/tsconfig.json', ...env },
-		timeout: 60_000,
-	});
+	const result = spawnSync(
+		process.execPath,
+		['--import', 'tsx', 'packages/n8n-toolbridge/src/cli/main.ts', ...args],
+		{
+			cwd: root,
+			encoding: 'utf8',
+			env: {
+				PATH: process.env.PATH ?? '',
+				HOME: home,
+				TSX_TSCONFIG_PATH: 'packages/n8n-toolbridge/tsconfig.json',
+				...env,
+			},
+			timeout: 60_000,
+		},
+	);
 	return { ...result, home };
 }
 
@@ -27,7 +36,11 @@ function spawnCli(args: string[], env: Record<string, string> = {}) {
 async function runInProcess(args: string[], env: NodeJS.ProcessEnv = {}) {
 	let stdout = '';
 	let stderr = '';
-	const code = await runCli(args, commands, { stdout: (text) => (stdout += text), stderr: (text) => (stderr += text), env });
+	const code = await runCli(args, commands, {
+		stdout: (text) => (stdout += text),
+		stderr: (text) => (stderr += text),
+		env,
+	});
 	return { code, stdout, stderr };
 }
 
@@ -36,68 +49,142 @@ describe('toolbridge (spawned)', () => {
 		const result = spawnCli(['tools', workflow('text-tools.json'), ...fixturePackage]);
 		expect(result.stderr).toBe('');
 		expect(result.status).toBe(0);
-		expect(result.stdout).toContain('Agent "Agent" (n8n-nodes-toolbridge.agentOrchestrator): 5 tools');
-		expect(result.stdout).toMatch(/Hash_text {2}\(node "Hash text", n8n-nodes-base\.cryptoTool\)\n {2}Computes the SHA-256 hash \(hex\) of a text\n {2}text {2}string {3}required {2}The text to hash/);
+		expect(result.stdout).toContain(
+			'Agent "Agent" (n8n-nodes-toolbridge.agentOrchestrator): 5 tools',
+		);
+		expect(result.stdout).toMatch(
+			/Hash_text {2}\(node "Hash text", n8n-nodes-base\.cryptoTool\)\n {2}Computes the SHA-256 hash \(hex\) of a text\n {2}text {2}string {3}required {2}The text to hash/,
+		);
 		expect(existsSync(join(result.home, '.n8n'))).toBe(false);
 	});
 
 	it('call runs the real node and prints what the model reads', () => {
-		const result = spawnCli(['call', workflow('text-tools.json'), 'Hash_text', '--args', '{"text":"from the cli"}', ...fixturePackage]);
+		const result = spawnCli([
+			'call',
+			workflow('text-tools.json'),
+			'Hash_text',
+			'--args',
+			'{"text":"from the cli"}',
+			...fixturePackage,
+		]);
 		expect(result.status).toBe(0);
-		expect(JSON.parse(result.stdout)).toEqual([{ sha256: createHash('sha256').update('from the cli').digest('hex') }]);
+		expect(JSON.parse(result.stdout)).toEqual([
+			{ sha256: createHash('sha256').update('from the cli').digest('hex') },
+		]);
 	});
 
 	it('bad $fromAI: problems with path and position, exit 2', () => {
 		const result = spawnCli(['tools', workflow('bad-from-ai.json'), '--json']);
 		expect(result.status).toBe(2);
-		expect(JSON.parse(result.stdout).map((tool: { name: string }) => tool.name)).toEqual(['Hash_text']);
-		expect(result.stderr).toContain(`Node "Broken record", assignments.assignments[0].value at position 33: Found type 'integer'`);
+		expect(JSON.parse(result.stdout).map((tool: { name: string }) => tool.name)).toEqual([
+			'Hash_text',
+		]);
+		expect(result.stderr).toContain(
+			`Node "Broken record", assignments.assignments[0].value at position 33: Found type 'integer'`,
+		);
 	});
 });
 
 describe('toolbridge (in process)', () => {
 	it('tools --json gives name, description and JSON Schema', async () => {
-		const { code, stdout } = await runInProcess(['tools', workflow('two-agents.json'), '--agent', 'Agent B', '--json', ...fixturePackage]);
+		const { code, stdout } = await runInProcess([
+			'tools',
+			workflow('two-agents.json'),
+			'--agent',
+			'Agent B',
+			'--json',
+			...fixturePackage,
+		]);
 		expect(code).toBe(0);
 		expect(JSON.parse(stdout)).toEqual([
 			{
 				name: 'Stats',
 				description: 'Text statistics',
-				parameters: { $schema: 'http://json-schema.org/draft-07/schema#', type: 'object', properties: { text: { type: 'string' } }, required: ['text'], additionalProperties: false },
+				parameters: {
+					$schema: 'http://json-schema.org/draft-07/schema#',
+					type: 'object',
+					properties: { text: { type: 'string' } },
+					required: ['text'],
+					additionalProperties: false,
+				},
 			},
 		]);
 	});
 
 	it('call --json with coerced args, and by node name', async () => {
-		const { code, stdout } = await runInProcess(['call', workflow('text-tools.json'), 'Make record', '--args', '{"name":"Ada","age":"36"}', '--json', ...fixturePackage]);
+		const { code, stdout } = await runInProcess([
+			'call',
+			workflow('text-tools.json'),
+			'Make record',
+			'--args',
+			'{"name":"Ada","age":"36"}',
+			'--json',
+			...fixturePackage,
+		]);
 		expect(code).toBe(0);
-		expect(JSON.parse(stdout)).toMatchObject({ tool: 'Make_record', isError: false, data: [{ name: 'Ada', age: 36, vip: false }] });
+		expect(JSON.parse(stdout)).toMatchObject({
+			tool: 'Make_record',
+			isError: false,
+			data: [{ name: 'Ada', age: 36, vip: false }],
+		});
 	});
 
 	it('an error observation exits 1 and goes to stderr', async () => {
-		const { code, stdout, stderr } = await runInProcess(['call', workflow('text-tools.json'), 'Make_record', '--args', '{"age":"old"}', ...fixturePackage]);
+		const { code, stdout, stderr } = await runInProcess([
+			'call',
+			workflow('text-tools.json'),
+			'Make_record',
+			'--args',
+			'{"age":"old"}',
+			...fixturePackage,
+		]);
 		expect(code).toBe(1);
 		expect(stdout).toBe('');
 		expect(stderr).toContain('"age": expected a number, received the string "old"');
 	});
 
 	it('missing credential: clear message naming the key, exit 1, credentials from a file', async () => {
-		const missing = await runInProcess(['call', workflow('http-tools.json'), 'Fetch_item', '--args', '{"url":"http://127.0.0.1:9/x"}']);
+		const missing = await runInProcess([
+			'call',
+			workflow('http-tools.json'),
+			'Fetch_item',
+			'--args',
+			'{"url":"http://127.0.0.1:9/x"}',
+		]);
 		expect(missing.code).toBe(1);
-		expect(missing.stderr).toContain('needs credential "Inventory API key" (type httpHeaderAuth), which was not supplied');
+		expect(missing.stderr).toContain(
+			'needs credential "Inventory API key" (type httpHeaderAuth), which was not supplied',
+		);
 		const file = join(mkdtempSync(join(tmpdir(), 'toolbridge-cred-')), 'credentials.json');
 		writeFileSync(file, '{ "Inventory API key": { "name": "X-Key", "value": "sk-secret-123" } }');
 		// Port 9 (discard) refuses: the node error comes back, the secret does not.
-		const refused = await runInProcess(['call', workflow('http-tools.json'), 'Fetch_item', '--args', '{"url":"http://127.0.0.1:9/x"}', '--credentials', file]);
+		const refused = await runInProcess([
+			'call',
+			workflow('http-tools.json'),
+			'Fetch_item',
+			'--args',
+			'{"url":"http://127.0.0.1:9/x"}',
+			'--credentials',
+			file,
+		]);
 		expect(refused.code).toBe(1);
 		expect(refused.stderr).toMatch(/^Error: node "Fetch item" failed: /);
 		expect(refused.stderr + refused.stdout).not.toContain('sk-secret-123');
 	});
 
 	it.each([
-		[['call', workflow('text-tools.json'), 'Nope', ...fixturePackage], /No tool "Nope". Available tools: Hash_text, Format_date, Make_record, Text_stats, Calendar_file\./],
-		[['call', workflow('text-tools.json'), 'Hash_text', '--args', '[1]'], /--args must be a JSON object/],
-		[['call', workflow('text-tools.json'), 'Hash_text', '--args', '{oops'], /--args is not valid JSON/],
+		[
+			['call', workflow('text-tools.json'), 'Nope', ...fixturePackage],
+			/No tool "Nope". Available tools: Hash_text, Format_date, Make_record, Text_stats, Calendar_file\./,
+		],
+		[
+			['call', workflow('text-tools.json'), 'Hash_text', '--args', '[1]'],
+			/--args must be a JSON object/,
+		],
+		[
+			['call', workflow('text-tools.json'), 'Hash_text', '--args', '{oops'],
+			/--args is not valid JSON/,
+		],
 		[['tools'], /Expected exactly one workflow file/],
 		[['tools', workflow('two-agents.json')], /Several agents in this workflow/],
 		[['tools', 'x.json', '--bogus'], /Unknown option '--bogus'/],
@@ -112,7 +199,9 @@ describe('toolbridge (in process)', () => {
 	it('a missing file is a configuration error (exit 2, as README says); --debug adds the stack', async () => {
 		const plain = await runInProcess(['tools', 'fixtures/workflows/nope.json']);
 		expect(plain.code).toBe(2);
-		expect(plain.stderr).toBe('toolbridge tools: Cannot read workflow file fixtures/workflows/nope.json: ENOENT.\n');
+		expect(plain.stderr).toBe(
+			'toolbridge tools: Cannot read workflow file fixtures/workflows/nope.json: ENOENT.\n',
+		);
 		const debug = await runInProcess(['tools', 'fixtures/workflows/nope.json', '--debug']);
 		expect(debug.stderr).toMatch(/\n\s+at /);
 	});
@@ -150,6 +239,8 @@ describe('exit codes: 2 for what the user gave, never an error class name in the
 		const { code, stderr } = await runInProcess(args);
 		expect(code).toBe(2);
 		expect(stderr).toMatch(message);
-		expect(stderr).not.toMatch(/\b(TypeError|Error|ToolbridgeError|WorkflowFileError|NodeTypeNotFoundError):/);
+		expect(stderr).not.toMatch(
+			/\b(TypeError|Error|ToolbridgeError|WorkflowFileError|NodeTypeNotFoundError):/,
+		);
 	});
 });

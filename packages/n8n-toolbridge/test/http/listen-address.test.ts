@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { ServerConfigurationError } from '../../src/errors/server-configuration-error';
-import { assertSafeBinding, isLoopbackHost, parseListenAddress } from '../../src/http/listen-address';
+import {
+	assertSafeBinding,
+	isLoopbackHost,
+	parseListenAddress,
+} from '../../src/http/listen-address';
 
 describe('parseListenAddress', () => {
 	it.each([
@@ -13,9 +17,12 @@ describe('parseListenAddress', () => {
 		expect(parseListenAddress(value)).toEqual(expected);
 	});
 
-	it.each(['', 'abc', '70000', ':8080', 'host:', '1.2.3.4:-1'])('%j is a ServerConfigurationError', (value) => {
-		expect(() => parseListenAddress(value)).toThrow(ServerConfigurationError);
-	});
+	it.each(['', 'abc', '70000', ':8080', 'host:', '1.2.3.4:-1'])(
+		'%j is a ServerConfigurationError',
+		(value) => {
+			expect(() => parseListenAddress(value)).toThrow(ServerConfigurationError);
+		},
+	);
 });
 
 describe('binding rules', () => {
@@ -34,7 +41,9 @@ describe('binding rules', () => {
 	});
 
 	it('a non-loopback host needs a token; loopback does not', () => {
-		expect(() => assertSafeBinding({ host: '0.0.0.0', port: 1 }, undefined, 'x')).toThrow(/Refusing to listen on 0\.0\.0\.0 without a token/);
+		expect(() => assertSafeBinding({ host: '0.0.0.0', port: 1 }, undefined, 'x')).toThrow(
+			/Refusing to listen on 0\.0\.0\.0 without a token/,
+		);
 		expect(() => assertSafeBinding({ host: '0.0.0.0', port: 1 }, 't', 'x')).not.toThrow();
 		expect(() => assertSafeBinding({ host: '127.0.0.1', port: 1 }, undefined, 'x')).not.toThrow();
 	});

@@ -39,7 +39,12 @@ describe('Origin', () => {
 	});
 
 	it('listed origins pass', () => {
-		expect(isAllowedOrigin(request({ origin: 'https://app.example' }), { serverHost: '0.0.0.0', allowedOrigins: ['https://app.example'] })).toBe(true);
+		expect(
+			isAllowedOrigin(request({ origin: 'https://app.example' }), {
+				serverHost: '0.0.0.0',
+				allowedOrigins: ['https://app.example'],
+			}),
+		).toBe(true);
 	});
 });
 

@@ -15,6 +15,9 @@ describe('toolCallResult', () => {
 	});
 
 	it('an error observation is an isError result with the same text and no structuredContent', () => {
-		expect(toolCallResult({ content: 'Error: node "X" failed: boom', isError: true })).toEqual({ content: [{ type: 'text', text: 'Error: node "X" failed: boom' }], isError: true });
+		expect(toolCallResult({ content: 'Error: node "X" failed: boom', isError: true })).toEqual({
+			content: [{ type: 'text', text: 'Error: node "X" failed: boom' }],
+			isError: true,
+		});
 	});
 });

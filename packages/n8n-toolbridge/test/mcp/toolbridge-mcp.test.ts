@@ -9,15 +9,37 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { loadWorkflowTools } from 'n8n-nodes-toolbridge';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeChatServer, textReply, toolCallReply, type FakeChatServer, type FakeRequest } from '../../../../test/support/fake-chat-server';
+import {
+	startFakeChatServer,
+	textReply,
+	toolCallReply,
+	type FakeChatServer,
+	type FakeRequest,
+} from '../../../../test/support/fake-chat-server';
 import { startLoopbackApi, type LoopbackApi } from '../support/loopback-api';
-import { repoRoot, runToolbridge, startToolbridgeServer, toolbridgeCommand, type ToolbridgeServer } from '../support/toolbridge-process';
+import {
+	repoRoot,
+	runToolbridge,
+	startToolbridgeServer,
+	toolbridgeCommand,
+	type ToolbridgeServer,
+} from '../support/toolbridge-process';
 
-const textTools = ['fixtures/workflows/text-tools.json', '--package', 'fixtures/packages/n8n-nodes-toolbridge-fixture'];
-const credentials = JSON.stringify({ 'Inventory API key': { name: 'X-Api-Key', value: 'sk-test-secret' } });
+const textTools = [
+	'fixtures/workflows/text-tools.json',
+	'--package',
+	'fixtures/packages/n8n-nodes-toolbridge-fixture',
+];
+const credentials = JSON.stringify({
+	'Inventory API key': { name: 'X-Api-Key', value: 'sk-test-secret' },
+});
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
-type CallResult = { content: Array<{ type: string; text: string }>; isError?: boolean; structuredContent?: unknown };
+type CallResult = {
+	content: Array<{ type: string; text: string }>;
+	isError?: boolean;
+	structuredContent?: unknown;
+};
 
 describe('toolbridge mcp over stdio (SDK Client)', () => {
 	let client: Client;
@@ -27,7 +49,15 @@ describe('toolbridge mcp over stdio (SDK Client)', () => {
 		api = await startLoopbackApi();
 		const spec = toolbridgeCommand(['mcp', ...textTools]);
 		client = new Client({ name: 'toolbridge-test', version: '1.0.0' });
-		await client.connect(new StdioClientTransport({ command: spec.command, args: spec.args, cwd: spec.cwd, env: spec.env, stderr: 'pipe' }));
+		await client.connect(
+			new StdioClientTransport({
+				command: spec.command,
+				args: spec.args,
+				cwd: spec.cwd,
+				env: spec.env,
+				stderr: 'pipe',
+			}),
+		);
 	}, 120_000);
 
 	afterAll(async () => {
@@ -35,10 +65,19 @@ describe('toolbridge mcp over stdio (SDK Client)', () => {
 		await api?.close();
 	});
 
-	it('tools/list: every tool of the agent, with the compiler\'s JSON Schema as inputSchema', async () => {
+	it("tools/list: every tool of the agent, with the compiler's JSON Schema as inputSchema", async () => {
 		const { tools } = await client.listTools();
-		const expected = await loadWorkflowTools(`${repoRoot}/fixtures/workflows/text-tools.json`, { packageDirs: [`${repoRoot}/fixtures/packages/n8n-nodes-toolbridge-fixture`], env: {} });
-		expect(tools.map((tool) => tool.name)).toEqual(['Hash_text', 'Format_date', 'Make_record', 'Text_stats', 'Calendar_file']);
+		const expected = await loadWorkflowTools(`${repoRoot}/fixtures/workflows/text-tools.json`, {
+			packageDirs: [`${repoRoot}/fixtures/packages/n8n-nodes-toolbridge-fixture`],
+			env: {},
+		});
+		expect(tools.map((tool) => tool.name)).toEqual([
+			'Hash_text',
+			'Format_date',
+			'Make_record',
+			'Text_stats',
+			'Calendar_file',
+		]);
 		for (const tool of tools) {
 			const source = expected.tools.find((candidate) => candidate.name === tool.name)!;
 			expect(tool.inputSchema).toEqual(source.parameters);
@@ -47,21 +86,34 @@ describe('toolbridge mcp over stdio (SDK Client)', () => {
 	});
 
 	it('tools/call runs the real node: the observation as text, the JSON as structuredContent', async () => {
-		const result = (await client.callTool({ name: 'Hash_text', arguments: { text: 'over mcp' } })) as CallResult;
+		const result = (await client.callTool({
+			name: 'Hash_text',
+			arguments: { text: 'over mcp' },
+		})) as CallResult;
 		expect(result.isError).toBeFalsy();
 		expect(JSON.parse(result.content[0].text)).toEqual([{ sha256: sha256('over mcp') }]);
 		expect(result.structuredContent).toEqual({ result: [{ sha256: sha256('over mcp') }] });
 	});
 
 	it('bad arguments are an isError result with the message the model would read', async () => {
-		const result = (await client.callTool({ name: 'Make_record', arguments: { name: 'Ada', age: 'old' } })) as CallResult;
+		const result = (await client.callTool({
+			name: 'Make_record',
+			arguments: { name: 'Ada', age: 'old' },
+		})) as CallResult;
 		expect(result.isError).toBe(true);
-		expect(result.content[0].text).toMatch(/^Error: invalid arguments for tool "Make_record":\n- "age": expected a number, received the string "old"/);
+		expect(result.content[0].text).toMatch(
+			/^Error: invalid arguments for tool "Make_record":\n- "age": expected a number, received the string "old"/,
+		);
 	});
 
 	it('an unknown tool is an isError result naming the tools, not a protocol error', async () => {
 		const result = (await client.callTool({ name: 'Nope', arguments: {} })) as CallResult;
-		expect(result).toMatchObject({ isError: true, content: [{ type: 'text', text: expect.stringContaining('Available tools: Hash_text, Format_date') }] });
+		expect(result).toMatchObject({
+			isError: true,
+			content: [
+				{ type: 'text', text: expect.stringContaining('Available tools: Hash_text, Format_date') },
+			],
+		});
 	});
 });
 
@@ -73,7 +125,15 @@ describe('toolbridge mcp: a URL the model chooses may not reach private addresse
 		api = await startLoopbackApi();
 		const spec = toolbridgeCommand(['mcp', 'fixtures/workflows/http-tools.json']);
 		client = new Client({ name: 'toolbridge-test', version: '1.0.0' });
-		await client.connect(new StdioClientTransport({ command: spec.command, args: spec.args, cwd: spec.cwd, env: { ...spec.env, TOOLBRIDGE_CREDENTIALS: credentials }, stderr: 'pipe' }));
+		await client.connect(
+			new StdioClientTransport({
+				command: spec.command,
+				args: spec.args,
+				cwd: spec.cwd,
+				env: { ...spec.env, TOOLBRIDGE_CREDENTIALS: credentials },
+				stderr: 'pipe',
+			}),
+		);
 	}, 120_000);
 
 	afterAll(async () => {
@@ -82,9 +142,14 @@ describe('toolbridge mcp: a URL the model chooses may not reach private addresse
 	});
 
 	it('a loopback URL is refused before any request; the result says why', async () => {
-		const result = (await client.callTool({ name: 'Fetch_item', arguments: { url: `http://${api.host}/items/7` } })) as CallResult;
+		const result = (await client.callTool({
+			name: 'Fetch_item',
+			arguments: { url: `http://${api.host}/items/7` },
+		})) as CallResult;
 		expect(result.isError).toBe(true);
-		expect(result.content[0].text).toContain('Refused to connect to 127.0.0.1: a loopback, private, link-local or cloud-metadata address');
+		expect(result.content[0].text).toContain(
+			'Refused to connect to 127.0.0.1: a loopback, private, link-local or cloud-metadata address',
+		);
 		expect(result.content[0].text).toContain('--allow-private-network');
 		expect(api.received).toEqual([]);
 	});
@@ -98,12 +163,25 @@ describe('toolbridge mcp --http (Streamable HTTP, SDK Client)', () => {
 
 	beforeAll(async () => {
 		api = await startLoopbackApi();
-		server = await startToolbridgeServer(['mcp', 'fixtures/workflows/http-tools.json', '--http', '127.0.0.1:0', '--allow-private-network'], {
-			TOOLBRIDGE_TOKEN: token,
-			TOOLBRIDGE_CREDENTIALS: credentials,
-		});
+		server = await startToolbridgeServer(
+			[
+				'mcp',
+				'fixtures/workflows/http-tools.json',
+				'--http',
+				'127.0.0.1:0',
+				'--allow-private-network',
+			],
+			{
+				TOOLBRIDGE_TOKEN: token,
+				TOOLBRIDGE_CREDENTIALS: credentials,
+			},
+		);
 		client = new Client({ name: 'toolbridge-test', version: '1.0.0' });
-		await client.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
+		await client.connect(
+			new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), {
+				requestInit: { headers: { Authorization: `Bearer ${token}` } },
+			}),
+		);
 	}, 120_000);
 
 	afterAll(async () => {
@@ -115,7 +193,10 @@ describe('toolbridge mcp --http (Streamable HTTP, SDK Client)', () => {
 	it('lists and calls tools (with --allow-private-network the loopback API is reachable)', async () => {
 		const { tools } = await client.listTools();
 		expect(tools.map((tool) => tool.name)).toEqual(['Fetch_item', 'Search_items']);
-		const result = (await client.callTool({ name: 'Fetch_item', arguments: { url: `http://${api.host}/items/7` } })) as CallResult;
+		const result = (await client.callTool({
+			name: 'Fetch_item',
+			arguments: { url: `http://${api.host}/items/7` },
+		})) as CallResult;
 		expect(result.isError).toBeFalsy();
 		expect(result.structuredContent).toEqual({ result: [{ id: 7, name: 'Lamp' }] });
 		expect(server.stderr()).not.toContain('sk-test-secret');
@@ -127,47 +208,97 @@ describe('toolbridge mcp --http (Streamable HTTP, SDK Client)', () => {
 		expect(result.content[0].text).toContain('"url": expected a string, received nothing');
 	});
 
-	it('progress while a call runs; cancelling it aborts the node\'s HTTP request', async () => {
+	it("progress while a call runs; cancelling it aborts the node's HTTP request", async () => {
 		const controller = new AbortController();
 		const progress: string[] = [];
-		const call = client.callTool({ name: 'Fetch_item', arguments: { url: `http://${api.host}/stall` } }, undefined, {
-			signal: controller.signal,
-			onprogress: (note) => {
-				progress.push(note.message ?? '');
+		const call = client.callTool(
+			{ name: 'Fetch_item', arguments: { url: `http://${api.host}/stall` } },
+			undefined,
+			{
+				signal: controller.signal,
+				onprogress: (note) => {
+					progress.push(note.message ?? '');
+				},
+				resetTimeoutOnProgress: true,
 			},
-			resetTimeoutOnProgress: true,
-		});
-		await expect.poll(() => api.received.filter((request) => request.path === '/stall').length, { timeout: 20_000 }).toBe(1);
+		);
+		await expect
+			.poll(() => api.received.filter((request) => request.path === '/stall').length, {
+				timeout: 20_000,
+			})
+			.toBe(1);
 		await expect.poll(() => progress.length, { timeout: 10_000 }).toBeGreaterThan(0);
 		controller.abort('the user gave up');
 		await expect(call).rejects.toThrow();
 		const stalled = api.received.find((request) => request.path === '/stall')!;
 		// The node's request is aborted: the API sees its connection close.
-		await expect(Promise.race([stalled.closed.then(() => 'closed'), new Promise((resolve) => setTimeout(() => resolve('still open'), 10_000))])).resolves.toBe('closed');
+		await expect(
+			Promise.race([
+				stalled.closed.then(() => 'closed'),
+				new Promise((resolve) => setTimeout(() => resolve('still open'), 10_000)),
+			]),
+		).resolves.toBe('closed');
 		expect(progress[0]).toBe('Fetch_item: started');
-		await expect.poll(() => server.stderr(), { timeout: 10_000 }).toContain('tools/call Fetch_item → cancelled');
+		await expect
+			.poll(() => server.stderr(), { timeout: 10_000 })
+			.toContain('tools/call Fetch_item → cancelled');
 	});
 
 	it('401 without the token (also for the SDK client), 403 for a foreign Origin; /healthz is open', async () => {
-		const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } };
-		const headers = { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' };
-		const anonymous = await fetch(`${server.url}/mcp`, { method: 'POST', headers, body: JSON.stringify(initialize) });
+		const initialize = {
+			jsonrpc: '2.0',
+			id: 1,
+			method: 'initialize',
+			params: {
+				protocolVersion: '2025-06-18',
+				capabilities: {},
+				clientInfo: { name: 'x', version: '1' },
+			},
+		};
+		const headers = {
+			'Content-Type': 'application/json',
+			Accept: 'application/json, text/event-stream',
+		};
+		const anonymous = await fetch(`${server.url}/mcp`, {
+			method: 'POST',
+			headers,
+			body: JSON.stringify(initialize),
+		});
 		expect(anonymous.status).toBe(401);
 		expect(anonymous.headers.get('www-authenticate')).toBe('Bearer');
-		const wrong = await fetch(`${server.url}/mcp`, { method: 'POST', headers: { ...headers, Authorization: 'Bearer nope' }, body: JSON.stringify(initialize) });
+		const wrong = await fetch(`${server.url}/mcp`, {
+			method: 'POST',
+			headers: { ...headers, Authorization: 'Bearer nope' },
+			body: JSON.stringify(initialize),
+		});
 		expect(wrong.status).toBe(401);
-		const foreign = await fetch(`${server.url}/mcp`, { method: 'POST', headers: { ...headers, Authorization: `Bearer ${token}`, Origin: 'https://evil.example' }, body: JSON.stringify(initialize) });
+		const foreign = await fetch(`${server.url}/mcp`, {
+			method: 'POST',
+			headers: { ...headers, Authorization: `Bearer ${token}`, Origin: 'https://evil.example' },
+			body: JSON.stringify(initialize),
+		});
 		expect(foreign.status).toBe(403);
 		expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
 		const sdkWithoutToken = new Client({ name: 'no-token', version: '1.0.0' });
-		await expect(sdkWithoutToken.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`)))).rejects.toThrow(/Missing or wrong bearer token/);
+		await expect(
+			sdkWithoutToken.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`))),
+		).rejects.toThrow(/Missing or wrong bearer token/);
 	});
 
 	it('a body over the size limit gets 413', async () => {
 		const response = await fetch(`${server.url}/mcp`, {
 			method: 'POST',
-			headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', Authorization: `Bearer ${token}` },
-			body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { padding: 'x'.repeat(1024 * 1024 + 1) } }),
+			headers: {
+				'Content-Type': 'application/json',
+				Accept: 'application/json, text/event-stream',
+				Authorization: `Bearer ${token}`,
+			},
+			body: JSON.stringify({
+				jsonrpc: '2.0',
+				id: 1,
+				method: 'initialize',
+				params: { padding: 'x'.repeat(1024 * 1024 + 1) },
+			}),
 		});
 		expect(response.status).toBe(413);
 	});
@@ -190,12 +321,30 @@ describe('toolbridge mcp --expose-agent: the agent as one more tool', () => {
 		model = await startFakeChatServer({
 			respond: (request: FakeRequest) => {
 				const last = request.body.messages.at(-1);
-				return last.role === 'tool' ? textReply(`The hash is ${JSON.parse(last.content)[0].hash}.`) : toolCallReply([{ name: 'Hash_text', arguments: { text: 'agent' } }]);
+				return last.role === 'tool'
+					? textReply(`The hash is ${JSON.parse(last.content)[0].hash}.`)
+					: toolCallReply([{ name: 'Hash_text', arguments: { text: 'agent' } }]);
 			},
 		});
-		const spec = toolbridgeCommand(['mcp', 'fixtures/workflows/crypto-agent.json', '--expose-agent', '--base-url', model.baseUrl, '--api-key', 'sk-fake']);
+		const spec = toolbridgeCommand([
+			'mcp',
+			'fixtures/workflows/crypto-agent.json',
+			'--expose-agent',
+			'--base-url',
+			model.baseUrl,
+			'--api-key',
+			'sk-fake',
+		]);
 		client = new Client({ name: 'toolbridge-test', version: '1.0.0' });
-		await client.connect(new StdioClientTransport({ command: spec.command, args: spec.args, cwd: spec.cwd, env: spec.env, stderr: 'pipe' }));
+		await client.connect(
+			new StdioClientTransport({
+				command: spec.command,
+				args: spec.args,
+				cwd: spec.cwd,
+				env: spec.env,
+				stderr: 'pipe',
+			}),
+		);
 	}, 120_000);
 
 	afterAll(async () => {
@@ -208,13 +357,25 @@ describe('toolbridge mcp --expose-agent: the agent as one more tool', () => {
 		expect(tools.map((tool) => tool.name)).toEqual(['Hash_text', 'MD5_text', 'Agent_Orchestrator']);
 		expect(tools[2].inputSchema).toMatchObject({ type: 'object', required: ['prompt'] });
 		const progress: string[] = [];
-		const result = (await client.callTool({ name: 'Agent_Orchestrator', arguments: { prompt: 'Hash "agent"' } }, undefined, { onprogress: (note) => void progress.push(note.message ?? '') })) as CallResult;
-		expect(result).toMatchObject({ content: [{ type: 'text', text: `The hash is ${sha256('agent')}.` }] });
+		const result = (await client.callTool(
+			{ name: 'Agent_Orchestrator', arguments: { prompt: 'Hash "agent"' } },
+			undefined,
+			{ onprogress: (note) => void progress.push(note.message ?? '') },
+		)) as CallResult;
+		expect(result).toMatchObject({
+			content: [{ type: 'text', text: `The hash is ${sha256('agent')}.` }],
+		});
 		expect(result.isError).toBeFalsy();
 		expect(progress).toContain('Agent_Orchestrator: started');
 		expect(progress.some((note) => /^step 1: Hash_text done \[\d+ ms\]$/.test(note))).toBe(true);
-		expect(model.requests[0].body.messages.at(-1)).toEqual({ role: 'user', content: 'Hash "agent"' });
-		const empty = (await client.callTool({ name: 'Agent_Orchestrator', arguments: { prompt: '' } })) as CallResult;
+		expect(model.requests[0].body.messages.at(-1)).toEqual({
+			role: 'user',
+			content: 'Hash "agent"',
+		});
+		const empty = (await client.callTool({
+			name: 'Agent_Orchestrator',
+			arguments: { prompt: '' },
+		})) as CallResult;
 		expect(empty.isError).toBe(true);
 	});
 });

@@ -18,7 +18,8 @@ const guard = new NetworkGuard({
 	lookup: async (hostname) => {
 		lookups.push(hostname);
 		const addresses = dns[hostname];
-		if (!addresses) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
+		if (!addresses)
+			throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
 		return addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
 	},
 });
@@ -48,11 +49,15 @@ describe('NetworkGuard.check', () => {
 		expect(check.refusal?.address).toBe(address);
 	});
 
-	it.each([['https://public.example/items'], ['http://dual.example:8080/'], ['http://93.184.216.34/']])('%s is allowed', async (url) => {
+	it.each([
+		['https://public.example/items'],
+		['http://dual.example:8080/'],
+		['http://93.184.216.34/'],
+	])('%s is allowed', async (url) => {
 		expect(await guard.check(url)).toEqual({ allowed: true });
 	});
 
-	it('a name is resolved with the guard\'s resolver (never the system\'s) and named in the refusal', async () => {
+	it("a name is resolved with the guard's resolver (never the system's) and named in the refusal", async () => {
 		lookups.length = 0;
 		const check = await guard.check('http://sneaky.example/x');
 		expect(lookups).toEqual(['sneaky.example']);
@@ -60,7 +65,10 @@ describe('NetworkGuard.check', () => {
 	});
 
 	it('allow lists addresses that stay reachable', async () => {
-		const allowing = new NetworkGuard({ allow: ['10.1.2.3', '192.168.7.0/24'], lookup: async () => [] });
+		const allowing = new NetworkGuard({
+			allow: ['10.1.2.3', '192.168.7.0/24'],
+			lookup: async () => [],
+		});
 		expect(await allowing.check('http://10.1.2.3/')).toEqual({ allowed: true });
 		expect(await allowing.check('http://192.168.7.40/')).toEqual({ allowed: true });
 		expect((await allowing.check('http://10.1.2.4/')).allowed).toBe(false);

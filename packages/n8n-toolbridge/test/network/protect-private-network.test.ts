@@ -3,7 +3,12 @@
  * refusals before and after DNS resolution and on redirects, the refusal the model reads,
  * and what stays allowed. Host names resolve through a stub; the only server is loopback.
  */
-import { loadWorkflowTools, readWorkflowInput, StandaloneHost, type AgentTool } from 'n8n-nodes-toolbridge';
+import {
+	loadWorkflowTools,
+	readWorkflowInput,
+	StandaloneHost,
+	type AgentTool,
+} from 'n8n-nodes-toolbridge';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isUrlParameterPath, nodesWithModelChosenUrls } from '../../src/network/model-chosen-urls';
 import type { NetworkGuardOptions } from '../../src/network/network-guard';
@@ -12,10 +17,14 @@ import { startLoopbackApi, type LoopbackApi } from '../support/loopback-api';
 import { repoRoot } from '../support/toolbridge-process';
 
 const credentials = { 'Inventory API key': { name: 'X-Api-Key', value: 'k' } };
-const stubDns: Record<string, string> = { 'inventory.test': '127.0.0.1', 'internal.test': '10.0.0.5' };
+const stubDns: Record<string, string> = {
+	'inventory.test': '127.0.0.1',
+	'internal.test': '10.0.0.5',
+};
 const lookup: NetworkGuardOptions['lookup'] = async (hostname) => {
 	const address = stubDns[hostname];
-	if (!address) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
+	if (!address)
+		throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
 	return [{ address, family: 4 }];
 };
 let api: LoopbackApi;
@@ -25,8 +34,14 @@ beforeAll(async () => {
 });
 afterAll(() => api.close());
 
-async function guardedTools(options: NetworkGuardOptions, workflow: string | object = `${repoRoot}/fixtures/workflows/http-tools.json`): Promise<Record<string, AgentTool>> {
-	const host = protectPrivateNetwork(await StandaloneHost.create({ credentials, env: {} }), { lookup, ...options });
+async function guardedTools(
+	options: NetworkGuardOptions,
+	workflow: string | object = `${repoRoot}/fixtures/workflows/http-tools.json`,
+): Promise<Record<string, AgentTool>> {
+	const host = protectPrivateNetwork(await StandaloneHost.create({ credentials, env: {} }), {
+		lookup,
+		...options,
+	});
 	const { tools } = await loadWorkflowTools(workflow, { host });
 	return Object.fromEntries(tools.map((tool) => [tool.name, tool]));
 }
@@ -34,8 +49,16 @@ async function guardedTools(options: NetworkGuardOptions, workflow: string | obj
 describe('protectPrivateNetwork on HTTP Request tools', () => {
 	it.each([
 		['a loopback address', () => `http://${api.host}/items/7`, '127.0.0.1'],
-		['a name that resolves to loopback', () => `http://inventory.test:${api.host.split(':')[1]}/items/7`, 'inventory.test (127.0.0.1)'],
-		['the cloud metadata address', () => 'http://169.254.169.254/latest/meta-data/', '169.254.169.254'],
+		[
+			'a name that resolves to loopback',
+			() => `http://inventory.test:${api.host.split(':')[1]}/items/7`,
+			'inventory.test (127.0.0.1)',
+		],
+		[
+			'the cloud metadata address',
+			() => 'http://169.254.169.254/latest/meta-data/',
+			'169.254.169.254',
+		],
 	])('%s is refused before any request; the model reads why', async (_case, url, target) => {
 		const tools = await guardedTools({});
 		const before = api.received.length;
@@ -50,15 +73,27 @@ describe('protectPrivateNetwork on HTTP Request tools', () => {
 
 	it.each([
 		['an address', 'http://169.254.169.254/latest/meta-data/', '169.254.169.254'],
-		['a name resolving to a private address', 'http://internal.test/admin', 'internal.test (10.0.0.5)'],
-	])('a redirect to %s is refused (the first hop is allowed on purpose)', async (_case, target, refused) => {
-		const tools = await guardedTools({ allow: ['127.0.0.1'] });
-		const before = api.received.length;
-		const observation = await tools.Fetch_item.invoke({ url: `http://${api.host}/redirect?to=${encodeURIComponent(target)}` }, { toolCallId: 'redirect' });
-		expect(observation.isError).toBe(true);
-		expect(observation.content).toContain(`Refused to connect to ${refused}`);
-		expect(api.received.slice(before).map((request) => request.path)).toEqual([`/redirect?to=${encodeURIComponent(target)}`]);
-	});
+		[
+			'a name resolving to a private address',
+			'http://internal.test/admin',
+			'internal.test (10.0.0.5)',
+		],
+	])(
+		'a redirect to %s is refused (the first hop is allowed on purpose)',
+		async (_case, target, refused) => {
+			const tools = await guardedTools({ allow: ['127.0.0.1'] });
+			const before = api.received.length;
+			const observation = await tools.Fetch_item.invoke(
+				{ url: `http://${api.host}/redirect?to=${encodeURIComponent(target)}` },
+				{ toolCallId: 'redirect' },
+			);
+			expect(observation.isError).toBe(true);
+			expect(observation.content).toContain(`Refused to connect to ${refused}`);
+			expect(api.received.slice(before).map((request) => request.path)).toEqual([
+				`/redirect?to=${encodeURIComponent(target)}`,
+			]);
+		},
+	);
 
 	it('the host passed in is not changed: only the returned view guards', async () => {
 		const host = await StandaloneHost.create({ credentials, env: {} });
@@ -66,18 +101,26 @@ describe('protectPrivateNetwork on HTTP Request tools', () => {
 		expect(guarded).not.toBe(host);
 		expect(guarded).toBeInstanceOf(StandaloneHost);
 		expect(Object.hasOwn(host, 'runNode')).toBe(false);
-		const { tools } = await loadWorkflowTools(`${repoRoot}/fixtures/workflows/http-tools.json`, { host });
-		const observation = await tools[0].invoke({ url: `http://${api.host}/items/7` }, { toolCallId: 'unguarded' });
+		const { tools } = await loadWorkflowTools(`${repoRoot}/fixtures/workflows/http-tools.json`, {
+			host,
+		});
+		const observation = await tools[0].invoke(
+			{ url: `http://${api.host}/items/7` },
+			{ toolCallId: 'unguarded' },
+		);
 		expect(observation.isError).toBe(false);
 	});
 
 	it('with allowPrivateNetwork the same call goes through', async () => {
 		const tools = await guardedTools({ allowPrivateNetwork: true });
-		const observation = await tools.Fetch_item.invoke({ url: `http://${api.host}/items/7` }, { toolCallId: 'allowed' });
+		const observation = await tools.Fetch_item.invoke(
+			{ url: `http://${api.host}/items/7` },
+			{ toolCallId: 'allowed' },
+		);
 		expect(observation).toMatchObject({ isError: false, data: [{ id: 7, name: 'Lamp' }] });
 	});
 
-	it('a URL the workflow fixes is not the model\'s: it stays reachable (only its query comes from $fromAI)', async () => {
+	it("a URL the workflow fixes is not the model's: it stays reachable (only its query comes from $fromAI)", async () => {
 		const workflow = readWorkflowInput(`${repoRoot}/fixtures/workflows/http-tools.json`);
 		const search = workflow.nodes.find((node) => node.name === 'Search items')!;
 		search.parameters.url = `http://${api.host}/items/3`;

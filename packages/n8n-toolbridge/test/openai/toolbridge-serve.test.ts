@@ -6,16 +6,28 @@
 import { createHash } from 'node:crypto';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeChatServer, textReply, toolCallReply, type FakeChatServer, type FakeRequest } from '../../../../test/support/fake-chat-server';
+import {
+	startFakeChatServer,
+	textReply,
+	toolCallReply,
+	type FakeChatServer,
+	type FakeRequest,
+} from '../../../../test/support/fake-chat-server';
 import { startLoopbackApi, type LoopbackApi } from '../support/loopback-api';
-import { runToolbridge, startToolbridgeServer, type ToolbridgeServer } from '../support/toolbridge-process';
+import {
+	runToolbridge,
+	startToolbridgeServer,
+	type ToolbridgeServer,
+} from '../support/toolbridge-process';
 
 const token = 'serve-token-7c2e';
 const apiKey = 'sk-fake-model-key';
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
 function lastToolResult(request: FakeRequest): string {
-	const tools = (request.body.messages as Array<{ role: string; content: string }>).filter((message) => message.role === 'tool');
+	const tools = (request.body.messages as Array<{ role: string; content: string }>).filter(
+		(message) => message.role === 'tool',
+	);
 	return tools.at(-1)?.content ?? '';
 }
 
@@ -25,7 +37,9 @@ function hashingModel(request: FakeRequest) {
 	if (messages.at(-1)?.role === 'tool') return textReply(`Hash: ${lastToolResult(request)}`);
 	const word = /"([^"]+)"/.exec(messages.at(-1)?.content ?? '')?.[1] ?? 'nothing';
 	if (word === 'slow') return { ...textReply('Slow answer.'), chunkDelayMs: 400 };
-	return toolCallReply([{ id: `call_${request.index}`, name: 'Hash_text', arguments: { text: word } }]);
+	return toolCallReply([
+		{ id: `call_${request.index}`, name: 'Hash_text', arguments: { text: word } },
+	]);
 }
 
 describe('toolbridge serve (openai client)', () => {
@@ -35,9 +49,23 @@ describe('toolbridge serve (openai client)', () => {
 
 	beforeAll(async () => {
 		model = await startFakeChatServer({ respond: hashingModel });
-		server = await startToolbridgeServer(['serve', 'fixtures/workflows/crypto-agent.json', '--port', '0', '--base-url', model.baseUrl, '--api-key', apiKey, '--max-concurrency', '1'], {
-			TOOLBRIDGE_TOKEN: token,
-		});
+		server = await startToolbridgeServer(
+			[
+				'serve',
+				'fixtures/workflows/crypto-agent.json',
+				'--port',
+				'0',
+				'--base-url',
+				model.baseUrl,
+				'--api-key',
+				apiKey,
+				'--max-concurrency',
+				'1',
+			],
+			{
+				TOOLBRIDGE_TOKEN: token,
+			},
+		);
 		client = new OpenAI({ baseURL: `${server.url}/v1`, apiKey: token, maxRetries: 0 });
 	}, 120_000);
 
@@ -49,7 +77,14 @@ describe('toolbridge serve (openai client)', () => {
 	it('models.list: one model per agent', async () => {
 		const models = [];
 		for await (const entry of client.models.list()) models.push(entry);
-		expect(models).toEqual([{ id: 'Agent Orchestrator', object: 'model', created: expect.any(Number), owned_by: 'toolbridge' }]);
+		expect(models).toEqual([
+			{
+				id: 'Agent Orchestrator',
+				object: 'model',
+				created: expect.any(Number),
+				owned_by: 'toolbridge',
+			},
+		]);
 	});
 
 	it('create: the loop and its real tool run server-side; the answer, usage and finish_reason come back', async () => {
@@ -65,7 +100,13 @@ describe('toolbridge serve (openai client)', () => {
 			temperature: 1.5,
 		});
 		const expected = `Hash: ${JSON.stringify([{ hash: sha256('hello') }])}`;
-		expect(completion).toMatchObject({ object: 'chat.completion', model: 'Agent Orchestrator', choices: [{ index: 0, message: { role: 'assistant', content: expected }, finish_reason: 'stop' }] });
+		expect(completion).toMatchObject({
+			object: 'chat.completion',
+			model: 'Agent Orchestrator',
+			choices: [
+				{ index: 0, message: { role: 'assistant', content: expected }, finish_reason: 'stop' },
+			],
+		});
 		expect(completion.id).toMatch(/^chatcmpl-/);
 		expect(completion.usage?.total_tokens).toBeGreaterThan(0);
 		const [first, second] = model.requests.slice(before);
@@ -90,22 +131,46 @@ describe('toolbridge serve (openai client)', () => {
 		});
 		const chunks = [];
 		for await (const chunk of stream) chunks.push(chunk);
-		expect(chunks[0]).toMatchObject({ object: 'chat.completion.chunk', choices: [{ delta: { role: 'assistant', content: '' }, finish_reason: null }], usage: null });
+		expect(chunks[0]).toMatchObject({
+			object: 'chat.completion.chunk',
+			choices: [{ delta: { role: 'assistant', content: '' }, finish_reason: null }],
+			usage: null,
+		});
 		const text = chunks.map((chunk) => chunk.choices[0]?.delta.content ?? '').join('');
 		expect(text).toBe(`Hash: ${JSON.stringify([{ hash: sha256('streamed') }])}`);
 		expect(chunks.at(-2)).toMatchObject({ choices: [{ delta: {}, finish_reason: 'stop' }] });
-		expect(chunks.at(-1)).toMatchObject({ choices: [], usage: { prompt_tokens: expect.any(Number), completion_tokens: expect.any(Number), total_tokens: expect.any(Number) } });
+		expect(chunks.at(-1)).toMatchObject({
+			choices: [],
+			usage: {
+				prompt_tokens: expect.any(Number),
+				completion_tokens: expect.any(Number),
+				total_tokens: expect.any(Number),
+			},
+		});
 		expect(new Set(chunks.map((chunk) => chunk.id)).size).toBe(1);
 	});
 
-	it('error statuses in OpenAI\'s shape: 404 unknown model, 400 for client-side tools, 401 without the token', async () => {
-		const unknown = await client.chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }] }).catch((error: unknown) => error);
+	it("error statuses in OpenAI's shape: 404 unknown model, 400 for client-side tools, 401 without the token", async () => {
+		const unknown = await client.chat.completions
+			.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }] })
+			.catch((error: unknown) => error);
 		expect(unknown).toBeInstanceOf(OpenAI.NotFoundError);
-		expect(unknown).toMatchObject({ status: 404, code: 'model_not_found', param: 'model', type: 'invalid_request_error' });
-		expect((unknown as Error).message).toContain('the models are this workflow\'s agents (Agent Orchestrator)');
+		expect(unknown).toMatchObject({
+			status: 404,
+			code: 'model_not_found',
+			param: 'model',
+			type: 'invalid_request_error',
+		});
+		expect((unknown as Error).message).toContain(
+			"the models are this workflow's agents (Agent Orchestrator)",
+		);
 
 		const tools = await client.chat.completions
-			.create({ model: 'Agent Orchestrator', messages: [{ role: 'user', content: 'hi' }], tools: [{ type: 'function', function: { name: 'x', parameters: { type: 'object' } } }] })
+			.create({
+				model: 'Agent Orchestrator',
+				messages: [{ role: 'user', content: 'hi' }],
+				tools: [{ type: 'function', function: { name: 'x', parameters: { type: 'object' } } }],
+			})
 			.catch((error: unknown) => error);
 		expect(tools).toBeInstanceOf(OpenAI.BadRequestError);
 		expect(tools).toMatchObject({ status: 400, param: 'tools' });
@@ -116,11 +181,20 @@ describe('toolbridge serve (openai client)', () => {
 	});
 
 	it('429 with Retry-After when every slot is busy', async () => {
-		const slow = client.chat.completions.create({ model: 'Agent Orchestrator', messages: [{ role: 'user', content: 'answer "slow"' }] });
-		await expect.poll(() => model.requests.at(-1)?.body.messages.at(-1).content, { timeout: 20_000 }).toBe('answer "slow"');
-		const busy = await client.chat.completions.create({ model: 'Agent Orchestrator', messages: [{ role: 'user', content: 'hi' }] }).catch((error: unknown) => error);
+		const slow = client.chat.completions.create({
+			model: 'Agent Orchestrator',
+			messages: [{ role: 'user', content: 'answer "slow"' }],
+		});
+		await expect
+			.poll(() => model.requests.at(-1)?.body.messages.at(-1).content, { timeout: 20_000 })
+			.toBe('answer "slow"');
+		const busy = await client.chat.completions
+			.create({ model: 'Agent Orchestrator', messages: [{ role: 'user', content: 'hi' }] })
+			.catch((error: unknown) => error);
 		expect(busy).toBeInstanceOf(OpenAI.RateLimitError);
-		expect((busy as InstanceType<typeof OpenAI.RateLimitError>).headers.get('retry-after')).toBe('1');
+		expect((busy as InstanceType<typeof OpenAI.RateLimitError>).headers.get('retry-after')).toBe(
+			'1',
+		);
 		expect((await slow).choices[0].message.content).toBe('Slow answer.');
 	});
 });
@@ -134,11 +208,32 @@ describe('toolbridge serve: a client that disconnects stops the run', () => {
 		api = await startLoopbackApi();
 		// The model asks for the HTTP tool, slowly: the client is gone before the call is complete.
 		model = await startFakeChatServer({
-			respond: () => ({ ...toolCallReply([{ name: 'Fetch_item', arguments: { url: `http://${api.host}/items/7` } }], { deltaSize: 4 }), chunkDelayMs: 150 }),
+			respond: () => ({
+				...toolCallReply(
+					[{ name: 'Fetch_item', arguments: { url: `http://${api.host}/items/7` } }],
+					{ deltaSize: 4 },
+				),
+				chunkDelayMs: 150,
+			}),
 		});
-		server = await startToolbridgeServer(['serve', 'fixtures/workflows/http-tools.json', '--port', '0', '--base-url', model.baseUrl, '--api-key', apiKey, '--allow-private-network'], {
-			TOOLBRIDGE_CREDENTIALS: JSON.stringify({ 'Inventory API key': { name: 'X-Api-Key', value: 'k' } }),
-		});
+		server = await startToolbridgeServer(
+			[
+				'serve',
+				'fixtures/workflows/http-tools.json',
+				'--port',
+				'0',
+				'--base-url',
+				model.baseUrl,
+				'--api-key',
+				apiKey,
+				'--allow-private-network',
+			],
+			{
+				TOOLBRIDGE_CREDENTIALS: JSON.stringify({
+					'Inventory API key': { name: 'X-Api-Key', value: 'k' },
+				}),
+			},
+		);
 	}, 120_000);
 
 	afterAll(async () => {
@@ -150,7 +245,10 @@ describe('toolbridge serve: a client that disconnects stops the run', () => {
 	it('the model call is aborted and no tool starts', async () => {
 		const client = new OpenAI({ baseURL: `${server.url}/v1`, apiKey: 'unused', maxRetries: 0 });
 		const controller = new AbortController();
-		const stream = await client.chat.completions.create({ model: 'AI Agent', messages: [{ role: 'user', content: 'Item 7?' }], stream: true }, { signal: controller.signal });
+		const stream = await client.chat.completions.create(
+			{ model: 'AI Agent', messages: [{ role: 'user', content: 'Item 7?' }], stream: true },
+			{ signal: controller.signal },
+		);
 		await expect.poll(() => model.requests.length, { timeout: 20_000 }).toBe(1);
 		controller.abort();
 		// The client's stream ends (or throws, by client version) once it is aborted.
@@ -160,7 +258,9 @@ describe('toolbridge serve: a client that disconnects stops the run', () => {
 			}
 		})().catch(() => {});
 		await model.requests[0].closed;
-		await expect.poll(() => server.stderr(), { timeout: 10_000 }).toContain('aborted (client gone)');
+		await expect
+			.poll(() => server.stderr(), { timeout: 10_000 })
+			.toContain('aborted (client gone)');
 		await new Promise((resolve) => setTimeout(resolve, 1500));
 		expect(api.received).toEqual([]);
 		expect(model.requests).toHaveLength(1);
@@ -169,7 +269,14 @@ describe('toolbridge serve: a client that disconnects stops the run', () => {
 
 describe('toolbridge serve refuses to listen beyond loopback without a token', () => {
 	it('exit 2', async () => {
-		const result = await runToolbridge(['serve', 'fixtures/workflows/crypto-agent.json', '--host', '0.0.0.0', '--port', '0']);
+		const result = await runToolbridge([
+			'serve',
+			'fixtures/workflows/crypto-agent.json',
+			'--host',
+			'0.0.0.0',
+			'--port',
+			'0',
+		]);
 		expect(result.status).toBe(2);
 		expect(result.stderr).toContain('Refusing to listen on 0.0.0.0 without a token');
 	});

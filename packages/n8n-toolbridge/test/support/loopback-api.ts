@@ -18,7 +18,10 @@ export async function startLoopbackApi(): Promise<LoopbackApi> {
 	const sockets = new Set<Socket>();
 	const server = createServer((request: IncomingMessage, response) => {
 		const url = new URL(request.url ?? '/', 'http://localhost');
-		received.push({ path: url.pathname + url.search, closed: new Promise((resolve) => response.once('close', () => resolve())) });
+		received.push({
+			path: url.pathname + url.search,
+			closed: new Promise((resolve) => response.once('close', () => resolve())),
+		});
 		if (url.pathname === '/stall') return; // never answers
 		if (url.pathname === '/redirect') {
 			response.writeHead(302, { Location: url.searchParams.get('to') ?? '/' }).end();
@@ -26,10 +29,14 @@ export async function startLoopbackApi(): Promise<LoopbackApi> {
 		}
 		const item = /^\/items\/(\d+)$/.exec(url.pathname);
 		if (item) {
-			response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ id: Number(item[1]), name: 'Lamp' }));
+			response
+				.writeHead(200, { 'content-type': 'application/json' })
+				.end(JSON.stringify({ id: Number(item[1]), name: 'Lamp' }));
 			return;
 		}
-		response.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'not found' }));
+		response
+			.writeHead(404, { 'content-type': 'application/json' })
+			.end(JSON.stringify({ error: 'not found' }));
 	});
 	server.on('connection', (socket) => {
 		sockets.add(socket);

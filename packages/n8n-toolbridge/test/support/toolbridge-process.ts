@@ -11,7 +11,12 @@ import { join, resolve } from 'node:path';
 export const repoRoot = resolve(__dirname, '../../../..');
 
 /** The command and arguments that start `toolbridge <args>`. */
-export function toolbridgeCommand(args: string[]): { command: string; args: string[]; cwd: string; env: Record<string, string> } {
+export function toolbridgeCommand(args: string[]): {
+	command: string;
+	args: string[];
+	cwd: string;
+	env: Record<string, string>;
+} {
 	return {
 		command: process.execPath,
 		args: ['--import', 'tsx', 'packages/n8n-toolbridge/src/cli/main.ts', ...args],
@@ -39,11 +44,17 @@ export interface ToolbridgeServer {
  * Starts a server command and resolves once it logs where it listens ("… at http://…").
  * @throws when the process exits first (with its stderr) or does not listen within `timeoutMs`.
  */
-export function startToolbridgeServer(args: string[], env: Record<string, string> = {}, timeoutMs = 60_000): Promise<ToolbridgeServer> {
+export function startToolbridgeServer(
+	args: string[],
+	env: Record<string, string> = {},
+	timeoutMs = 60_000,
+): Promise<ToolbridgeServer> {
 	const spec = toolbridgeCommand(args);
 	const child = spawn(spec.command, spec.args, { cwd: spec.cwd, env: { ...spec.env, ...env } });
 	let stderr = '';
-	const exited = new Promise<number | null>((resolveExit) => child.once('exit', (code) => resolveExit(code)));
+	const exited = new Promise<number | null>((resolveExit) =>
+		child.once('exit', (code) => resolveExit(code)),
+	);
 	return new Promise((resolveStart, reject) => {
 		const timer = setTimeout(() => {
 			child.kill('SIGKILL');
@@ -72,12 +83,17 @@ export function startToolbridgeServer(args: string[], env: Record<string, string
 }
 
 /** Runs a command to its end (for commands that must refuse to start). */
-export function runToolbridge(args: string[], env: Record<string, string> = {}): Promise<{ status: number | null; stdout: string; stderr: string }> {
+export function runToolbridge(
+	args: string[],
+	env: Record<string, string> = {},
+): Promise<{ status: number | null; stdout: string; stderr: string }> {
 	const spec = toolbridgeCommand(args);
 	const child = spawn(spec.command, spec.args, { cwd: spec.cwd, env: { ...spec.env, ...env } });
 	let stdout = '';
 	let stderr = '';
 	child.stdout.on('data', (data: Buffer) => (stdout += data.toString('utf8')));
 	child.stderr.on('data', (data: Buffer) => (stderr += data.toString('utf8')));
-	return new Promise((resolveRun) => child.once('exit', (status) => resolveRun({ status, stdout, stderr })));
+	return new Promise((resolveRun) =>
+		child.once('exit', (status) => resolveRun({ status, stdout, stderr })),
+	);
 }

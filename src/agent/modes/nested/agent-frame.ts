@@ -50,7 +50,9 @@ export interface AgentFrame {
 	/** Runs `work` so that agents it calls as tools (in-process) see this frame as their parent. */
 	run<T>(work: () => Promise<T>): Promise<T>;
 	/** Wraps an event listener: this agent's debug lines also go to its ancestors, prefixed with its path. */
-	forwardDebug<E extends { type: string; line?: string }>(listener: (event: E) => void): (event: E) => void;
+	forwardDebug<E extends { type: string; line?: string }>(
+		listener: (event: E) => void,
+	): (event: E) => void;
 	/** Records the run's usage so far; pass it as the driver's `onState`. */
 	track(state: { usage: Usage }): void;
 	/**
@@ -83,7 +85,10 @@ export function enterAgentFrame(options: EnterAgentFrameOptions): AgentFrame {
 			path,
 		);
 	}
-	const maxDepth = Math.min(parent?.maxDepth ?? Number.POSITIVE_INFINITY, options.maxDepth ?? defaultMaxAgentDepth);
+	const maxDepth = Math.min(
+		parent?.maxDepth ?? Number.POSITIVE_INFINITY,
+		options.maxDepth ?? defaultMaxAgentDepth,
+	);
 	if (path.length > maxDepth) {
 		throw new AgentNestingError(
 			'depth',
@@ -91,13 +96,17 @@ export function enterAgentFrame(options: EnterAgentFrameOptions): AgentFrame {
 			path,
 		);
 	}
-	const signals = [options.signal, parent?.signal].filter((signal): signal is AbortSignal => signal !== undefined);
+	const signals = [options.signal, parent?.signal].filter(
+		(signal): signal is AbortSignal => signal !== undefined,
+	);
 	const signal = signals.length > 1 ? AbortSignal.any(signals) : signals[0];
 	let childUsage: Usage | undefined;
 	let trackedUsage: Usage = emptyUsage();
 	const prefix = (line: string): string => {
 		if (path.length < 2) return line;
-		return line.startsWith('[DEBUG] ') ? `[DEBUG] [${label}] ${line.slice(8)}` : `[${label}] ${line}`;
+		return line.startsWith('[DEBUG] ')
+			? `[DEBUG] [${label}] ${line.slice(8)}`
+			: `[${label}] ${line}`;
 	};
 	const record: AgentFrameRecord = {
 		path,
@@ -131,7 +140,8 @@ export function enterAgentFrame(options: EnterAgentFrameOptions): AgentFrame {
 		},
 		forwardDebug: (listener) => (event) => {
 			listener(event);
-			if (event.type === 'debug' && typeof event.line === 'string') parent?.debug(prefix(event.line));
+			if (event.type === 'debug' && typeof event.line === 'string')
+				parent?.debug(prefix(event.line));
 		},
 		track: (state) => {
 			trackedUsage = state.usage;

@@ -11,7 +11,12 @@ import {
 	textInsteadOfCallFeedback,
 	wrongToolFeedback,
 } from './validator-feedback';
-import type { ValidatorAttempt, ValidatorCall, ValidatorFailureCode, ValidatorState } from './validator-state';
+import type {
+	ValidatorAttempt,
+	ValidatorCall,
+	ValidatorFailureCode,
+	ValidatorState,
+} from './validator-state';
 
 /**
  * Takes one attempt (a model turn) into a validator state. The first tool call whose
@@ -46,19 +51,54 @@ export function applyValidatorTurn(state: ValidatorState, turn: AssistantTurn): 
 	if (acceptedIndex >= 0) {
 		const call = turn.toolCalls[acceptedIndex];
 		const spec = state.tools.find((tool) => tool.name === call.name)!;
-		const accepted: ValidatorCall = { toolCallId: call.toolCallId, name: call.name, arguments: call.arguments ?? {} };
+		const accepted: ValidatorCall = {
+			toolCallId: call.toolCallId,
+			name: call.name,
+			arguments: call.arguments ?? {},
+		};
 		if (spec.sourceNodeName !== undefined) accepted.sourceNodeName = spec.sourceNodeName;
-		const attempts = [...state.attempts, { attempt, tool: call.name, arguments: accepted.arguments, errors: [] }];
-		const next: ValidatorState = { ...state, usage, messages, attempts, call: accepted, status: 'awaiting-tool' };
+		const attempts = [
+			...state.attempts,
+			{ attempt, tool: call.name, arguments: accepted.arguments, errors: [] },
+		];
+		const next: ValidatorState = {
+			...state,
+			usage,
+			messages,
+			attempts,
+			call: accepted,
+			status: 'awaiting-tool',
+		};
 		if (!state.config.validateOnly) return next;
-		return { ...next, status: 'done', result: { tool: call.name, arguments: accepted.arguments, attempts: attempt, attemptLog: attempts, usage } };
+		return {
+			...next,
+			status: 'done',
+			result: {
+				tool: call.name,
+				arguments: accepted.arguments,
+				attempts: attempt,
+				attemptLog: attempts,
+				usage,
+			},
+		};
 	}
 
-	turn.toolCalls.forEach((call, index) => messages.push({ role: 'tool', tool_call_id: call.toolCallId, content: errorsByCall[index].join('\n') }));
+	turn.toolCalls.forEach((call, index) =>
+		messages.push({
+			role: 'tool',
+			tool_call_id: call.toolCallId,
+			content: errorsByCall[index].join('\n'),
+		}),
+	);
 	const first = turn.toolCalls[0];
 	return afterFailedAttempt(
 		{ ...state, usage, messages },
-		{ attempt, tool: first.name, arguments: first.error !== undefined ? first.argumentsText : (first.arguments ?? {}), errors: errorsByCall.flat() },
+		{
+			attempt,
+			tool: first.name,
+			arguments: first.error !== undefined ? first.argumentsText : (first.arguments ?? {}),
+			errors: errorsByCall.flat(),
+		},
 	);
 }
 
@@ -68,13 +108,23 @@ export function applyValidatorTurn(state: ValidatorState, turn: AssistantTurn): 
  *
  * @throws {AgentStateError} when the state is not waiting for the tool.
  */
-export function applyValidatorToolResult(state: ValidatorState, results: ToolCallResult[]): ValidatorState {
+export function applyValidatorToolResult(
+	state: ValidatorState,
+	results: ToolCallResult[],
+): ValidatorState {
 	expectValidatorStatus(state, 'applyValidatorToolResult', 'awaiting-tool');
 	const call = state.call!;
 	const result = results.find((entry) => entry.toolCallId === call.toolCallId);
-	const observation = result?.observation ?? { content: `No result came back for the call of '${call.name}'.`, isError: true };
+	const observation = result?.observation ?? {
+		content: `No result came back for the call of '${call.name}'.`,
+		isError: true,
+	};
 	if (observation.isError) {
-		return failValidator(state, 'tool-error', `Tool '${call.name}' failed on its one run with validated arguments: ${observation.content}`);
+		return failValidator(
+			state,
+			'tool-error',
+			`Tool '${call.name}' failed on its one run with validated arguments: ${observation.content}`,
+		);
 	}
 	return {
 		...state,
@@ -91,7 +141,11 @@ export function applyValidatorToolResult(state: ValidatorState, results: ToolCal
 }
 
 /** Ends an unfinished validator run as failed (e.g. aborted, or the model call failed). */
-export function failValidator(state: ValidatorState, code: ValidatorFailureCode, message: string): ValidatorState {
+export function failValidator(
+	state: ValidatorState,
+	code: ValidatorFailureCode,
+	message: string,
+): ValidatorState {
 	if (state.status === 'done' || state.status === 'failed') return state;
 	return { ...state, status: 'failed', failure: { code, message } };
 }
@@ -105,13 +159,18 @@ function callErrors(state: ValidatorState, call: AssembledToolCall): string[] {
 	if (call.error !== undefined) return [brokenArgumentsFeedback(call.name, call.error)];
 	const spec = state.tools.find((tool) => tool.name === call.name)!;
 	const problems = validateJsonSchema(call.arguments ?? {}, spec.parameters);
-	return problems.length === 0 ? [] : [schemaProblemsFeedback(call.name, problems.map(describeSchemaProblem))];
+	return problems.length === 0
+		? []
+		: [schemaProblemsFeedback(call.name, problems.map(describeSchemaProblem))];
 }
 
 function afterFailedAttempt(state: ValidatorState, attempt: ValidatorAttempt): ValidatorState {
 	const attempts = [...state.attempts, attempt];
 	if (attempts.length < state.config.maxAttempts) return { ...state, attempts, status: 'ready' };
-	const lines = attempts.map((entry) => `Attempt ${entry.attempt}${entry.tool ? ` (${entry.tool})` : ''}:\n${entry.errors.map((error) => `  ${error.replace(/\n/g, '\n  ')}`).join('\n')}`);
+	const lines = attempts.map(
+		(entry) =>
+			`Attempt ${entry.attempt}${entry.tool ? ` (${entry.tool})` : ''}:\n${entry.errors.map((error) => `  ${error.replace(/\n/g, '\n  ')}`).join('\n')}`,
+	);
 	return {
 		...state,
 		attempts,
@@ -123,7 +182,15 @@ function afterFailedAttempt(state: ValidatorState, attempt: ValidatorAttempt): V
 	};
 }
 
-function expectValidatorStatus(state: ValidatorState, transition: string, ...allowed: ValidatorState['status'][]): void {
-	if (state.version !== 1 || state.kind !== 'validator') throw new AgentStateError(`${transition} needs a validator state (version 1).`);
-	if (!allowed.includes(state.status)) throw new AgentStateError(`${transition} needs a state in ${allowed.join(' or ')}; this one is ${state.status}.`);
+function expectValidatorStatus(
+	state: ValidatorState,
+	transition: string,
+	...allowed: ValidatorState['status'][]
+): void {
+	if (state.version !== 1 || state.kind !== 'validator')
+		throw new AgentStateError(`${transition} needs a validator state (version 1).`);
+	if (!allowed.includes(state.status))
+		throw new AgentStateError(
+			`${transition} needs a state in ${allowed.join(' or ')}; this one is ${state.status}.`,
+		);
 }

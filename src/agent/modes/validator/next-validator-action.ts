@@ -19,10 +19,18 @@ export type ValidatorAction =
 export function nextValidatorAction(state: ValidatorState): ValidatorAction {
 	switch (state.status) {
 		case 'ready':
-			return { type: 'call-model', request: buildValidatorRequest(state), attempt: state.attempts.length + 1 };
+			return {
+				type: 'call-model',
+				request: buildValidatorRequest(state),
+				attempt: state.attempts.length + 1,
+			};
 		case 'awaiting-tool': {
 			const call = state.call!;
-			const request: ToolCallRequest = { toolCallId: call.toolCallId, name: call.name, arguments: call.arguments };
+			const request: ToolCallRequest = {
+				toolCallId: call.toolCallId,
+				name: call.name,
+				arguments: call.arguments,
+			};
 			if (call.sourceNodeName !== undefined) request.sourceNodeName = call.sourceNodeName;
 			return { type: 'run-tools', calls: [request] };
 		}
@@ -30,7 +38,13 @@ export function nextValidatorAction(state: ValidatorState): ValidatorAction {
 			return { type: 'done', result: state.result! };
 		case 'failed': {
 			const failure = state.failure ?? { code: 'model-error', message: 'The validator failed.' };
-			return { type: 'failed', error: new ValidatorError(failure.code, failure.message, { attempts: state.attempts, usage: state.usage }) };
+			return {
+				type: 'failed',
+				error: new ValidatorError(failure.code, failure.message, {
+					attempts: state.attempts,
+					usage: state.usage,
+				}),
+			};
 		}
 	}
 }
@@ -42,12 +56,21 @@ export function nextValidatorAction(state: ValidatorState): ValidatorAction {
  */
 export function buildValidatorRequest(state: ValidatorState): ChatRequest {
 	const { config } = state;
-	const offered = config.toolName === undefined ? state.tools : state.tools.filter((tool) => tool.name === config.toolName);
+	const offered =
+		config.toolName === undefined
+			? state.tools
+			: state.tools.filter((tool) => tool.name === config.toolName);
 	const request: ChatRequest = {
 		model: config.model,
 		messages: withPromptCaching(config, state.messages),
-		tools: offered.map((tool): WireTool => ({ type: 'function', function: { name: tool.name, description: tool.description, parameters: tool.parameters } })),
-		tool_choice: config.toolName === undefined ? 'required' : { type: 'function', function: { name: config.toolName } },
+		tools: offered.map((tool): WireTool => ({
+			type: 'function',
+			function: { name: tool.name, description: tool.description, parameters: tool.parameters },
+		})),
+		tool_choice:
+			config.toolName === undefined
+				? 'required'
+				: { type: 'function', function: { name: config.toolName } },
 		parallel_tool_calls: false,
 	};
 	// The same model settings as the full loop sends (one place: model-request).

@@ -6,8 +6,13 @@ import type { AgentTool } from '../../../tools/agent-tool';
  * name that matches nothing is returned as written, so the validator's own check reports it
  * with the list of connected tools.
  */
-export function resolveValidatorToolName(chosen: string | undefined, tools: readonly Pick<AgentTool, 'name' | 'sourceNodeName'>[]): string | undefined {
+export function resolveValidatorToolName(
+	chosen: string | undefined,
+	tools: readonly Pick<AgentTool, 'name' | 'sourceNodeName'>[],
+): string | undefined {
 	const wanted = (chosen ?? '').trim();
 	if (wanted === '') return undefined;
-	return tools.find((tool) => tool.name === wanted || tool.sourceNodeName === wanted)?.name ?? wanted;
+	return (
+		tools.find((tool) => tool.name === wanted || tool.sourceNodeName === wanted)?.name ?? wanted
+	);
 }

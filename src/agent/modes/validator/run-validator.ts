@@ -8,7 +8,11 @@ import { OutputBoundary, type OutputBoundaryOptions } from '../../output-boundar
 import type { CallModel } from '../../call-model-step';
 import { abortReason } from '../../stop-agent';
 import { withRunTimeLimits } from '../../time-limits/default-time-limits';
-import { applyValidatorToolResult, applyValidatorTurn, failValidator } from './apply-validator-turn';
+import {
+	applyValidatorToolResult,
+	applyValidatorTurn,
+	failValidator,
+} from './apply-validator-turn';
 import { createValidatorState, type ValidatorInput } from './create-validator-state';
 import { nextValidatorAction } from './next-validator-action';
 import type { ValidatorResult, ValidatorState } from './validator-state';
@@ -43,11 +47,15 @@ export interface RunValidatorOptions extends OutputBoundaryOptions {
  * @throws the model call's own error (e.g. ApiCallError), its secrets redacted, when a model call fails.
  * @throws {AgentConfigurationError} for a bad input (no tools, unknown tool name, …).
  */
-export async function runValidator(options: RunValidatorOptions): Promise<{ state: ValidatorState; result: ValidatorResult }> {
+export async function runValidator(
+	options: RunValidatorOptions,
+): Promise<{ state: ValidatorState; result: ValidatorResult }> {
 	return withRunTimeLimits('runValidator', options, runValidatorLoop);
 }
 
-async function runValidatorLoop(options: RunValidatorOptions): Promise<{ state: ValidatorState; result: ValidatorResult }> {
+async function runValidatorLoop(
+	options: RunValidatorOptions,
+): Promise<{ state: ValidatorState; result: ValidatorResult }> {
 	const { signal } = options;
 	const emit = (event: AgentEvent): void => options.onEvent?.(event);
 	const boundary = new OutputBoundary(options);
@@ -55,20 +63,29 @@ async function runValidatorLoop(options: RunValidatorOptions): Promise<{ state: 
 		if (options.debug) emit({ type: 'debug', line: boundary.line(line) });
 	};
 	const byName = new Map(options.tools.map((tool) => [tool.name, tool]));
-	if (!options.state && !options.input) throw new AgentConfigurationError('input', 'runValidator needs a state to resume or an input to start from.');
+	if (!options.state && !options.input)
+		throw new AgentConfigurationError(
+			'input',
+			'runValidator needs a state to resume or an input to start from.',
+		);
 	let state = options.state ?? createValidatorState({ ...options.input!, tools: options.tools });
 	const update = (next: ValidatorState): void => {
 		state = next;
 		options.onState?.(state);
 	};
-	debug(`[DEBUG] Starting validator. Tool: ${state.config.toolName ?? `any of ${state.tools.map((tool) => tool.name).join(', ')}`}, max attempts: ${state.config.maxAttempts}${state.config.validateOnly ? ', validate only' : ''}`);
+	debug(
+		`[DEBUG] Starting validator. Tool: ${state.config.toolName ?? `any of ${state.tools.map((tool) => tool.name).join(', ')}`}, max attempts: ${state.config.maxAttempts}${state.config.validateOnly ? ', validate only' : ''}`,
+	);
 
 	for (;;) {
-		if (signal?.aborted) update(failValidator(state, 'aborted', `The validator stopped: ${abortReason(signal)}.`));
+		if (signal?.aborted)
+			update(failValidator(state, 'aborted', `The validator stopped: ${abortReason(signal)}.`));
 		const action = nextValidatorAction(state);
 		switch (action.type) {
 			case 'done':
-				debug(`[DEBUG] Validator finished after ${action.result.attempts} attempt(s): ${action.result.tool}`);
+				debug(
+					`[DEBUG] Validator finished after ${action.result.attempts} attempt(s): ${action.result.tool}`,
+				);
 				return { state, result: action.result };
 			case 'failed':
 				debug(`[DEBUG] Validator stopped: ${action.error.message.split('\n')[0]}`);
@@ -77,17 +94,27 @@ async function runValidatorLoop(options: RunValidatorOptions): Promise<{ state: 
 				debug(`[DEBUG] Attempt ${action.attempt}/${state.config.maxAttempts}`);
 				let turn: AssistantTurn;
 				try {
-					turn = await callModelStep(action.request, { iteration: action.attempt, final: false }, { callModel: options.callModel, signal, emit });
+					turn = await callModelStep(
+						action.request,
+						{ iteration: action.attempt, final: false },
+						{ callModel: options.callModel, signal, emit },
+					);
 				} catch (error) {
 					if (signal?.aborted) continue;
 					const failure = boundary.error(error);
-					update(failValidator(state, 'model-error', (failure as Error)?.message ?? String(failure)));
+					update(
+						failValidator(state, 'model-error', (failure as Error)?.message ?? String(failure)),
+					);
 					throw failure;
 				}
 				update(applyValidatorTurn(state, turn));
 				const errors = state.attempts.at(-1)?.errors ?? [];
-				for (const error of errors) debug(`[DEBUG] Attempt ${action.attempt} rejected: ${error.replace(/\n/g, ' ')}`);
-				if (errors.length === 0) debug(`[DEBUG] Attempt ${action.attempt} accepted: ${state.call?.name} ${JSON.stringify(state.call?.arguments)}`);
+				for (const error of errors)
+					debug(`[DEBUG] Attempt ${action.attempt} rejected: ${error.replace(/\n/g, ' ')}`);
+				if (errors.length === 0)
+					debug(
+						`[DEBUG] Attempt ${action.attempt} accepted: ${state.call?.name} ${JSON.stringify(state.call?.arguments)}`,
+					);
 				break;
 			}
 			case 'run-tools': {
@@ -100,7 +127,15 @@ async function runValidatorLoop(options: RunValidatorOptions): Promise<{ state: 
 				const { observation, durationMs } = result;
 				emit({
 					type: 'step-end',
-					step: { iteration: state.attempts.length, toolCallId: call.toolCallId, tool: call.name, arguments: call.arguments, result: observation.content, isError: observation.isError, durationMs },
+					step: {
+						iteration: state.attempts.length,
+						toolCallId: call.toolCallId,
+						tool: call.name,
+						arguments: call.arguments,
+						result: observation.content,
+						isError: observation.isError,
+						durationMs,
+					},
 				});
 				break;
 			}

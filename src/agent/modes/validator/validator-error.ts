@@ -19,7 +19,12 @@ export class ValidatorError extends ToolbridgeError {
 	readonly attempts: ValidatorAttempt[];
 	readonly usage: Usage;
 
-	constructor(reason: ValidatorFailureCode, message: string, details: { attempts: ValidatorAttempt[]; usage: Usage }, options?: { cause?: unknown }) {
+	constructor(
+		reason: ValidatorFailureCode,
+		message: string,
+		details: { attempts: ValidatorAttempt[]; usage: Usage },
+		options?: { cause?: unknown },
+	) {
 		super(codes[reason], message, options);
 		this.name = 'ValidatorError';
 		this.reason = reason;

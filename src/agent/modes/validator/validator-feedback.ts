@@ -5,13 +5,15 @@
 
 /** The model answered with text instead of a tool call. */
 export function textInsteadOfCallFeedback(toolNames: string[], forced?: string): string {
-	const what = forced !== undefined ? `the tool '${forced}'` : `one of the tools (${toolNames.join(', ')})`;
+	const what =
+		forced !== undefined ? `the tool '${forced}'` : `one of the tools (${toolNames.join(', ')})`;
 	return `Error: you answered with text, but this step needs a tool call. Call ${what} with arguments that match its schema; do not answer in text.`;
 }
 
 /** The model called a tool that is not offered (or not the one that is required). */
 export function wrongToolFeedback(name: string, toolNames: string[], forced?: string): string {
-	if (forced !== undefined) return `Error: tool '${name}' is not allowed here. Call the tool '${forced}'.`;
+	if (forced !== undefined)
+		return `Error: tool '${name}' is not allowed here. Call the tool '${forced}'.`;
 	return `Error: model tried to call unavailable tool '${name}'. Available tools: ${toolNames.join(', ')}.`;
 }
 

@@ -11,7 +11,9 @@ export type AiNodeSdk = Pick<typeof import('@n8n/ai-node-sdk'), 'BaseChatModel' 
  *
  * @throws ToolbridgeError `AI_NODE_SDK_UNAVAILABLE` when it cannot be loaded (an older n8n).
  */
-export function loadAiNodeSdk(requireModule: (id: string) => unknown = createRequire(__filename)): AiNodeSdk {
+export function loadAiNodeSdk(
+	requireModule: (id: string) => unknown = createRequire(__filename),
+): AiNodeSdk {
 	let sdk: Partial<AiNodeSdk>;
 	try {
 		sdk = requireModule('@n8n/ai-node-sdk') as Partial<AiNodeSdk>;
@@ -23,7 +25,10 @@ export function loadAiNodeSdk(requireModule: (id: string) => unknown = createReq
 		);
 	}
 	if (typeof sdk.BaseChatModel !== 'function' || typeof sdk.supplyModel !== 'function') {
-		throw new ToolbridgeError('AI_NODE_SDK_UNAVAILABLE', 'The @n8n/ai-node-sdk this n8n ships has no BaseChatModel or supplyModel; the Toolbridge Chat Model needs version 0.31 or later.');
+		throw new ToolbridgeError(
+			'AI_NODE_SDK_UNAVAILABLE',
+			'The @n8n/ai-node-sdk this n8n ships has no BaseChatModel or supplyModel; the Toolbridge Chat Model needs version 0.31 or later.',
+		);
 	}
 	return sdk as AiNodeSdk;
 }

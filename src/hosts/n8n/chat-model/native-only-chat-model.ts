@@ -9,7 +9,11 @@ import type { ToolbridgeNativeModel } from '../toolbridge-native-model';
  * context). Any other consumer (n8n's own AI Agent, a chain) gets `unavailable` — a clear
  * `AI_NODE_SDK_UNAVAILABLE` — from every model method it tries.
  */
-export function nativeOnlyChatModel(native: ToolbridgeNativeModel, context: ISupplyDataFunctions, unavailable: ToolbridgeError): object {
+export function nativeOnlyChatModel(
+	native: ToolbridgeNativeModel,
+	context: ISupplyDataFunctions,
+	unavailable: ToolbridgeError,
+): object {
 	const refuse = (): never => {
 		throw unavailable;
 	};

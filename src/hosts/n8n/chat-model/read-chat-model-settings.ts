@@ -46,18 +46,29 @@ export interface ChatModelNodeOptions extends Pick<
  * extra headers, provider options or stop sequences.
  * @throws what n8n's `getCredentials` / `getNodeParameter` throw.
  */
-export async function readChatModelSettings(context: ISupplyDataFunctions, itemIndex: number): Promise<ToolbridgeNativeModel> {
+export async function readChatModelSettings(
+	context: ISupplyDataFunctions,
+	itemIndex: number,
+): Promise<ToolbridgeNativeModel> {
 	const credential = await readCredentialConnection(context, itemIndex);
 	const options = context.getNodeParameter('options', itemIndex, {}) as ChatModelNodeOptions;
 	const model = readModelOptions(options);
 	const { connection, secrets } = chatConnectionFor(credential, model, options.timeout);
-	const modelId = readModelParameter(context.getNodeParameter('model', itemIndex, '', { extractValue: true }));
-	if (modelId === '') throw new AgentConfigurationError('model', 'The model is empty. Pick one from the list or give a model id such as anthropic/claude-sonnet-4.');
+	const modelId = readModelParameter(
+		context.getNodeParameter('model', itemIndex, '', { extractValue: true }),
+	);
+	if (modelId === '')
+		throw new AgentConfigurationError(
+			'model',
+			'The model is empty. Pick one from the list or give a model id such as anthropic/claude-sonnet-4.',
+		);
 
 	const config: ToolbridgeNativeModel['config'] = { model: modelId };
-	for (const [key, value] of Object.entries(model.config)) if (value !== undefined) (config as Record<string, unknown>)[key] = value;
+	for (const [key, value] of Object.entries(model.config))
+		if (value !== undefined) (config as Record<string, unknown>)[key] = value;
 	if (options.temperature !== undefined) config.temperature = options.temperature;
 	if (options.maxTokens !== undefined) config.maxTokens = options.maxTokens;
-	if (options.reasoningEffort && options.reasoningEffort !== 'default') config.reasoning = { effort: options.reasoningEffort };
+	if (options.reasoningEffort && options.reasoningEffort !== 'default')
+		config.reasoning = { effort: options.reasoningEffort };
 	return { connection, config, secrets };
 }

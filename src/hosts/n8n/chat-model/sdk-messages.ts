@@ -25,7 +25,12 @@ export function toChatMessages(messages: Message[]): ChatMessage[] {
 	const wire: ChatMessage[] = [];
 	messages.forEach((message, messageIndex) => {
 		const results = message.content.filter((block) => block.type === 'tool-result');
-		for (const result of results) wire.push({ role: 'tool', tool_call_id: result.toolCallId, content: toolResultText(result.result) });
+		for (const result of results)
+			wire.push({
+				role: 'tool',
+				tool_call_id: result.toolCallId,
+				content: toolResultText(result.result),
+			});
 		if (message.role === 'tool') return;
 		if (message.role === 'assistant') {
 			wire.push(assistantMessage(message.content, messageIndex));
@@ -34,21 +39,41 @@ export function toChatMessages(messages: Message[]): ChatMessage[] {
 		const content = userContent(message.content);
 		if (content === undefined && results.length > 0) return;
 		if (message.role === 'system') wire.push({ role: 'system', content: content ?? '' });
-		else wire.push(message.name ? { role: 'user', content: content ?? '', name: message.name } : { role: 'user', content: content ?? '' });
+		else
+			wire.push(
+				message.name
+					? { role: 'user', content: content ?? '', name: message.name }
+					: { role: 'user', content: content ?? '' },
+			);
 	});
 	return wire;
 }
 
 function assistantMessage(blocks: MessageContent[], messageIndex: number): ChatMessage {
 	const text = blocks.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('');
-	const reasoning = blocks.flatMap((block) => (block.type === 'reasoning' ? [block.text] : [])).join('');
+	const reasoning = blocks
+		.flatMap((block) => (block.type === 'reasoning' ? [block.text] : []))
+		.join('');
 	const toolCalls: WireToolCall[] = [];
 	blocks.forEach((block, blockIndex) => {
 		const id = `call_${messageIndex}_${blockIndex}`;
-		if (block.type === 'tool-call') toolCalls.push({ id: block.toolCallId ?? id, type: 'function', function: { name: block.toolName, arguments: block.input } });
-		else if (block.type === 'invalid-tool-call' && block.name) toolCalls.push({ id: block.toolCallId ?? id, type: 'function', function: { name: block.name, arguments: block.args ?? '' } });
+		if (block.type === 'tool-call')
+			toolCalls.push({
+				id: block.toolCallId ?? id,
+				type: 'function',
+				function: { name: block.toolName, arguments: block.input },
+			});
+		else if (block.type === 'invalid-tool-call' && block.name)
+			toolCalls.push({
+				id: block.toolCallId ?? id,
+				type: 'function',
+				function: { name: block.name, arguments: block.args ?? '' },
+			});
 	});
-	const message: Extract<ChatMessage, { role: 'assistant' }> = { role: 'assistant', content: text === '' && toolCalls.length > 0 ? null : text };
+	const message: Extract<ChatMessage, { role: 'assistant' }> = {
+		role: 'assistant',
+		content: text === '' && toolCalls.length > 0 ? null : text,
+	};
 	if (toolCalls.length > 0) message.tool_calls = toolCalls;
 	if (reasoning !== '') message.reasoning = reasoning;
 	const details = reasoningDetailsOf(blocks);
@@ -59,7 +84,10 @@ function assistantMessage(blocks: MessageContent[], messageIndex: number): ChatM
 /** The first `reasoning_details` array in the blocks' `providerMetadata`, or in a `provider` block (a streamed turn's). */
 function reasoningDetailsOf(blocks: MessageContent[]): ReasoningDetail[] | undefined {
 	for (const block of blocks) {
-		const details = block.type === 'provider' ? block.value[reasoningDetailsKey] : block.providerMetadata?.[reasoningDetailsKey];
+		const details =
+			block.type === 'provider'
+				? block.value[reasoningDetailsKey]
+				: block.providerMetadata?.[reasoningDetailsKey];
 		if (Array.isArray(details) && details.length > 0) return details as ReasoningDetail[];
 	}
 	return undefined;
@@ -73,21 +101,33 @@ function userContent(blocks: MessageContent[]): string | ContentPart[] | undefin
 		else if (block.type === 'file') parts.push(filePart(block));
 	}
 	if (parts.length === 0) return undefined;
-	if (parts.every((part) => part.type === 'text')) return parts.map((part) => (part as { text: string }).text).join('\n');
+	if (parts.every((part) => part.type === 'text'))
+		return parts.map((part) => (part as { text: string }).text).join('\n');
 	return parts;
 }
 
 function filePart(block: ContentFile): ContentPart {
 	const metadata = block.providerMetadata ?? {};
-	const mediaType = block.mediaType ?? (typeof metadata.mimeType === 'string' ? metadata.mimeType : undefined);
-	const url = fileUrl(block.data, mediaType) ?? (typeof metadata.url === 'string' ? metadata.url : '');
-	if (mediaType === undefined || mediaType.startsWith('image/')) return { type: 'image_url', image_url: { url } };
-	const filename = typeof metadata.filename === 'string' ? metadata.filename : typeof metadata.name === 'string' ? metadata.name : undefined;
+	const mediaType =
+		block.mediaType ?? (typeof metadata.mimeType === 'string' ? metadata.mimeType : undefined);
+	const url =
+		fileUrl(block.data, mediaType) ?? (typeof metadata.url === 'string' ? metadata.url : '');
+	if (mediaType === undefined || mediaType.startsWith('image/'))
+		return { type: 'image_url', image_url: { url } };
+	const filename =
+		typeof metadata.filename === 'string'
+			? metadata.filename
+			: typeof metadata.name === 'string'
+				? metadata.name
+				: undefined;
 	return { type: 'file', file: filename ? { filename, file_data: url } : { file_data: url } };
 }
 
 /** The file's data as a URL: `data:` and http(s) URLs as they are, base64 text or bytes as a `data:` URL. */
-function fileUrl(data: ContentFile['data'] | undefined, mediaType: string | undefined): string | undefined {
+function fileUrl(
+	data: ContentFile['data'] | undefined,
+	mediaType: string | undefined,
+): string | undefined {
 	if (data === undefined || data === null || data.length === 0) return undefined;
 	if (typeof data === 'string' && /^(data:|https?:\/\/)/i.test(data)) return data;
 	const base64 = typeof data === 'string' ? data : Buffer.from(data).toString('base64');
@@ -97,7 +137,15 @@ function fileUrl(data: ContentFile['data'] | undefined, mediaType: string | unde
 /** A tool result as the text the model reads: strings as they are, text blocks joined, anything else as JSON. */
 function toolResultText(result: unknown): string {
 	if (typeof result === 'string') return result;
-	if (Array.isArray(result) && result.every((block) => typeof block === 'object' && block !== null && (block as { type?: unknown }).type === 'text')) {
+	if (
+		Array.isArray(result) &&
+		result.every(
+			(block) =>
+				typeof block === 'object' &&
+				block !== null &&
+				(block as { type?: unknown }).type === 'text',
+		)
+	) {
 		return result.map((block) => String((block as { text?: unknown }).text ?? '')).join('');
 	}
 	return JSON.stringify(result) ?? '';

@@ -11,14 +11,36 @@ import { reasoningDetailsKey } from './sdk-messages';
 export function toGenerateResult(turn: AssistantTurn): GenerateResult {
 	const content: MessageContent[] = [];
 	if (turn.reasoning !== '') content.push({ type: 'reasoning', text: turn.reasoning });
-	if (turn.text !== '' || turn.toolCalls.length === 0) content.push({ type: 'text', text: turn.text });
+	if (turn.text !== '' || turn.toolCalls.length === 0)
+		content.push({ type: 'text', text: turn.text });
 	for (const call of turn.toolCalls) {
-		if (call.arguments !== undefined && call.error === undefined) content.push({ type: 'tool-call', toolCallId: call.toolCallId, toolName: call.name, input: JSON.stringify(call.arguments) });
-		else content.push({ type: 'invalid-tool-call', toolCallId: call.toolCallId, name: call.name, args: call.argumentsText, error: call.error ?? 'Broken arguments.' });
+		if (call.arguments !== undefined && call.error === undefined)
+			content.push({
+				type: 'tool-call',
+				toolCallId: call.toolCallId,
+				toolName: call.name,
+				input: JSON.stringify(call.arguments),
+			});
+		else
+			content.push({
+				type: 'invalid-tool-call',
+				toolCallId: call.toolCallId,
+				name: call.name,
+				args: call.argumentsText,
+				error: call.error ?? 'Broken arguments.',
+			});
 	}
 	const providerMetadata = turnMetadata(turn);
-	if (providerMetadata[reasoningDetailsKey]) content[0] = { ...content[0], providerMetadata: { [reasoningDetailsKey]: turn.reasoningDetails } };
-	const result: GenerateResult = { message: { role: 'assistant', content }, finishReason: turn.finishReason, providerMetadata };
+	if (providerMetadata[reasoningDetailsKey])
+		content[0] = {
+			...content[0],
+			providerMetadata: { [reasoningDetailsKey]: turn.reasoningDetails },
+		};
+	const result: GenerateResult = {
+		message: { role: 'assistant', content },
+		finishReason: turn.finishReason,
+		providerMetadata,
+	};
 	if (turn.usage) result.usage = toTokenUsage(turn.usage);
 	return result;
 }
@@ -36,7 +58,15 @@ export function toStreamChunk(part: StreamPart): StreamChunk | undefined {
 		case 'reasoning-delta':
 			return { type: 'reasoning-delta', delta: part.text };
 		case 'tool-call':
-			return { type: 'tool-call-delta', id: part.toolCall.toolCallId, name: part.toolCall.name, argumentsDelta: part.toolCall.arguments !== undefined ? JSON.stringify(part.toolCall.arguments) : part.toolCall.argumentsText };
+			return {
+				type: 'tool-call-delta',
+				id: part.toolCall.toolCallId,
+				name: part.toolCall.name,
+				argumentsDelta:
+					part.toolCall.arguments !== undefined
+						? JSON.stringify(part.toolCall.arguments)
+						: part.toolCall.argumentsText,
+			};
 		default:
 			return undefined;
 	}
@@ -49,23 +79,37 @@ export function toStreamChunk(part: StreamPart): StreamChunk | undefined {
  */
 export function toClosingChunks(turn: AssistantTurn): StreamChunk[] {
 	const chunks: StreamChunk[] = [];
-	if (turn.reasoningDetails.length > 0 && turn.toolCalls.length > 0) chunks.push({ type: 'content', content: { type: 'provider', value: { [reasoningDetailsKey]: turn.reasoningDetails } } });
+	if (turn.reasoningDetails.length > 0 && turn.toolCalls.length > 0)
+		chunks.push({
+			type: 'content',
+			content: { type: 'provider', value: { [reasoningDetailsKey]: turn.reasoningDetails } },
+		});
 	chunks.push(toFinishChunk(turn));
 	return chunks;
 }
 
 /** The `finish` chunk of a streamed turn, with its usage and metadata (the `reasoning_details` to send back). */
 export function toFinishChunk(turn: AssistantTurn): StreamChunk {
-	const chunk: StreamChunk = { type: 'finish', finishReason: turn.finishReason, providerMetadata: turnMetadata(turn) };
+	const chunk: StreamChunk = {
+		type: 'finish',
+		finishReason: turn.finishReason,
+		providerMetadata: turnMetadata(turn),
+	};
 	if (turn.usage) chunk.usage = toTokenUsage(turn.usage);
 	return chunk;
 }
 
 /** Our usage as the SDK's: cached prompt tokens as `cacheRead`, reasoning tokens, cost and cache writes as metadata. */
 export function toTokenUsage(usage: Usage): TokenUsage {
-	const tokenUsage: TokenUsage = { promptTokens: usage.promptTokens, completionTokens: usage.completionTokens, totalTokens: usage.totalTokens };
-	if (usage.cachedTokens !== undefined) tokenUsage.inputTokenDetails = { cacheRead: usage.cachedTokens };
-	if (usage.reasoningTokens !== undefined) tokenUsage.outputTokenDetails = { reasoning: usage.reasoningTokens };
+	const tokenUsage: TokenUsage = {
+		promptTokens: usage.promptTokens,
+		completionTokens: usage.completionTokens,
+		totalTokens: usage.totalTokens,
+	};
+	if (usage.cachedTokens !== undefined)
+		tokenUsage.inputTokenDetails = { cacheRead: usage.cachedTokens };
+	if (usage.reasoningTokens !== undefined)
+		tokenUsage.outputTokenDetails = { reasoning: usage.reasoningTokens };
 	const additional: Record<string, unknown> = {};
 	if (usage.cost !== undefined) additional.cost = usage.cost;
 	if (usage.cacheWriteTokens !== undefined) additional.cacheWriteTokens = usage.cacheWriteTokens;

@@ -18,9 +18,16 @@ export function toWireTools(tools: Tool[], model: string): WireTool[] {
 	const family = modelFamilyFromModelId(model);
 	return tools.map((tool) => {
 		if (tool.type !== 'function') {
-			throw new ToolbridgeError('PROVIDER_TOOL_UNSUPPORTED', `Tool "${tool.name}" is a provider tool (${tool.type}); the Toolbridge Chat Model calls function tools only.`);
+			throw new ToolbridgeError(
+				'PROVIDER_TOOL_UNSUPPORTED',
+				`Tool "${tool.name}" is a provider tool (${tool.type}); the Toolbridge Chat Model calls function tools only.`,
+			);
 		}
-		const wire = toOpenAITool({ name: tool.name, description: tool.description, parameters: tool.inputSchema as JsonSchema });
+		const wire = toOpenAITool({
+			name: tool.name,
+			description: tool.description,
+			parameters: tool.inputSchema as JsonSchema,
+		});
 		wire.function.parameters = shapeToolSchema(wire.function.parameters, { family });
 		if (tool.strict !== undefined) wire.function.strict = tool.strict;
 		return wire;

@@ -14,7 +14,11 @@ import { ToolbridgeError } from '../../../errors/toolbridge-error';
  *
  * @throws {AgentConfigurationError} for bad settings (see `readChatModelSettings`).
  */
-export async function supplyToolbridgeChatModel(context: ISupplyDataFunctions, itemIndex: number, loadSdk: () => AiNodeSdk = loadAiNodeSdk): Promise<SupplyData> {
+export async function supplyToolbridgeChatModel(
+	context: ISupplyDataFunctions,
+	itemIndex: number,
+	loadSdk: () => AiNodeSdk = loadAiNodeSdk,
+): Promise<SupplyData> {
 	const native = await readChatModelSettings(context, itemIndex);
 	let sdk: AiNodeSdk;
 	try {

@@ -1,6 +1,18 @@
-import type { ChatModel, ChatModelConfig, GenerateResult, Message, StreamChunk, Tool } from '@n8n/ai-node-sdk';
+import type {
+	ChatModel,
+	ChatModelConfig,
+	GenerateResult,
+	Message,
+	StreamChunk,
+	Tool,
+} from '@n8n/ai-node-sdk';
 import { createChatModelCaller } from '../../../agent/create-chat-model-caller';
-import { applyModelRouting, applyModelSampling, withPromptCaching, type ModelRequestConfig } from '../../../agent/model-request';
+import {
+	applyModelRouting,
+	applyModelSampling,
+	withPromptCaching,
+	type ModelRequestConfig,
+} from '../../../agent/model-request';
 import { Redactor } from '../../../chat/redactor';
 import type { AssistantTurn, ChatRequest, StreamPart } from '../../../chat/types';
 import type { ToolbridgeNativeModel } from '../toolbridge-native-model';
@@ -20,7 +32,10 @@ const natives = new WeakMap<object, ToolbridgeNativeModel>();
 /** A Toolbridge chat model: an SDK `ChatModel` that also carries its {@link ToolbridgeNativeModel}. */
 export type ToolbridgeChatModel = ChatModel & { readonly toolbridgeNative: ToolbridgeNativeModel };
 
-const classes = new WeakMap<AiNodeSdk['BaseChatModel'], new (native: ToolbridgeNativeModel) => ToolbridgeChatModel>();
+const classes = new WeakMap<
+	AiNodeSdk['BaseChatModel'],
+	new (native: ToolbridgeNativeModel) => ToolbridgeChatModel
+>();
 
 /**
  * A chat model on the SDK's `BaseChatModel` whose `generate` and `stream` run the package's
@@ -28,7 +43,10 @@ const classes = new WeakMap<AiNodeSdk['BaseChatModel'], new (native: ToolbridgeN
  * routing, reasoning_details round trip, prompt caching, per-family tool schemas, stall and
  * first-token limits). Errors leave it redacted of the native model's secrets.
  */
-export function createToolbridgeChatModel(sdk: AiNodeSdk, native: ToolbridgeNativeModel): ToolbridgeChatModel {
+export function createToolbridgeChatModel(
+	sdk: AiNodeSdk,
+	native: ToolbridgeNativeModel,
+): ToolbridgeChatModel {
 	let ModelClass = classes.get(sdk.BaseChatModel);
 	if (!ModelClass) {
 		ModelClass = defineModelClass(sdk.BaseChatModel);
@@ -65,7 +83,10 @@ function defineModelClass(Base: AiNodeSdk['BaseChatModel']) {
 			}
 		}
 
-		async *stream(messages: Message[], config?: CallConfig): AsyncGenerator<StreamChunk, void, undefined> {
+		async *stream(
+			messages: Message[],
+			config?: CallConfig,
+		): AsyncGenerator<StreamChunk, void, undefined> {
 			const call = this.prepare(messages, config);
 			const queue = new PartQueue<StreamChunk>();
 			const done = call.run((part) => {
@@ -95,23 +116,30 @@ function defineModelClass(Base: AiNodeSdk['BaseChatModel']) {
 			const headers = { ...native.connection.headers, ...definedHeaders(settings.headers) };
 			const redactor = new Redactor([...native.secrets, ...Object.values(headers)]);
 			const connection = { ...native.connection, headers };
-			if (typeof settings.timeout === 'number' && settings.timeout > 0) connection.timeoutMs = connection.totalTimeoutMs = settings.timeout;
+			if (typeof settings.timeout === 'number' && settings.timeout > 0)
+				connection.timeoutMs = connection.totalTimeoutMs = settings.timeout;
 			const request = chatRequest(modelConfig(native.config, settings), messages, this.tools);
 			const controller = new AbortController();
-			const signals = [settings.abortSignal, settings.signal].filter((signal): signal is AbortSignal => signal !== undefined);
+			const signals = [settings.abortSignal, settings.signal].filter(
+				(signal): signal is AbortSignal => signal !== undefined,
+			);
 			const signal = AbortSignal.any([controller.signal, ...signals]);
 			const callModel = createChatModelCaller(connection);
 			return {
 				redactor,
 				abort: () => controller.abort(),
-				run: (onPart?: (part: StreamPart) => void): Promise<AssistantTurn> => callModel(request, { signal, onPart }),
+				run: (onPart?: (part: StreamPart) => void): Promise<AssistantTurn> =>
+					callModel(request, { signal, onPart }),
 			};
 		}
 	};
 }
 
 /** The node's model settings with the call's own sampling settings over them. */
-function modelConfig(base: ToolbridgeNativeModel['config'], settings: CallConfig): ModelRequestConfig {
+function modelConfig(
+	base: ToolbridgeNativeModel['config'],
+	settings: CallConfig,
+): ModelRequestConfig {
 	const config: ModelRequestConfig = { ...base };
 	if (settings.temperature !== undefined) config.temperature = settings.temperature;
 	if (settings.maxTokens !== undefined) config.maxTokens = settings.maxTokens;
@@ -120,21 +148,28 @@ function modelConfig(base: ToolbridgeNativeModel['config'], settings: CallConfig
 	if (settings.frequencyPenalty !== undefined) config.frequencyPenalty = settings.frequencyPenalty;
 	if (settings.presencePenalty !== undefined) config.presencePenalty = settings.presencePenalty;
 	if (settings.seed !== undefined) config.seed = settings.seed;
-	if (settings.stopSequences !== undefined && settings.stopSequences.length > 0) config.stop = settings.stopSequences;
+	if (settings.stopSequences !== undefined && settings.stopSequences.length > 0)
+		config.stop = settings.stopSequences;
 	return config;
 }
 
 /** The request for one call: messages (with caching breakpoints), routing, tools shaped for the model's family, sampling. */
 function chatRequest(config: ModelRequestConfig, messages: Message[], tools: Tool[]): ChatRequest {
-	const request: ChatRequest = { model: config.model, messages: withPromptCaching(config, toChatMessages(messages)) };
+	const request: ChatRequest = {
+		model: config.model,
+		messages: withPromptCaching(config, toChatMessages(messages)),
+	};
 	applyModelRouting(request, config);
 	if (tools.length > 0) request.tools = toWireTools(tools, config.model);
 	applyModelSampling(request, config);
 	return request;
 }
 
-function definedHeaders(headers: Record<string, string | undefined> | undefined): Record<string, string> {
+function definedHeaders(
+	headers: Record<string, string | undefined> | undefined,
+): Record<string, string> {
 	const defined: Record<string, string> = {};
-	for (const [name, value] of Object.entries(headers ?? {})) if (typeof value === 'string') defined[name] = value;
+	for (const [name, value] of Object.entries(headers ?? {}))
+		if (typeof value === 'string') defined[name] = value;
 	return defined;
 }

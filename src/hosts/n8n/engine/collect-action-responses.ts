@@ -18,7 +18,12 @@ import { declinedObservation, reviewDecision } from './review-decision';
  * the run's `boundary` (secrets redacted, text capped) before it is kept in the item, which
  * n8n persists. Returns the debug lines, one per action answered.
  */
-export function collectActionResponses(item: EngineItem, response: EngineResponse, inputJson: IDataObject = {}, boundary = new OutputBoundary()): string[] {
+export function collectActionResponses(
+	item: EngineItem,
+	response: EngineResponse,
+	inputJson: IDataObject = {},
+	boundary = new OutputBoundary(),
+): string[] {
 	const action = nextAction(item.state);
 	if (action.type !== 'run-tools') return [];
 	const byId = new Map(response.actionResponses.map((entry) => [entry.action.id, entry]));
@@ -26,32 +31,50 @@ export function collectActionResponses(item: EngineItem, response: EngineRespons
 	for (const call of action.calls) {
 		if (item.results.some((result) => result.toolCallId === call.toolCallId)) continue;
 		// Own keys only: a call id or tool name such as `toString` is not Object.prototype's member.
-		const actionId = Object.hasOwn(item.actionIds, call.toolCallId) ? item.actionIds[call.toolCallId] : undefined;
+		const actionId = Object.hasOwn(item.actionIds, call.toolCallId)
+			? item.actionIds[call.toolCallId]
+			: undefined;
 		if (actionId === undefined) continue;
 		const entry = byId.get(actionId);
-		const route = (Object.hasOwn(item.routes, call.name) ? item.routes[call.name] : undefined) ?? {};
+		const route =
+			(Object.hasOwn(item.routes, call.name) ? item.routes[call.name] : undefined) ?? {};
 		const approved = item.approved.includes(call.toolCallId);
-		const nodeName = entry?.action.nodeName ?? (approved ? route.gatedToolNodeName : route.nodeName) ?? call.name;
+		const nodeName =
+			entry?.action.nodeName ?? (approved ? route.gatedToolNodeName : route.nodeName) ?? call.name;
 		const durationMs = entry?.data.executionTime ?? 0;
 		if (route.gatedToolNodeName !== undefined && !approved && entry && !entry.data.error) {
 			const decision = reviewDecision(entry.data);
-			lines.push(`[DEBUG] Engine action ${actionId}: review node "${nodeName}" ${decision.approved ? 'approved' : 'declined'} ${call.name}${decision.reason ? ` (${decision.reason})` : ''}`);
+			lines.push(
+				`[DEBUG] Engine action ${actionId}: review node "${nodeName}" ${decision.approved ? 'approved' : 'declined'} ${call.name}${decision.reason ? ` (${decision.reason})` : ''}`,
+			);
 			if (decision.approved) {
 				item.approved.push(call.toolCallId);
 				continue;
 			}
-			item.results.push(boundary.result({ toolCallId: call.toolCallId, observation: { content: declinedObservation(call.name, nodeName, decision.reason), isError: true }, durationMs }));
+			item.results.push(
+				boundary.result({
+					toolCallId: call.toolCallId,
+					observation: {
+						content: declinedObservation(call.name, nodeName, decision.reason),
+						isError: true,
+					},
+					durationMs,
+				}),
+			);
 			continue;
 		}
 		const nested = route.nestedAgent ? nestedAgentObservation(entry?.data) : undefined;
-		if (nested?.usage) item.state = { ...item.state, usage: addUsage(item.state.usage, nested.usage) };
+		if (nested?.usage)
+			item.state = { ...item.state, usage: addUsage(item.state.usage, nested.usage) };
 		const observation =
 			nested?.observation ??
 			observationFromTaskData(entry?.data, call.name, nodeName, {
 				fields: { ...inputJson, toolCallId: actionId },
 				arguments: (entry?.action.input ?? call.arguments) as IDataObject,
 			});
-		lines.push(`[DEBUG] Engine action ${actionId}: node "${nodeName}" ${entry ? (observation.isError ? 'failed' : 'succeeded') : 'did not answer'} (${Math.round(durationMs)} ms)`);
+		lines.push(
+			`[DEBUG] Engine action ${actionId}: node "${nodeName}" ${entry ? (observation.isError ? 'failed' : 'succeeded') : 'did not answer'} (${Math.round(durationMs)} ms)`,
+		);
 		item.results.push(boundary.result({ toolCallId: call.toolCallId, observation, durationMs }));
 	}
 	return lines;

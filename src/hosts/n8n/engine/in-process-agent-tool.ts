@@ -1,4 +1,7 @@
-import { agentToolFromLangChain, type LangChainToolLike } from '../../../tools/agent-tool-from-langchain';
+import {
+	agentToolFromLangChain,
+	type LangChainToolLike,
+} from '../../../tools/agent-tool-from-langchain';
 import type { AgentTool } from '../../../tools/agent-tool';
 
 /**
@@ -13,7 +16,8 @@ export function inProcessAgentTool(tool: unknown): AgentTool {
 	const agentTool = agentToolFromLangChain(tool);
 	const metadata = (tool as LangChainToolLike).metadata ?? {};
 	if (typeof metadata.gatedToolNodeName !== 'string') return agentTool;
-	const reviewNode = typeof metadata.sourceNodeName === 'string' ? metadata.sourceNodeName : 'the review node';
+	const reviewNode =
+		typeof metadata.sourceNodeName === 'string' ? metadata.sourceNodeName : 'the review node';
 	return {
 		...agentTool,
 		invoke: async () => ({

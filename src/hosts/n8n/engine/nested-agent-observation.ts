@@ -33,7 +33,9 @@ export interface NestedAgentAnswer {
  * Returns `undefined` for anything else (a node error, several items, no `output`): the
  * generic observation applies then.
  */
-export function nestedAgentObservation(taskData: ITaskData | undefined): NestedAgentAnswer | undefined {
+export function nestedAgentObservation(
+	taskData: ITaskData | undefined,
+): NestedAgentAnswer | undefined {
 	if (!taskData || taskData.error) return undefined;
 	const items = outputItems(taskData);
 	if (items.length !== 1) return undefined;
@@ -42,7 +44,9 @@ export function nestedAgentObservation(taskData: ITaskData | undefined): NestedA
 	// An object answer (output format json) as JSON text, as the in-process nested tool returns it.
 	const content = typeof json.output === 'string' ? json.output : JSON.stringify(json.output);
 	const answer: NestedAgentAnswer = { observation: { content, isError: false } };
-	const usage: unknown = (taskData.metadata as NestedAgentTaskMetadata | undefined)?.[nestedAgentUsageKey];
+	const usage: unknown = (taskData.metadata as NestedAgentTaskMetadata | undefined)?.[
+		nestedAgentUsageKey
+	];
 	if (isUsage(usage)) answer.usage = usage;
 	return answer;
 }
@@ -50,5 +54,9 @@ export function nestedAgentObservation(taskData: ITaskData | undefined): NestedA
 function isUsage(value: unknown): value is Usage {
 	if (typeof value !== 'object' || value === null) return false;
 	const usage = value as Partial<Usage>;
-	return typeof usage.promptTokens === 'number' && typeof usage.completionTokens === 'number' && typeof usage.totalTokens === 'number';
+	return (
+		typeof usage.promptTokens === 'number' &&
+		typeof usage.completionTokens === 'number' &&
+		typeof usage.totalTokens === 'number'
+	);
 }

@@ -26,17 +26,26 @@ export function observationFromTaskData(
 	injected: InjectedInput = { fields: {}, arguments: {} },
 ): ToolObservation {
 	if (!taskData) {
-		return { content: `Error: no result came back from node "${nodeName}" for this call of '${toolName}'.`, isError: true };
+		return {
+			content: `Error: no result came back from node "${nodeName}" for this call of '${toolName}'.`,
+			isError: true,
+		};
 	}
 	if (taskData.error) return { content: nodeErrorText(taskData.error), isError: true };
 	const items = outputItems(taskData).map((item) => withoutInjectedFields(item, injected));
 	if (items.length === 0) {
-		return { content: `Tool '${toolName}' ran (node "${nodeName}") but returned no output items.`, isError: false };
+		return {
+			content: `Tool '${toolName}' ran (node "${nodeName}") but returned no output items.`,
+			isError: false,
+		};
 	}
 	if (items.length === 1 && isResponseOnly(items[0].json)) {
 		const response = items[0].json.response;
 		const content = typeof response === 'string' ? response : (JSON.stringify(response) ?? '');
-		const observation: ToolObservation = { content, isError: /^Error( during node execution)?:/.test(content) };
+		const observation: ToolObservation = {
+			content,
+			isError: /^Error( during node execution)?:/.test(content),
+		};
 		const data = typeof response === 'string' ? parseJsonText(response) : response;
 		if (data !== undefined) observation.data = data;
 		return observation;
@@ -46,9 +55,12 @@ export function observationFromTaskData(
 
 /** The error text of a failed node run: its message, and n8n's description when it adds something. */
 export function nodeErrorText(error: { message?: unknown; description?: unknown }): string {
-	const message = typeof error.message === 'string' && error.message !== '' ? error.message : 'Unknown error';
+	const message =
+		typeof error.message === 'string' && error.message !== '' ? error.message : 'Unknown error';
 	const description = typeof error.description === 'string' ? error.description : '';
-	return description !== '' && !message.includes(description) ? `Error: ${message}\n\nDetails: ${description}` : `Error: ${message}`;
+	return description !== '' && !message.includes(description)
+		? `Error: ${message}\n\nDetails: ${description}`
+		: `Error: ${message}`;
 }
 
 /** The output items of a task: the `ai_tool` output the engine rewires tool runs to, else `main`. */
@@ -66,16 +78,24 @@ export interface InjectedInput {
 	arguments: IDataObject;
 }
 
-function withoutInjectedFields(item: INodeExecutionData, injected: InjectedInput): INodeExecutionData {
+function withoutInjectedFields(
+	item: INodeExecutionData,
+	injected: InjectedInput,
+): INodeExecutionData {
 	if (!item.json) return item;
 	const json: IDataObject = {};
 	for (const [key, value] of Object.entries(item.json)) {
-		const echoed = !Object.hasOwn(injected.arguments, key) && Object.hasOwn(injected.fields, key) && JSON.stringify(injected.fields[key]) === JSON.stringify(value);
+		const echoed =
+			!Object.hasOwn(injected.arguments, key) &&
+			Object.hasOwn(injected.fields, key) &&
+			JSON.stringify(injected.fields[key]) === JSON.stringify(value);
 		if (!echoed) json[key] = value;
 	}
 	return { ...item, json };
 }
 
-function isResponseOnly(json: IDataObject | undefined): json is IDataObject & { response: unknown } {
+function isResponseOnly(
+	json: IDataObject | undefined,
+): json is IDataObject & { response: unknown } {
 	return json !== undefined && Object.keys(json).length === 1 && 'response' in json;
 }

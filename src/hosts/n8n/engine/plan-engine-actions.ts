@@ -20,10 +20,15 @@ export interface PlannedActions {
  * ids are unique within the request (`takenIds` is shared by all items of one request)
  * and map back to the item and tool call.
  */
-export function planEngineActions(item: EngineItem, calls: ToolCallRequest[], takenIds: Set<string>): PlannedActions {
+export function planEngineActions(
+	item: EngineItem,
+	calls: ToolCallRequest[],
+	takenIds: Set<string>,
+): PlannedActions {
 	const planned: PlannedActions = { actions: [], results: [], actionIds: {} };
 	for (const call of calls) {
-		const route = (Object.hasOwn(item.routes, call.name) ? item.routes[call.name] : undefined) ?? {};
+		const route =
+			(Object.hasOwn(item.routes, call.name) ? item.routes[call.name] : undefined) ?? {};
 		const approved = item.approved.includes(call.toolCallId);
 		const nodeName = approved ? route.gatedToolNodeName : route.nodeName;
 		if (nodeName === undefined) {
@@ -39,26 +44,53 @@ export function planEngineActions(item: EngineItem, calls: ToolCallRequest[], ta
 		}
 		const id = uniqueId(call.toolCallId, item.itemIndex, takenIds);
 		planned.actionIds[call.toolCallId] = id;
-		const metadata: EngineActionMetadata = { itemIndex: item.itemIndex, toolCallId: call.toolCallId, toolName: call.name };
+		const metadata: EngineActionMetadata = {
+			itemIndex: item.itemIndex,
+			toolCallId: call.toolCallId,
+			toolName: call.name,
+		};
 		let input: IDataObject;
 		if (route.gatedToolNodeName !== undefined && !approved) {
-			const { hitlParameters, ...rest } = call.arguments as { hitlParameters?: unknown; toolParameters?: unknown };
-			input = { ...rest, ...(isObject(hitlParameters) ? hitlParameters : {}), toolParameters: rest.toolParameters } as IDataObject;
-			metadata.hitl = { gatedToolNodeName: route.gatedToolNodeName, toolName: call.name, originalInput: rest.toolParameters };
+			const { hitlParameters, ...rest } = call.arguments as {
+				hitlParameters?: unknown;
+				toolParameters?: unknown;
+			};
+			input = {
+				...rest,
+				...(isObject(hitlParameters) ? hitlParameters : {}),
+				toolParameters: rest.toolParameters,
+			} as IDataObject;
+			metadata.hitl = {
+				gatedToolNodeName: route.gatedToolNodeName,
+				toolName: call.name,
+				originalInput: rest.toolParameters,
+			};
 		} else if (approved) {
 			const parameters = (call.arguments as { toolParameters?: unknown }).toolParameters;
-			input = isObject(parameters) ? { tool: call.name, ...parameters } : { tool: call.name, input: parameters as IDataObject[keyof IDataObject] };
+			input = isObject(parameters)
+				? { tool: call.name, ...parameters }
+				: { tool: call.name, input: parameters as IDataObject[keyof IDataObject] };
 			if (route.nodeName !== undefined) metadata.parentNodeName = route.nodeName;
 		} else {
-			input = route.fromToolkit ? { ...call.arguments, tool: call.name } : ({ ...call.arguments } as IDataObject);
+			input = route.fromToolkit
+				? { ...call.arguments, tool: call.name }
+				: ({ ...call.arguments } as IDataObject);
 		}
-		planned.actions.push({ actionType: 'ExecutionNodeAction', nodeName, input, type: 'ai_tool', id, metadata });
+		planned.actions.push({
+			actionType: 'ExecutionNodeAction',
+			nodeName,
+			input,
+			type: 'ai_tool',
+			id,
+			metadata,
+		});
 	}
 	return planned;
 }
 
 function uniqueId(toolCallId: string, itemIndex: number, takenIds: Set<string>): string {
-	let id = toolCallId !== '' && !takenIds.has(toolCallId) ? toolCallId : `${toolCallId}#item${itemIndex}`;
+	let id =
+		toolCallId !== '' && !takenIds.has(toolCallId) ? toolCallId : `${toolCallId}#item${itemIndex}`;
 	for (let suffix = 2; takenIds.has(id); suffix++) id = `${toolCallId}#item${itemIndex}-${suffix}`;
 	takenIds.add(id);
 	return id;

@@ -17,7 +17,10 @@ export interface ReviewDecision {
  */
 export function reviewDecision(taskData: ITaskData): ReviewDecision {
 	const json = outputItems(taskData)[0]?.json ?? {};
-	const nested = typeof json.data === 'object' && json.data !== null && !Array.isArray(json.data) ? (json.data as Record<string, unknown>) : {};
+	const nested =
+		typeof json.data === 'object' && json.data !== null && !Array.isArray(json.data)
+			? (json.data as Record<string, unknown>)
+			: {};
 	const approved = typeof json.approved === 'boolean' ? json.approved : nested.approved === true;
 	const reason = [json.chatInput, nested.chatInput, nested.text, json.text, nested.reason].find(
 		(value): value is string => typeof value === 'string' && value.trim() !== '',
@@ -28,7 +31,11 @@ export function reviewDecision(taskData: ITaskData): ReviewDecision {
 }
 
 /** The observation for a call the person declined. */
-export function declinedObservation(toolName: string, reviewNodeName: string, reason?: string): string {
+export function declinedObservation(
+	toolName: string,
+	reviewNodeName: string,
+	reason?: string,
+): string {
 	const said = reason ? ` Their feedback: "${reason}".` : '';
 	return (
 		`The person reviewing this call of '${toolName}' (node "${reviewNodeName}") declined it, so the tool was not run.${said} ` +

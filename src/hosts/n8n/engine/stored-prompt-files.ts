@@ -16,7 +16,12 @@ export type StoredEngineItem = EngineItem & { promptFiles?: true };
 export function withoutPromptFiles(items: readonly EngineItem[]): StoredEngineItem[] {
 	return items.map((item) => {
 		const prompt = item.state?.messages[item.state.turnStart];
-		if (prompt?.role !== 'user' || typeof prompt.content === 'string' || prompt.content.every((part) => part.type === 'text')) return item;
+		if (
+			prompt?.role !== 'user' ||
+			typeof prompt.content === 'string' ||
+			prompt.content.every((part) => part.type === 'text')
+		)
+			return item;
 		// `readBinaryPrompt` writes [prompt text?, (image note, image | file)…]: a first text part
 		// right before an image is that image's note, so the prompt was blank.
 		const [first, second] = prompt.content;
@@ -33,12 +38,21 @@ export function withoutPromptFiles(items: readonly EngineItem[]): StoredEngineIt
  *
  * @throws what `readBinaryPrompt` throws (e.g. the file is now too large).
  */
-export async function restorePromptFiles(context: IExecuteFunctions, item: StoredEngineItem): Promise<void> {
+export async function restorePromptFiles(
+	context: IExecuteFunctions,
+	item: StoredEngineItem,
+): Promise<void> {
 	if (!item.promptFiles) return;
-	const prompt = item.state.messages[item.state.turnStart] as Extract<ChatMessage, { role: 'user' }>;
+	const prompt = item.state.messages[item.state.turnStart] as Extract<
+		ChatMessage,
+		{ role: 'user' }
+	>;
 	const text = typeof prompt.content === 'string' ? prompt.content : '';
 	const messages = [...item.state.messages];
-	messages[item.state.turnStart] = { ...prompt, content: (await readBinaryPrompt(context, item.itemIndex, text)).prompt };
+	messages[item.state.turnStart] = {
+		...prompt,
+		content: (await readBinaryPrompt(context, item.itemIndex, text)).prompt,
+	};
 	item.state = { ...item.state, messages };
 	delete item.promptFiles;
 }

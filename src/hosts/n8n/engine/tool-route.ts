@@ -21,7 +21,8 @@ export function toolRouteOf(tool: Pick<LangChainToolLike, 'metadata'>): ToolRout
 	const metadata = tool.metadata ?? {};
 	const route: ToolRoute = {};
 	if (typeof metadata.sourceNodeName === 'string') route.nodeName = metadata.sourceNodeName;
-	if (typeof metadata.gatedToolNodeName === 'string') route.gatedToolNodeName = metadata.gatedToolNodeName;
+	if (typeof metadata.gatedToolNodeName === 'string')
+		route.gatedToolNodeName = metadata.gatedToolNodeName;
 	if (metadata.isFromToolkit === true) route.fromToolkit = true;
 	const toolbridge = metadata.toolbridge as { nestedAgent?: unknown } | undefined;
 	if (toolbridge?.nestedAgent === true) route.nestedAgent = true;

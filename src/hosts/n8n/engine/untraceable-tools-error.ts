@@ -10,7 +10,10 @@ export class UntraceableToolsError extends ToolbridgeError {
 	readonly toolNames: string[];
 
 	constructor(toolNames: string[]) {
-		super('ENGINE_TOOLS_UNTRACEABLE', `n8n did not say which node is behind tool(s) ${toolNames.map((name) => `'${name}'`).join(', ')}, so its engine cannot run them`);
+		super(
+			'ENGINE_TOOLS_UNTRACEABLE',
+			`n8n did not say which node is behind tool(s) ${toolNames.map((name) => `'${name}'`).join(', ')}, so its engine cannot run them`,
+		);
 		this.name = 'UntraceableToolsError';
 		this.toolNames = toolNames;
 	}

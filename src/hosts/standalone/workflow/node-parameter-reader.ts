@@ -33,7 +33,8 @@ export function createNodeParameterReader(
 		getByNameAndVersion: (type) => lookup(type, options.nodeType, copy) as INodeType,
 		getKnownTypes: () => ({}),
 	};
-	const timezone = options.timezone && options.timezone !== 'DEFAULT' ? options.timezone : undefined;
+	const timezone =
+		options.timezone && options.timezone !== 'DEFAULT' ? options.timezone : undefined;
 	// The Workflow constructor applies the description's defaults to the copy's parameters.
 	const workflow = new Workflow({
 		nodes: [copy],
@@ -48,7 +49,16 @@ export function createNodeParameterReader(
 		get(name, fallback) {
 			const value = Object.hasOwn(copy.parameters, name) ? copy.parameters[name] : undefined;
 			if (value === undefined) return fallback;
-			return workflow.expression.getParameterValue(value as NodeParameterValueType, null, 0, 0, copy.name, input, 'manual', {});
+			return workflow.expression.getParameterValue(
+				value as NodeParameterValueType,
+				null,
+				0,
+				0,
+				copy.name,
+				input,
+				'manual',
+				{},
+			);
 		},
 	};
 }

@@ -2,11 +2,20 @@ import type { IExecuteFunctions, INode, INodeType } from 'n8n-workflow';
 import { AgentConfigurationError } from '../../../errors/agent-configuration-error';
 import { connectedOnly, readAgentNodeSettings } from '../../n8n/read-agent-node-settings';
 import type { WorkflowExport } from '../workflow-file';
-import { findChatModelNode, readChatModelNode, runnableChatModelTypes } from './read-chat-model-node';
+import {
+	findChatModelNode,
+	readChatModelNode,
+	runnableChatModelTypes,
+} from './read-chat-model-node';
 import { readMaxDepth, readValidatorSettings } from '../../n8n/read-mode-settings';
 import { createNodeParameterReader } from './node-parameter-reader';
 import { assertConnectionUsable, resolveConnectionFields } from './resolve-connection-fields';
-import { credentialHint, credentialRecordOf, type ReadWorkflowAgentOptions, type WorkflowAgentSettings } from './workflow-agent-settings';
+import {
+	credentialHint,
+	credentialRecordOf,
+	type ReadWorkflowAgentOptions,
+	type WorkflowAgentSettings,
+} from './workflow-agent-settings';
 
 /**
  * Reads an AgentOrchestrator node of a workflow export exactly as the node reads itself
@@ -21,11 +30,23 @@ import { credentialHint, credentialRecordOf, type ReadWorkflowAgentOptions, type
  * bad extra headers.
  * @throws ExpressionError from n8n-workflow when a parameter expression is invalid.
  */
-export async function readOrchestratorSettings(node: INode, nodeType: INodeType, workflow: WorkflowExport, options: ReadWorkflowAgentOptions): Promise<WorkflowAgentSettings> {
-	const reader = createNodeParameterReader(node, { item: { chatInput: options.chatInput }, nodeType, timezone: options.timezone });
+export async function readOrchestratorSettings(
+	node: INode,
+	nodeType: INodeType,
+	workflow: WorkflowExport,
+	options: ReadWorkflowAgentOptions,
+): Promise<WorkflowAgentSettings> {
+	const reader = createNodeParameterReader(node, {
+		item: { chatInput: options.chatInput },
+		nodeType,
+		timezone: options.timezone,
+	});
 	const mode = String(reader.get('mode', 'full'));
 	if (mode !== 'full' && mode !== 'validator' && mode !== 'nested') {
-		throw new AgentConfigurationError('mode', `Node "${node.name}" has mode "${mode}"; the modes are full, validator and nested.`);
+		throw new AgentConfigurationError(
+			'mode',
+			`Node "${node.name}" has mode "${mode}"; the modes are full, validator and nested.`,
+		);
 	}
 	// A connected chat model wins over the node's own credential and model, as inside n8n.
 	const modelNode = findChatModelNode(workflow, node.name);
@@ -41,20 +62,41 @@ export async function readOrchestratorSettings(node: INode, nodeType: INodeType,
 	// model's address only so that it can run; the connection it builds is replaced.
 	const fields = connected
 		? { apiKey: '', url: connected.connection.baseUrl, extraHeaders: undefined }
-		: resolveConnectionFields(credentialRecordOf(node, authentication, options.credentials), options);
+		: resolveConnectionFields(
+				credentialRecordOf(node, authentication, options.credentials),
+				options,
+			);
 	if (!connected) assertConnectionUsable(fields, credentialHint(node, authentication));
 
 	// The node's own settings reader, over a context that answers the two calls it makes.
 	const context = {
 		getNodeParameter: (name: string, _itemIndex: number, fallback?: unknown) =>
-			name === 'prompt' && options.prompt !== undefined ? options.prompt : reader.get(name, fallback),
-		getCredentials: async () => ({ apiKey: fields.apiKey, url: fields.url, extraHeaders: fields.extraHeaders }),
+			name === 'prompt' && options.prompt !== undefined
+				? options.prompt
+				: reader.get(name, fallback),
+		getCredentials: async () => ({
+			apiKey: fields.apiKey,
+			url: fields.url,
+			extraHeaders: fields.extraHeaders,
+		}),
 	} as unknown as IExecuteFunctions;
 	// This context has no connection data: the node's own credential and model always apply here.
-	const { connection, callModel: _callModel, modelSource: _modelSource, ...settings } = await readAgentNodeSettings(context, 0);
+	const {
+		connection,
+		callModel: _callModel,
+		modelSource: _modelSource,
+		...settings
+	} = await readAgentNodeSettings(context, 0);
 	if (options.model) settings.config.model = options.model;
 	const result: WorkflowAgentSettings = connected
-		? { ...settings, config: { ...connectedOnly(settings.config), ...connected.config }, connection: connected.connection, secrets: connected.secrets, kind: 'orchestrator', mode }
+		? {
+				...settings,
+				config: { ...connectedOnly(settings.config), ...connected.config },
+				connection: connected.connection,
+				secrets: connected.secrets,
+				kind: 'orchestrator',
+				mode,
+			}
 		: { ...settings, connection: connection!, kind: 'orchestrator', mode };
 	const get = (name: string, fallback: unknown) => reader.get(name, fallback);
 	if (mode === 'validator') result.validator = readValidatorSettings(get);

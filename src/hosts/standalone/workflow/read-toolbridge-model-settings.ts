@@ -4,7 +4,11 @@ import { defaultModelId } from '../../n8n/read-model-parameter';
 import type { ToolbridgeNativeModel } from '../../n8n/toolbridge-native-model';
 import { createNodeParameterReader } from './node-parameter-reader';
 import { assertConnectionUsable, resolveConnectionFields } from './resolve-connection-fields';
-import { credentialHint, credentialRecordOf, type ReadWorkflowAgentOptions } from './workflow-agent-settings';
+import {
+	credentialHint,
+	credentialRecordOf,
+	type ReadWorkflowAgentOptions,
+} from './workflow-agent-settings';
 
 /** This package's chat-model sub-node type. */
 export const toolbridgeChatModelNodeType = 'n8n-nodes-toolbridge.toolbridgeChatModel';
@@ -18,15 +22,32 @@ export const toolbridgeChatModelNodeType = 'n8n-nodes-toolbridge.toolbridgeChatM
  * @throws {AgentConfigurationError} for a missing API key, a bad base URL, bad extra headers or options.
  * @throws ExpressionError from n8n-workflow when a parameter expression is invalid.
  */
-export async function readToolbridgeModelSettings(node: INode, options: ReadWorkflowAgentOptions): Promise<ToolbridgeNativeModel> {
-	const reader = createNodeParameterReader(node, { item: { chatInput: options.chatInput }, timezone: options.timezone });
+export async function readToolbridgeModelSettings(
+	node: INode,
+	options: ReadWorkflowAgentOptions,
+): Promise<ToolbridgeNativeModel> {
+	const reader = createNodeParameterReader(node, {
+		item: { chatInput: options.chatInput },
+		timezone: options.timezone,
+	});
 	const authentication = String(reader.get('authentication', 'openRouterApi'));
-	const fields = resolveConnectionFields(credentialRecordOf(node, authentication, options.credentials), options);
+	const fields = resolveConnectionFields(
+		credentialRecordOf(node, authentication, options.credentials),
+		options,
+	);
 	assertConnectionUsable(fields, credentialHint(node, authentication));
 	// The node's own settings reader, over a context that answers the two calls it makes.
 	const context = {
-		getNodeParameter: (name: string, _itemIndex: number, fallback?: unknown) => reader.get(name, name === 'model' ? defaultModelId : name === 'authentication' ? authentication : fallback),
-		getCredentials: async () => ({ apiKey: fields.apiKey, url: fields.url, extraHeaders: fields.extraHeaders }),
+		getNodeParameter: (name: string, _itemIndex: number, fallback?: unknown) =>
+			reader.get(
+				name,
+				name === 'model' ? defaultModelId : name === 'authentication' ? authentication : fallback,
+			),
+		getCredentials: async () => ({
+			apiKey: fields.apiKey,
+			url: fields.url,
+			extraHeaders: fields.extraHeaders,
+		}),
 	} as unknown as ISupplyDataFunctions;
 	const settings = await readChatModelSettings(context, 0);
 	if (options.model) settings.config.model = options.model;

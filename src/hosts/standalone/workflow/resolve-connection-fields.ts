@@ -24,10 +24,15 @@ export interface ConnectionFields {
  * (`OPENROUTER_API_KEY`; `OPENAI_BASE_URL`, then `OPENROUTER_BASE_URL`), OpenRouter's URL.
  * Empty strings count as not given.
  */
-export function resolveConnectionFields(record: ICredentialDataDecryptedObject | undefined, overrides: ConnectionOverrides): ConnectionFields {
+export function resolveConnectionFields(
+	record: ICredentialDataDecryptedObject | undefined,
+	overrides: ConnectionOverrides,
+): ConnectionFields {
 	const env = overrides.env ?? process.env;
 	const apiKey = firstText(overrides.apiKey, record?.apiKey, env.OPENROUTER_API_KEY) ?? '';
-	const url = firstText(overrides.baseUrl, record?.url, env.OPENAI_BASE_URL, env.OPENROUTER_BASE_URL) ?? openRouterBaseUrl;
+	const url =
+		firstText(overrides.baseUrl, record?.url, env.OPENAI_BASE_URL, env.OPENROUTER_BASE_URL) ??
+		openRouterBaseUrl;
 	return { apiKey, url, extraHeaders: record?.extraHeaders };
 }
 
@@ -42,10 +47,14 @@ export function assertConnectionUsable(fields: ConnectionFields, credentialHint:
 	let host: string;
 	try {
 		const parsed = new URL(fields.url);
-		if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new Error(parsed.protocol);
+		if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
+			throw new Error(parsed.protocol);
 		host = parsed.hostname;
 	} catch {
-		throw new AgentConfigurationError('url', `The base URL "${fields.url}" is not an http(s) URL. Give one with --base-url, e.g. https://openrouter.ai/api/v1 or http://localhost:11434/v1.`);
+		throw new AgentConfigurationError(
+			'url',
+			`The base URL "${fields.url}" is not an http(s) URL. Give one with --base-url, e.g. https://openrouter.ai/api/v1 or http://localhost:11434/v1.`,
+		);
 	}
 	if (fields.apiKey !== '' || isLoopback(host)) return;
 	throw new AgentConfigurationError(
@@ -55,10 +64,13 @@ export function assertConnectionUsable(fields: ConnectionFields, credentialHint:
 }
 
 function firstText(...values: unknown[]): string | undefined {
-	for (const value of values) if (typeof value === 'string' && value.trim() !== '') return value.trim();
+	for (const value of values)
+		if (typeof value === 'string' && value.trim() !== '') return value.trim();
 	return undefined;
 }
 
 function isLoopback(host: string): boolean {
-	return host === 'localhost' || host === '[::1]' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
+	return (
+		host === 'localhost' || host === '[::1]' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host)
+	);
 }

@@ -33,7 +33,11 @@ export interface WorkflowAgentNodeInput {
 }
 
 /** A finished run of one agent node: full loop (also nested mode) or validator. */
-export type WorkflowAgentNodeOutcome = { settings: WorkflowAgentSettings; tools: AgentTool[]; path: string[] } & (
+export type WorkflowAgentNodeOutcome = {
+	settings: WorkflowAgentSettings;
+	tools: AgentTool[];
+	path: string[];
+} & (
 	| { mode: 'full'; result: AgentResult; state: AgentState }
 	| { mode: 'validator'; result: ValidatorResult }
 );
@@ -53,7 +57,11 @@ export type WorkflowAgentNodeOutcome = { settings: WorkflowAgentSettings; tools:
  * @throws {ToolBuildError} / NodeTypeNotFoundError when the node's tools cannot be built.
  * @throws what `runAgent` / `runValidator` throw (AgentStoppedError, ValidatorError, ApiCallError …), redacted.
  */
-export async function runWorkflowAgentNode(session: WorkflowSession, node: INode, input: WorkflowAgentNodeInput): Promise<WorkflowAgentNodeOutcome> {
+export async function runWorkflowAgentNode(
+	session: WorkflowSession,
+	node: INode,
+	input: WorkflowAgentNodeInput,
+): Promise<WorkflowAgentNodeOutcome> {
 	const settings = await readAgentSettings(session, node, input);
 	// Only the outermost agent talks to the session; nested agents' lines reach it through the frame chain.
 	const emit = (event: AgentEvent): void => {
@@ -66,11 +74,18 @@ export async function runWorkflowAgentNode(session: WorkflowSession, node: INode
 		signal: combineSignals(session.signal, input.signal),
 		sink: (line) => emit({ type: 'debug', line }),
 	});
-	if (frame.path.length === 1 && session.model && settings.kind === 'orchestrator') settings.config.model = session.model;
+	if (frame.path.length === 1 && session.model && settings.kind === 'orchestrator')
+		settings.config.model = session.model;
 	if (settings.prompt.trim() === '') {
-		throw new AgentConfigurationError('prompt', `The prompt is empty: agent "${node.name}" reads the user's text ({{ $json.chatInput }}); give it as the prompt (--prompt TEXT).`);
+		throw new AgentConfigurationError(
+			'prompt',
+			`The prompt is empty: agent "${node.name}" reads the user's text ({{ $json.chatInput }}); give it as the prompt (--prompt TEXT).`,
+		);
 	}
-	const { tools } = buildAgentTools(session.workflow, node, session.host, { maxOutputLength: session.maxOutputLength, runNestedAgent: workflowNestedAgentRunner(session) });
+	const { tools } = buildAgentTools(session.workflow, node, session.host, {
+		maxOutputLength: session.maxOutputLength,
+		runNestedAgent: workflowNestedAgentRunner(session),
+	});
 	const callModel = createChatModelCaller(settings.connection);
 	const redactor = session.redactor.with(settings.secrets);
 	const debug = session.debug ?? settings.debugLog;
@@ -100,37 +115,54 @@ export async function runWorkflowAgentNode(session: WorkflowSession, node: INode
 	};
 	if (settings.mode === 'validator') {
 		const validator = settings.validator;
-		const { result } = await frame.run(() =>
-			runValidator({
-				input: {
-					config: {
-						model: settings.config.model,
-						systemMessage: settings.config.systemMessage,
-						temperature: settings.config.temperature,
-						maxTokens: settings.config.maxTokens,
-						reasoning: settings.config.reasoning,
-						toolName: resolveValidatorToolName(validator?.tool, tools),
-						maxAttempts: validator?.maxAttempts,
-						validateOnly: validator?.validateOnly,
+		const { result } = await frame
+			.run(() =>
+				runValidator({
+					input: {
+						config: {
+							model: settings.config.model,
+							systemMessage: settings.config.systemMessage,
+							temperature: settings.config.temperature,
+							maxTokens: settings.config.maxTokens,
+							reasoning: settings.config.reasoning,
+							toolName: resolveValidatorToolName(validator?.tool, tools),
+							maxAttempts: validator?.maxAttempts,
+							validateOnly: validator?.validateOnly,
+						},
+						prompt: settings.prompt,
 					},
-					prompt: settings.prompt,
-				},
-				...driverOptions,
-				onState: frame.track,
-			}),
-		).catch(finishOnFailure);
-		return { mode: 'validator', settings, tools, path: frame.path, result: { ...result, usage: finish(result.usage) } };
+					...driverOptions,
+					onState: frame.track,
+				}),
+			)
+			.catch(finishOnFailure);
+		return {
+			mode: 'validator',
+			settings,
+			tools,
+			path: frame.path,
+			result: { ...result, usage: finish(result.usage) },
+		};
 	}
 
-	const outcome = await frame.run(() =>
-		runAgent({
-			input: { config: settings.config, prompt: settings.prompt, history: input.history },
-			...driverOptions,
-			concurrency: settings.concurrency,
-			onState: frame.track,
-		}),
-	).catch(finishOnFailure);
-	return { mode: 'full', settings, tools, path: frame.path, result: { ...outcome.result, usage: finish(outcome.result.usage) }, state: outcome.state };
+	const outcome = await frame
+		.run(() =>
+			runAgent({
+				input: { config: settings.config, prompt: settings.prompt, history: input.history },
+				...driverOptions,
+				concurrency: settings.concurrency,
+				onState: frame.track,
+			}),
+		)
+		.catch(finishOnFailure);
+	return {
+		mode: 'full',
+		settings,
+		tools,
+		path: frame.path,
+		result: { ...outcome.result, usage: finish(outcome.result.usage) },
+		state: outcome.state,
+	};
 }
 
 /**
@@ -142,12 +174,18 @@ export function workflowNestedAgentRunner(session: WorkflowSession): WorkflowNes
 	return async (node, prompt, { signal }) => {
 		const outcome = await runWorkflowAgentNode(session, node, { prompt, signal });
 		if (outcome.mode !== 'full') return JSON.stringify(outcome.result.result ?? null);
-		const output = agentOutputItem(outcome.result, { format: outcome.settings.outputFormat }).output;
+		const output = agentOutputItem(outcome.result, {
+			format: outcome.settings.outputFormat,
+		}).output;
 		return typeof output === 'string' ? output : JSON.stringify(output);
 	};
 }
 
-function readAgentSettings(session: WorkflowSession, node: INode, input: WorkflowAgentNodeInput): Promise<WorkflowAgentSettings> {
+function readAgentSettings(
+	session: WorkflowSession,
+	node: INode,
+	input: WorkflowAgentNodeInput,
+): Promise<WorkflowAgentSettings> {
 	const options: ReadWorkflowAgentOptions = {
 		...session.connection,
 		chatInput: input.chatInput ?? '',
@@ -155,9 +193,16 @@ function readAgentSettings(session: WorkflowSession, node: INode, input: Workflo
 		timezone: session.workflow.settings?.timezone,
 		credentials: (details, type) => session.host.credentialsHelper.find(details, type),
 	};
-	if (node.type === orchestratorNodeType) return readOrchestratorSettings(node, session.host.nodeTypes.getByNameAndVersion(node.type, node.typeVersion), session.workflow, options);
+	if (node.type === orchestratorNodeType)
+		return readOrchestratorSettings(
+			node,
+			session.host.nodeTypes.getByNameAndVersion(node.type, node.typeVersion),
+			session.workflow,
+			options,
+		);
 	// n8n's AI Agent is only ever the outermost agent here, so the session's model applies.
-	if (node.type === n8nAgentNodeType) return readN8nAgentSettings(node, session.workflow, { ...options, model: session.model });
+	if (node.type === n8nAgentNodeType)
+		return readN8nAgentSettings(node, session.workflow, { ...options, model: session.model });
 	throw new AgentConfigurationError(
 		'agent',
 		`Node "${node.name}" (${node.type}) is not an agent toolbridge can run: use an Agent Orchestrator (${orchestratorNodeType}) or n8n's AI Agent (${n8nAgentNodeType}).`,

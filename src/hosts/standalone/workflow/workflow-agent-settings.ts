@@ -4,7 +4,10 @@ import type { AgentNodeSettings } from '../../n8n/read-agent-node-settings';
 import type { ConnectionOverrides } from './resolve-connection-fields';
 
 /** Finds the credential record a node references (by credential name, then by type). */
-export type CredentialLookup = (details: INodeCredentialsDetails, type: string) => ICredentialDataDecryptedObject | undefined;
+export type CredentialLookup = (
+	details: INodeCredentialsDetails,
+	type: string,
+) => ICredentialDataDecryptedObject | undefined;
 
 /** What reading an agent node of a workflow needs besides the node. */
 export interface ReadWorkflowAgentOptions extends ConnectionOverrides {
@@ -34,7 +37,10 @@ export interface WorkflowValidatorSettings {
 }
 
 /** The settings of one run of a workflow's agent node, whichever node type it is. */
-export interface WorkflowAgentSettings extends Omit<AgentNodeSettings, 'connection' | 'callModel' | 'modelSource'> {
+export interface WorkflowAgentSettings extends Omit<
+	AgentNodeSettings,
+	'connection' | 'callModel' | 'modelSource'
+> {
 	/** Without n8n the built-in client always runs, on this connection. */
 	connection: ChatConnection;
 	/** `agentOrchestrator` or n8n's `agent`. */
@@ -48,14 +54,20 @@ export interface WorkflowAgentSettings extends Omit<AgentNodeSettings, 'connecti
 }
 
 /** The record a node references for `type`, if the node references one and it was supplied. */
-export function credentialRecordOf(node: INode, type: string, lookup: CredentialLookup): ICredentialDataDecryptedObject | undefined {
+export function credentialRecordOf(
+	node: INode,
+	type: string,
+	lookup: CredentialLookup,
+): ICredentialDataDecryptedObject | undefined {
 	return lookup(credentialDetailsOf(node, type) ?? { id: null, name: '' }, type);
 }
 
 /** How to tell the user which credential record would serve `node`. */
 export function credentialHint(node: INode, type: string): string {
 	const name = credentialDetailsOf(node, type)?.name;
-	return name ? `the credential "${name}" (type ${type}) of node "${node.name}"` : `a "${type}" credential`;
+	return name
+		? `the credential "${name}" (type ${type}) of node "${node.name}"`
+		: `a "${type}" credential`;
 }
 
 /** The node's own reference to a credential of `type` (a type such as `toString` is not `Object.prototype`'s member). */

@@ -41,6 +41,14 @@ export interface WorkflowSession {
  * (credential records, credential-like header parameters), the `--api-key` override and
  * `OPENROUTER_API_KEY`.
  */
-export function createSessionRedactor(workflow: WorkflowExport, host: StandaloneHost, connection: ConnectionOverrides): Redactor {
-	return new Redactor([...host.secretsFor(workflow), connection.apiKey, (connection.env ?? process.env).OPENROUTER_API_KEY]);
+export function createSessionRedactor(
+	workflow: WorkflowExport,
+	host: StandaloneHost,
+	connection: ConnectionOverrides,
+): Redactor {
+	return new Redactor([
+		...host.secretsFor(workflow),
+		connection.apiKey,
+		(connection.env ?? process.env).OPENROUTER_API_KEY,
+	]);
 }

@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { enterAgentFrame } from '../../../../src/agent/modes/nested/agent-frame';
 
-const usage = (promptTokens: number) => ({ promptTokens, completionTokens: 0, totalTokens: promptTokens });
+const usage = (promptTokens: number) => ({
+	promptTokens,
+	completionTokens: 0,
+	totalTokens: promptTokens,
+});
 
 describe('enterAgentFrame', () => {
 	it('a nested agent entered during the run reports its debug lines and usage to the parent', async () => {

@@ -9,19 +9,30 @@ import type { JsonSchema } from '../../../../src/schema/json-schema';
 /** A tool schema as an MCP server on pydantic sends it. */
 const parameters: JsonSchema = {
 	type: 'object',
-	$defs: { Address: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } },
-	properties: { when: { type: 'string', format: 'date' }, address: { anyOf: [{ $ref: '#/$defs/Address' }, { type: 'null' }] } },
+	$defs: {
+		Address: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+	},
+	properties: {
+		when: { type: 'string', format: 'date' },
+		address: { anyOf: [{ $ref: '#/$defs/Address' }, { type: 'null' }] },
+	},
 	required: ['when'],
 };
 
 const start = (): ValidatorState =>
-	createValidatorState({ config: { model: 'test/model' }, tools: [{ name: 'Book', description: 'Books a room.', parameters }], prompt: 'Book for tomorrow.' });
+	createValidatorState({
+		config: { model: 'test/model' },
+		tools: [{ name: 'Book', description: 'Books a room.', parameters }],
+		prompt: 'Book for tomorrow.',
+	});
 
 const call = (args: Record<string, unknown>, id = 'c1'): AssistantTurn => ({
 	text: '',
 	reasoning: '',
 	reasoningDetails: [],
-	toolCalls: [{ toolCallId: id, name: 'Book', argumentsText: JSON.stringify(args), arguments: args }],
+	toolCalls: [
+		{ toolCallId: id, name: 'Book', argumentsText: JSON.stringify(args), arguments: args },
+	],
 	finishReason: 'tool-calls',
 	rawFinishReason: 'tool_calls',
 });
@@ -45,13 +56,28 @@ describe('validator mode checks calls with ajv', () => {
 		const resumed = JSON.parse(JSON.stringify(start())) as ValidatorState;
 		const state = applyValidatorTurn(resumed, call({ when: '2025-01-31', address: null }));
 		expect(state.status).toBe('awaiting-tool');
-		expect(state.call).toMatchObject({ name: 'Book', arguments: { when: '2025-01-31', address: null } });
+		expect(state.call).toMatchObject({
+			name: 'Book',
+			arguments: { when: '2025-01-31', address: null },
+		});
 	});
 
 	it('refuses up front a tool whose schema cannot be compiled', () => {
 		const create = () =>
-			createValidatorState({ config: { model: 'test/model' }, tools: [{ name: 'Broken', description: '', parameters: { type: 'object', properties: { n: { type: 'integer', minimum: 'zero' } } } }], prompt: 'Go.' });
+			createValidatorState({
+				config: { model: 'test/model' },
+				tools: [
+					{
+						name: 'Broken',
+						description: '',
+						parameters: { type: 'object', properties: { n: { type: 'integer', minimum: 'zero' } } },
+					},
+				],
+				prompt: 'Go.',
+			});
 		expect(create).toThrow(AgentConfigurationError);
-		expect(create).toThrow(/^Tool 'Broken' cannot be validated: The JSON Schema is not valid: .*minimum must be number/);
+		expect(create).toThrow(
+			/^Tool 'Broken' cannot be validated: The JSON Schema is not valid: .*minimum must be number/,
+		);
 	});
 });

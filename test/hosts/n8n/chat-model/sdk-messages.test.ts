@@ -2,7 +2,12 @@ import type { Message } from '@n8n/ai-node-sdk';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { toChatMessages } from '../../../../src/hosts/n8n/chat-model/sdk-messages';
-import { toClosingChunks, toFinishChunk, toGenerateResult, toStreamChunk } from '../../../../src/hosts/n8n/chat-model/sdk-result';
+import {
+	toClosingChunks,
+	toFinishChunk,
+	toGenerateResult,
+	toStreamChunk,
+} from '../../../../src/hosts/n8n/chat-model/sdk-result';
 import { toWireTools } from '../../../../src/hosts/n8n/chat-model/sdk-tools';
 import type { AssistantTurn } from '../../../../src/chat/types';
 
@@ -24,7 +29,14 @@ describe('SDK messages → Chat Completions messages', () => {
 			name: 'system and user text (several text blocks joined)',
 			messages: [
 				{ role: 'system', content: [{ type: 'text', text: 'Be brief.' }] },
-				{ role: 'user', name: 'ada', content: [{ type: 'text', text: 'one' }, { type: 'text', text: 'two' }] },
+				{
+					role: 'user',
+					name: 'ada',
+					content: [
+						{ type: 'text', text: 'one' },
+						{ type: 'text', text: 'two' },
+					],
+				},
 			],
 			wire: [
 				{ role: 'system', content: 'Be brief.' },
@@ -40,8 +52,18 @@ describe('SDK messages → Chat Completions messages', () => {
 						{ type: 'text', text: 'Look:' },
 						{ type: 'file', mediaType: 'image/png', data: 'iVBORw0KGgo=' },
 						{ type: 'file', mediaType: 'image/jpeg', data: new Uint8Array([1, 2, 3]) },
-						{ type: 'file', mediaType: 'image/webp', data: '', providerMetadata: { url: 'https://example.com/a.webp' } },
-						{ type: 'file', mediaType: 'application/pdf', data: 'JVBERi0=', providerMetadata: { filename: 'a.pdf' } },
+						{
+							type: 'file',
+							mediaType: 'image/webp',
+							data: '',
+							providerMetadata: { url: 'https://example.com/a.webp' },
+						},
+						{
+							type: 'file',
+							mediaType: 'application/pdf',
+							data: 'JVBERi0=',
+							providerMetadata: { filename: 'a.pdf' },
+						},
 					],
 				},
 			],
@@ -53,7 +75,10 @@ describe('SDK messages → Chat Completions messages', () => {
 						{ type: 'image_url', image_url: { url: 'data:image/png;base64,iVBORw0KGgo=' } },
 						{ type: 'image_url', image_url: { url: 'data:image/jpeg;base64,AQID' } },
 						{ type: 'image_url', image_url: { url: 'https://example.com/a.webp' } },
-						{ type: 'file', file: { filename: 'a.pdf', file_data: 'data:application/pdf;base64,JVBERi0=' } },
+						{
+							type: 'file',
+							file: { filename: 'a.pdf', file_data: 'data:application/pdf;base64,JVBERi0=' },
+						},
 					],
 				},
 			],
@@ -65,13 +90,36 @@ describe('SDK messages → Chat Completions messages', () => {
 					role: 'assistant',
 					content: [
 						{ type: 'reasoning', text: 'hmm' },
-						{ type: 'tool-call', toolCallId: 'call_1', toolName: 'a', input: '{"x":1}', providerMetadata: { reasoning_details: [detail] } },
+						{
+							type: 'tool-call',
+							toolCallId: 'call_1',
+							toolName: 'a',
+							input: '{"x":1}',
+							providerMetadata: { reasoning_details: [detail] },
+						},
 						{ type: 'tool-call', toolCallId: 'call_2', toolName: 'b', input: '{}' },
 					],
 				},
 				{ role: 'tool', content: [{ type: 'tool-result', toolCallId: 'call_1', result: 'one' }] },
-				{ role: 'tool', content: [{ type: 'tool-result', toolCallId: 'call_2', result: { ok: true }, isError: true }] },
-				{ role: 'tool', content: [{ type: 'tool-result', toolCallId: 'call_3', result: [{ type: 'text', text: 'a' }, { type: 'text', text: 'b' }] }] },
+				{
+					role: 'tool',
+					content: [
+						{ type: 'tool-result', toolCallId: 'call_2', result: { ok: true }, isError: true },
+					],
+				},
+				{
+					role: 'tool',
+					content: [
+						{
+							type: 'tool-result',
+							toolCallId: 'call_3',
+							result: [
+								{ type: 'text', text: 'a' },
+								{ type: 'text', text: 'b' },
+							],
+						},
+					],
+				},
 			],
 			wire: [
 				{
@@ -93,11 +141,28 @@ describe('SDK messages → Chat Completions messages', () => {
 			name: 'an assistant text answer; an invalid tool call is sent back as it was',
 			messages: [
 				{ role: 'assistant', content: [{ type: 'text', text: 'Hi' }] },
-				{ role: 'assistant', content: [{ type: 'invalid-tool-call', toolCallId: 'call_x', name: 'a', args: '{"x":', error: 'Malformed' }] },
+				{
+					role: 'assistant',
+					content: [
+						{
+							type: 'invalid-tool-call',
+							toolCallId: 'call_x',
+							name: 'a',
+							args: '{"x":',
+							error: 'Malformed',
+						},
+					],
+				},
 			],
 			wire: [
 				{ role: 'assistant', content: 'Hi' },
-				{ role: 'assistant', content: null, tool_calls: [{ id: 'call_x', type: 'function', function: { name: 'a', arguments: '{"x":' } }] },
+				{
+					role: 'assistant',
+					content: null,
+					tool_calls: [
+						{ id: 'call_x', type: 'function', function: { name: 'a', arguments: '{"x":' } },
+					],
+				},
 			],
 		},
 	])('$name', ({ messages, wire }) => {
@@ -114,11 +179,24 @@ describe('assistant turn → SDK result', () => {
 				reasoningDetails: [detail],
 				toolCalls: [
 					{ toolCallId: 'call_1', name: 'a', argumentsText: '{ "x": 1 }', arguments: { x: 1 } },
-					{ toolCallId: 'call_2', name: 'b', argumentsText: '{"x":', error: 'Unexpected end of JSON input' },
+					{
+						toolCallId: 'call_2',
+						name: 'b',
+						argumentsText: '{"x":',
+						error: 'Unexpected end of JSON input',
+					},
 				],
 				finishReason: 'tool-calls',
 				rawFinishReason: 'tool_calls',
-				usage: { promptTokens: 10, completionTokens: 5, totalTokens: 15, cachedTokens: 8, reasoningTokens: 2, cost: 0.01, cacheWriteTokens: 3 },
+				usage: {
+					promptTokens: 10,
+					completionTokens: 5,
+					totalTokens: 15,
+					cachedTokens: 8,
+					reasoningTokens: 2,
+					cost: 0.01,
+					cacheWriteTokens: 3,
+				},
 				model: 'anthropic/claude-sonnet-4',
 			}),
 		);
@@ -130,18 +208,47 @@ describe('assistant turn → SDK result', () => {
 					{ type: 'reasoning', text: 'hmm', providerMetadata: { reasoning_details: [detail] } },
 					{ type: 'text', text: 'Calling.' },
 					{ type: 'tool-call', toolCallId: 'call_1', toolName: 'a', input: '{"x":1}' },
-					{ type: 'invalid-tool-call', toolCallId: 'call_2', name: 'b', args: '{"x":', error: 'Unexpected end of JSON input' },
+					{
+						type: 'invalid-tool-call',
+						toolCallId: 'call_2',
+						name: 'b',
+						args: '{"x":',
+						error: 'Unexpected end of JSON input',
+					},
 				],
 			},
-			usage: { promptTokens: 10, completionTokens: 5, totalTokens: 15, inputTokenDetails: { cacheRead: 8 }, outputTokenDetails: { reasoning: 2 }, additionalMetadata: { cost: 0.01, cacheWriteTokens: 3 } },
-			providerMetadata: { finish_reason: 'tool_calls', model_name: 'anthropic/claude-sonnet-4', reasoning_details: [detail] },
+			usage: {
+				promptTokens: 10,
+				completionTokens: 5,
+				totalTokens: 15,
+				inputTokenDetails: { cacheRead: 8 },
+				outputTokenDetails: { reasoning: 2 },
+				additionalMetadata: { cost: 0.01, cacheWriteTokens: 3 },
+			},
+			providerMetadata: {
+				finish_reason: 'tool_calls',
+				model_name: 'anthropic/claude-sonnet-4',
+				reasoning_details: [detail],
+			},
 		});
 	});
 
 	it('round trip: the result message, sent back, is the assistant message the model sent', () => {
-		const result = toGenerateResult(turn({ reasoning: 'hmm', reasoningDetails: [detail], toolCalls: [{ toolCallId: 'call_1', name: 'a', argumentsText: '{}', arguments: {} }] }));
+		const result = toGenerateResult(
+			turn({
+				reasoning: 'hmm',
+				reasoningDetails: [detail],
+				toolCalls: [{ toolCallId: 'call_1', name: 'a', argumentsText: '{}', arguments: {} }],
+			}),
+		);
 		expect(toChatMessages([result.message])).toEqual([
-			{ role: 'assistant', content: null, reasoning: 'hmm', reasoning_details: [detail], tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'a', arguments: '{}' } }] },
+			{
+				role: 'assistant',
+				content: null,
+				reasoning: 'hmm',
+				reasoning_details: [detail],
+				tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'a', arguments: '{}' } }],
+			},
 		]);
 	});
 
@@ -150,16 +257,36 @@ describe('assistant turn → SDK result', () => {
 	});
 
 	it('stream chunks: deltas, one tool-call-delta per assembled call, nothing for partial tool-call deltas; finish with details', () => {
-		expect(toStreamChunk({ type: 'text-delta', text: 'a' })).toEqual({ type: 'text-delta', delta: 'a' });
-		expect(toStreamChunk({ type: 'reasoning-delta', text: 'r' })).toEqual({ type: 'reasoning-delta', delta: 'r' });
-		expect(toStreamChunk({ type: 'tool-call-delta', index: 0, toolCallId: 'c', argumentsDelta: '{' })).toBeUndefined();
-		expect(toStreamChunk({ type: 'tool-call', toolCall: { toolCallId: 'c', name: 'a', argumentsText: '{"x": 1}', arguments: { x: 1 } } })).toEqual({
+		expect(toStreamChunk({ type: 'text-delta', text: 'a' })).toEqual({
+			type: 'text-delta',
+			delta: 'a',
+		});
+		expect(toStreamChunk({ type: 'reasoning-delta', text: 'r' })).toEqual({
+			type: 'reasoning-delta',
+			delta: 'r',
+		});
+		expect(
+			toStreamChunk({ type: 'tool-call-delta', index: 0, toolCallId: 'c', argumentsDelta: '{' }),
+		).toBeUndefined();
+		expect(
+			toStreamChunk({
+				type: 'tool-call',
+				toolCall: { toolCallId: 'c', name: 'a', argumentsText: '{"x": 1}', arguments: { x: 1 } },
+			}),
+		).toEqual({
 			type: 'tool-call-delta',
 			id: 'c',
 			name: 'a',
 			argumentsDelta: '{"x":1}',
 		});
-		expect(toFinishChunk(turn({ reasoningDetails: [detail], usage: { promptTokens: 1, completionTokens: 1, totalTokens: 2 } }))).toEqual({
+		expect(
+			toFinishChunk(
+				turn({
+					reasoningDetails: [detail],
+					usage: { promptTokens: 1, completionTokens: 1, totalTokens: 2 },
+				}),
+			),
+		).toEqual({
 			type: 'finish',
 			finishReason: 'stop',
 			usage: { promptTokens: 1, completionTokens: 1, totalTokens: 2 },
@@ -171,15 +298,39 @@ describe('assistant turn → SDK result', () => {
 describe('closing chunks of a streamed turn', () => {
 	it('a tool turn with reasoning_details: a provider block with them, then finish; a plain answer: finish only', () => {
 		const call = { toolCallId: 'c', name: 'a', argumentsText: '{}', arguments: {} };
-		expect(toClosingChunks(turn({ reasoningDetails: [detail], toolCalls: [call], finishReason: 'tool-calls' })).map((chunk) => chunk.type)).toEqual(['content', 'finish']);
-		expect(toClosingChunks(turn({ reasoningDetails: [detail], toolCalls: [call] }))[0]).toEqual({ type: 'content', content: { type: 'provider', value: { reasoning_details: [detail] } } });
-		expect(toClosingChunks(turn({ reasoningDetails: [detail] })).map((chunk) => chunk.type)).toEqual(['finish']);
+		expect(
+			toClosingChunks(
+				turn({ reasoningDetails: [detail], toolCalls: [call], finishReason: 'tool-calls' }),
+			).map((chunk) => chunk.type),
+		).toEqual(['content', 'finish']);
+		expect(toClosingChunks(turn({ reasoningDetails: [detail], toolCalls: [call] }))[0]).toEqual({
+			type: 'content',
+			content: { type: 'provider', value: { reasoning_details: [detail] } },
+		});
+		expect(
+			toClosingChunks(turn({ reasoningDetails: [detail] })).map((chunk) => chunk.type),
+		).toEqual(['finish']);
 	});
 
 	it('a provider block with reasoning_details in an assistant message sends them back', () => {
 		expect(
-			toChatMessages([{ role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'c', toolName: 'a', input: '{}' }, { type: 'provider', value: { reasoning_details: [detail] } }] }]),
-		).toEqual([{ role: 'assistant', content: null, reasoning_details: [detail], tool_calls: [{ id: 'c', type: 'function', function: { name: 'a', arguments: '{}' } }] }]);
+			toChatMessages([
+				{
+					role: 'assistant',
+					content: [
+						{ type: 'tool-call', toolCallId: 'c', toolName: 'a', input: '{}' },
+						{ type: 'provider', value: { reasoning_details: [detail] } },
+					],
+				},
+			]),
+		).toEqual([
+			{
+				role: 'assistant',
+				content: null,
+				reasoning_details: [detail],
+				tool_calls: [{ id: 'c', type: 'function', function: { name: 'a', arguments: '{}' } }],
+			},
+		]);
 	});
 });
 
@@ -187,18 +338,49 @@ describe('SDK tools → Chat Completions tools', () => {
 	it('JSON Schema and zod input schemas, shaped for the model family', () => {
 		const tools = toWireTools(
 			[
-				{ type: 'function', name: 'json', description: 'JSON', inputSchema: { $schema: 'http://json-schema.org/draft-07/schema#', type: 'object', properties: { a: { type: 'array' } } } },
+				{
+					type: 'function',
+					name: 'json',
+					description: 'JSON',
+					inputSchema: {
+						$schema: 'http://json-schema.org/draft-07/schema#',
+						type: 'object',
+						properties: { a: { type: 'array' } },
+					},
+				},
 				{ type: 'function', name: 'zod', inputSchema: z.object({ b: z.number().describe('B') }) },
 			],
 			'openai/gpt-4.1',
 		);
 		expect(tools).toEqual([
-			{ type: 'function', function: { name: 'json', description: 'JSON', parameters: { type: 'object', properties: { a: { type: 'array', items: {} } } } } },
-			{ type: 'function', function: { name: 'zod', parameters: expect.objectContaining({ type: 'object', properties: { b: { type: 'number', description: 'B' } }, required: ['b'] }) } },
+			{
+				type: 'function',
+				function: {
+					name: 'json',
+					description: 'JSON',
+					parameters: { type: 'object', properties: { a: { type: 'array', items: {} } } },
+				},
+			},
+			{
+				type: 'function',
+				function: {
+					name: 'zod',
+					parameters: expect.objectContaining({
+						type: 'object',
+						properties: { b: { type: 'number', description: 'B' } },
+						required: ['b'],
+					}),
+				},
+			},
 		]);
 	});
 
 	it('a provider tool is refused by name', () => {
-		expect(() => toWireTools([{ type: 'provider', name: 'web_search' }], 'm')).toThrow(expect.objectContaining({ code: 'PROVIDER_TOOL_UNSUPPORTED', message: expect.stringContaining('web_search') }));
+		expect(() => toWireTools([{ type: 'provider', name: 'web_search' }], 'm')).toThrow(
+			expect.objectContaining({
+				code: 'PROVIDER_TOOL_UNSUPPORTED',
+				message: expect.stringContaining('web_search'),
+			}),
+		);
 	});
 });

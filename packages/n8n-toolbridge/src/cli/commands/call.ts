@@ -12,7 +12,14 @@ import {
 	type WorkflowSession,
 } from 'n8n-nodes-toolbridge';
 import { EXIT, type CliCommand } from '../cli-command';
-import { connectionFrom, connectionOptions, connectionOptionsHelp, hostOptionsFrom, workflowOptions, workflowOptionsHelp } from '../host-options';
+import {
+	connectionFrom,
+	connectionOptions,
+	connectionOptionsHelp,
+	hostOptionsFrom,
+	workflowOptions,
+	workflowOptionsHelp,
+} from '../host-options';
 import { stepProgressLine } from '../step-progress-line';
 import { UsageError } from '../usage-error';
 
@@ -24,7 +31,8 @@ function parseArgsJson(text: string | undefined): Record<string, unknown> {
 	} catch (error) {
 		throw new UsageError(`--args is not valid JSON: ${(error as Error).message}`);
 	}
-	if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new UsageError('--args must be a JSON object, e.g. --args \'{"text":"hello"}\'');
+	if (typeof value !== 'object' || value === null || Array.isArray(value))
+		throw new UsageError('--args must be a JSON object, e.g. --args \'{"text":"hello"}\'');
 	return value as Record<string, unknown>;
 }
 
@@ -47,10 +55,13 @@ tool step on stderr; --json adds its usage).
 Options:
   --args JSON          the tool arguments, a JSON object (default {})
 ${connectionOptionsHelp}
-${workflowOptionsHelp.replace('show stack traces', 'show stack traces and a nested agent\'s [DEBUG] log')}`,
+${workflowOptionsHelp.replace('show stack traces', "show stack traces and a nested agent's [DEBUG] log")}`,
 	options: { ...workflowOptions, ...connectionOptions, args: { type: 'string' } },
 	async run({ positionals, values, io }) {
-		if (positionals.length !== 2) throw new UsageError('Expected a workflow file and a tool name: toolbridge call <workflow.json> <tool> --args \'<json>\'');
+		if (positionals.length !== 2)
+			throw new UsageError(
+				"Expected a workflow file and a tool name: toolbridge call <workflow.json> <tool> --args '<json>'",
+			);
 		const args = parseArgsJson(values.args as string | undefined);
 		const [file, toolName] = positionals;
 		const hostOptions = hostOptionsFrom(values, io.env);
@@ -74,17 +85,33 @@ ${workflowOptionsHelp.replace('show stack traces', 'show stack traces and a nest
 				if (end.path.length === 1) usage = end.usage;
 			},
 		};
-		const { tools } = await loadWorkflowTools(workflow, { ...hostOptions, host, runNestedAgent: workflowNestedAgentRunner(session) });
-		const tool = tools.find((candidate) => candidate.name === toolName) ?? tools.find((candidate) => candidate.sourceNodeName === toolName);
+		const { tools } = await loadWorkflowTools(workflow, {
+			...hostOptions,
+			host,
+			runNestedAgent: workflowNestedAgentRunner(session),
+		});
+		const tool =
+			tools.find((candidate) => candidate.name === toolName) ??
+			tools.find((candidate) => candidate.sourceNodeName === toolName);
 		if (!tool) {
-			throw new UsageError(`No tool "${toolName}". Available tools: ${tools.map((candidate) => candidate.name).join(', ') || 'none'}.`);
+			throw new UsageError(
+				`No tool "${toolName}". Available tools: ${tools.map((candidate) => candidate.name).join(', ') || 'none'}.`,
+			);
 		}
 		// What the model would read: through the boundary every agent run applies.
 		// The agent loop's default tool time limit (120 s) holds here too: a hanging node does not hang the CLI.
 		const limited = withToolTimeout(tool, defaultRunTimeLimits.toolTimeoutMs);
-		const observation = new OutputBoundary({ redactor: session.redactor }).observation(await limited.invoke(args, { toolCallId: 'toolbridge-cli' }));
+		const observation = new OutputBoundary({ redactor: session.redactor }).observation(
+			await limited.invoke(args, { toolCallId: 'toolbridge-cli' }),
+		);
 		if (values.json) {
-			const printed = { tool: tool.name, isError: observation.isError, content: observation.content, data: observation.data, usage };
+			const printed = {
+				tool: tool.name,
+				isError: observation.isError,
+				content: observation.content,
+				data: observation.data,
+				usage,
+			};
 			io.stdout(`${JSON.stringify(printed, null, 2)}\n`);
 		} else {
 			(observation.isError ? io.stderr : io.stdout)(`${observation.content}\n`);

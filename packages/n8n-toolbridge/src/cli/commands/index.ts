@@ -6,4 +6,10 @@ import { serveCommand } from './serve';
 import { toolsCommand } from './tools';
 
 /** Every `toolbridge` command, in help order. Add a command by listing it here. */
-export const commands: CliCommand[] = [toolsCommand, callCommand, runCommand, mcpCommand, serveCommand];
+export const commands: CliCommand[] = [
+	toolsCommand,
+	callCommand,
+	runCommand,
+	mcpCommand,
+	serveCommand,
+];

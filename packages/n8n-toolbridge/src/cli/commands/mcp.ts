@@ -1,11 +1,34 @@
-import { createSessionRedactor, loadWorkflowTools, OutputBoundary, readWorkflowInput, StandaloneHost, workflowNestedAgentRunner, type WorkflowSession } from 'n8n-nodes-toolbridge';
+import {
+	createSessionRedactor,
+	loadWorkflowTools,
+	OutputBoundary,
+	readWorkflowInput,
+	StandaloneHost,
+	workflowNestedAgentRunner,
+	type WorkflowSession,
+} from 'n8n-nodes-toolbridge';
 import { assertSafeBinding, parseListenAddress } from '../../http/listen-address';
 import { mcpToolFromAgentTool, type McpTool } from '../../mcp/mcp-tool';
 import { workflowAgentMcpTool } from '../../mcp/workflow-agent-tool';
 import { protectPrivateNetwork } from '../../network/protect-private-network';
 import { EXIT, type CliCommand } from '../cli-command';
-import { connectionFrom, connectionOptions, connectionOptionsHelp, hostOptionsFrom, workflowOptions, workflowOptionsHelp } from '../host-options';
-import { maxConcurrencyFrom, privateNetworkHelp, serverOptions, serverOptionsHelp, exitSoonAfterShutdown, tokenFrom, untilShutdown } from '../server-options';
+import {
+	connectionFrom,
+	connectionOptions,
+	connectionOptionsHelp,
+	hostOptionsFrom,
+	workflowOptions,
+	workflowOptionsHelp,
+} from '../host-options';
+import {
+	maxConcurrencyFrom,
+	privateNetworkHelp,
+	serverOptions,
+	serverOptionsHelp,
+	exitSoonAfterShutdown,
+	tokenFrom,
+	untilShutdown,
+} from '../server-options';
 import { UsageError } from '../usage-error';
 
 /** `toolbridge mcp <workflow.json>`: the workflow's tools as an MCP server (stdio, or Streamable HTTP). */
@@ -32,27 +55,56 @@ ${serverOptionsHelp}
 ${privateNetworkHelp}
 ${connectionOptionsHelp}
 ${workflowOptionsHelp.replace(/\n {2}--json[^\n]*/, '')}`,
-	options: { ...workflowOptions, ...connectionOptions, ...serverOptions, http: { type: 'string' }, 'expose-agent': { type: 'boolean' } },
+	options: {
+		...workflowOptions,
+		...connectionOptions,
+		...serverOptions,
+		http: { type: 'string' },
+		'expose-agent': { type: 'boolean' },
+	},
 	async run({ positionals, values, io }) {
-		if (positionals.length !== 1) throw new UsageError('Expected exactly one workflow file: toolbridge mcp <workflow.json>');
+		if (positionals.length !== 1)
+			throw new UsageError('Expected exactly one workflow file: toolbridge mcp <workflow.json>');
 		const token = tokenFrom(values, io.env);
-		const address = values.http === undefined ? undefined : parseListenAddress(values.http as string);
+		const address =
+			values.http === undefined ? undefined : parseListenAddress(values.http as string);
 		if (address) assertSafeBinding(address, token, 'toolbridge mcp --http 127.0.0.1:PORT');
-		else if (values.token !== undefined) throw new UsageError('--token only applies with --http (stdio has no network listener).');
+		else if (values.token !== undefined)
+			throw new UsageError('--token only applies with --http (stdio has no network listener).');
 		// stdout is the protocol: a node that logs must not corrupt it.
 		if (!address) redirectConsoleToStderr();
 
 		const hostOptions = hostOptionsFrom(values, io.env);
 		const workflow = readWorkflowInput(positionals[0]);
-		const host = protectPrivateNetwork(await StandaloneHost.create(hostOptions), { allowPrivateNetwork: values['allow-private-network'] === true });
+		const host = protectPrivateNetwork(await StandaloneHost.create(hostOptions), {
+			allowPrivateNetwork: values['allow-private-network'] === true,
+		});
 		const { model, ...connection } = connectionFrom(values, io.env);
-		const session: WorkflowSession = { workflow, host, connection, model, redactor: createSessionRedactor(workflow, host, connection) };
-		const loaded = await loadWorkflowTools(workflow, { ...hostOptions, host, runNestedAgent: workflowNestedAgentRunner(session) });
+		const session: WorkflowSession = {
+			workflow,
+			host,
+			connection,
+			model,
+			redactor: createSessionRedactor(workflow, host, connection),
+		};
+		const loaded = await loadWorkflowTools(workflow, {
+			...hostOptions,
+			host,
+			runNestedAgent: workflowNestedAgentRunner(session),
+		});
 		// Clients read what the model would: credentials redacted, long text cut.
 		const boundary = new OutputBoundary({ redactor: session.redactor });
 		const tools: McpTool[] = loaded.tools.map((tool) => mcpToolFromAgentTool(tool, boundary));
 		if (values['expose-agent']) {
-			tools.push(workflowAgentMcpTool(workflow, loaded.agentNode.name, { ...hostOptions, ...connection, model, host, takenNames: new Set(tools.map((tool) => tool.name)) }));
+			tools.push(
+				workflowAgentMcpTool(workflow, loaded.agentNode.name, {
+					...hostOptions,
+					...connection,
+					model,
+					host,
+					takenNames: new Set(tools.map((tool) => tool.name)),
+				}),
+			);
 		}
 		// The MCP SDK loads only for this command.
 		const { createMcpServer } = await import('../../mcp/create-mcp-server');

@@ -1,6 +1,19 @@
-import { runWorkflowAgent, AgentConfigurationError, type AgentEvent, type ValidatorWorkflowAgentRun, type WorkflowAgentRun } from 'n8n-nodes-toolbridge';
+import {
+	runWorkflowAgent,
+	AgentConfigurationError,
+	type AgentEvent,
+	type ValidatorWorkflowAgentRun,
+	type WorkflowAgentRun,
+} from 'n8n-nodes-toolbridge';
 import { EXIT, type CliCommand } from '../cli-command';
-import { connectionFrom, connectionOptions, connectionOptionsHelp, hostOptionsFrom, workflowOptions, workflowOptionsHelp } from '../host-options';
+import {
+	connectionFrom,
+	connectionOptions,
+	connectionOptionsHelp,
+	hostOptionsFrom,
+	workflowOptions,
+	workflowOptionsHelp,
+} from '../host-options';
 import { stepProgressLine } from '../step-progress-line';
 import { UsageError } from '../usage-error';
 
@@ -34,7 +47,10 @@ Exit codes: 0 answered, 1 the run failed (HTTP error, limit reached, validator a
 used up), 2 usage or settings (no API key, no model, $fromAI problems).`,
 	options: { ...workflowOptions, ...connectionOptions, prompt: { type: 'string' } },
 	async run({ positionals, values, io }) {
-		if (positionals.length !== 1) throw new UsageError('Expected exactly one workflow file: toolbridge run <workflow.json> --prompt TEXT');
+		if (positionals.length !== 1)
+			throw new UsageError(
+				'Expected exactly one workflow file: toolbridge run <workflow.json> --prompt TEXT',
+			);
 		const prompt = (values.prompt as string | undefined) ?? '';
 		const debug = values.debug === true;
 		let stepNumber = 0;
@@ -50,23 +66,39 @@ used up), 2 usage or settings (no API key, no model, $fromAI problems).`,
 				prompt,
 				onEvent,
 				debug: debug || undefined,
-				onAgentEnd: debug ? ({ path, usage }) => io.stderr(`Agent "${path.join(' › ')}" used ${usage.totalTokens} tokens${usage.cost === undefined ? '' : `, cost ${usage.cost}`} (nested agents included)\n`) : undefined,
+				onAgentEnd: debug
+					? ({ path, usage }) =>
+							io.stderr(
+								`Agent "${path.join(' › ')}" used ${usage.totalTokens} tokens${usage.cost === undefined ? '' : `, cost ${usage.cost}`} (nested agents included)\n`,
+							)
+					: undefined,
 			});
 		} catch (error) {
 			// Settings problems (no key, no model, bad URL) are the caller's to fix: exit 2.
 			if (error instanceof AgentConfigurationError) throw new UsageError(error.message);
 			throw error;
 		}
-		if (debug) io.stderr(`Agent "${run.agentNode.name}" (${run.agentNode.type}${run.mode === 'validator' ? ', validator mode' : ''}), model ${run.model} at ${run.baseUrl}, tools: ${run.tools.join(', ') || 'none'}\n`);
+		if (debug)
+			io.stderr(
+				`Agent "${run.agentNode.name}" (${run.agentNode.type}${run.mode === 'validator' ? ', validator mode' : ''}), model ${run.model} at ${run.baseUrl}, tools: ${run.tools.join(', ') || 'none'}\n`,
+			);
 		if (prompt !== '' && !run.prompt.includes(prompt)) {
-			io.stderr(`Note: the prompt of "${run.agentNode.name}" does not read {{ $json.chatInput }}, so --prompt was not sent; it sent: ${run.prompt}\n`);
+			io.stderr(
+				`Note: the prompt of "${run.agentNode.name}" does not read {{ $json.chatInput }}, so --prompt was not sent; it sent: ${run.prompt}\n`,
+			);
 		}
 		if (run.mode === 'validator') {
-			io.stdout(values.json ? `${JSON.stringify(validatorJson(run), null, 2)}\n` : validatorText(run));
+			io.stdout(
+				values.json ? `${JSON.stringify(validatorJson(run), null, 2)}\n` : validatorText(run),
+			);
 			return EXIT.ok;
 		}
 		const { output, steps, usage, iterations } = run.result;
-		io.stdout(values.json ? `${JSON.stringify({ output, steps, usage, iterations }, null, 2)}\n` : `${output}\n`);
+		io.stdout(
+			values.json
+				? `${JSON.stringify({ output, steps, usage, iterations }, null, 2)}\n`
+				: `${output}\n`,
+		);
 		return EXIT.ok;
 	},
 };
@@ -83,6 +115,11 @@ function validatorJson(run: ValidatorWorkflowAgentRun): Record<string, unknown> 
 
 function validatorText(run: ValidatorWorkflowAgentRun): string {
 	const { tool, arguments: args, result, attempts } = run.validator;
-	const shown = result === undefined ? 'not run (Validate Only)' : typeof result === 'string' ? result : JSON.stringify(result);
+	const shown =
+		result === undefined
+			? 'not run (Validate Only)'
+			: typeof result === 'string'
+				? result
+				: JSON.stringify(result);
 	return `Tool: ${tool}\nArguments: ${JSON.stringify(args)}\nResult: ${shown}\nAttempts: ${attempts}\n`;
 }

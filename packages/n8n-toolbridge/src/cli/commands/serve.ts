@@ -1,9 +1,29 @@
-import { findAgentNames, readWorkflowInput, selectAgent, StandaloneHost } from 'n8n-nodes-toolbridge';
+import {
+	findAgentNames,
+	readWorkflowInput,
+	selectAgent,
+	StandaloneHost,
+} from 'n8n-nodes-toolbridge';
 import { assertSafeBinding, DEFAULT_HOST } from '../../http/listen-address';
 import { protectPrivateNetwork } from '../../network/protect-private-network';
 import { EXIT, type CliCommand } from '../cli-command';
-import { connectionFrom, connectionOptions, connectionOptionsHelp, hostOptionsFrom, workflowOptions, workflowOptionsHelp } from '../host-options';
-import { maxConcurrencyFrom, privateNetworkHelp, serverOptions, serverOptionsHelp, exitSoonAfterShutdown, tokenFrom, untilShutdown } from '../server-options';
+import {
+	connectionFrom,
+	connectionOptions,
+	connectionOptionsHelp,
+	hostOptionsFrom,
+	workflowOptions,
+	workflowOptionsHelp,
+} from '../host-options';
+import {
+	maxConcurrencyFrom,
+	privateNetworkHelp,
+	serverOptions,
+	serverOptionsHelp,
+	exitSoonAfterShutdown,
+	tokenFrom,
+	untilShutdown,
+} from '../server-options';
 import { UsageError } from '../usage-error';
 
 const DEFAULT_PORT = 8080;
@@ -36,33 +56,53 @@ ${serverOptionsHelp}
 ${privateNetworkHelp}
 ${connectionOptionsHelp}
 ${workflowOptionsHelp.replace(/\n {2}--json[^\n]*/, '').replace('the agent node, when several nodes have tools connected', 'serve only this agent (default: every top-level agent)')}`,
-	options: { ...workflowOptions, ...connectionOptions, ...serverOptions, port: { type: 'string' }, host: { type: 'string' } },
+	options: {
+		...workflowOptions,
+		...connectionOptions,
+		...serverOptions,
+		port: { type: 'string' },
+		host: { type: 'string' },
+	},
 	async run({ positionals, values, io }) {
-		if (positionals.length !== 1) throw new UsageError('Expected exactly one workflow file: toolbridge serve <workflow.json>');
+		if (positionals.length !== 1)
+			throw new UsageError('Expected exactly one workflow file: toolbridge serve <workflow.json>');
 		const port = Number((values.port as string | undefined) ?? DEFAULT_PORT);
-		if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new UsageError(`--port must be an integer 0–65535, not "${values.port}".`);
+		if (!Number.isInteger(port) || port < 0 || port > 65_535)
+			throw new UsageError(`--port must be an integer 0–65535, not "${values.port}".`);
 		const address = { host: (values.host as string | undefined) ?? DEFAULT_HOST, port };
 		const token = tokenFrom(values, io.env);
 		assertSafeBinding(address, token, 'toolbridge serve --host 127.0.0.1');
 
 		const workflow = readWorkflowInput(positionals[0]);
-		const agents = values.agent === undefined ? findAgentNames(workflow) : [selectAgent(workflow, values.agent as string).name];
+		const agents =
+			values.agent === undefined
+				? findAgentNames(workflow)
+				: [selectAgent(workflow, values.agent as string).name];
 		if (agents.length === 0) selectAgent(workflow); // throws AgentNotFoundError with the usual message
 		const hostOptions = hostOptionsFrom(values, io.env);
-		const host = protectPrivateNetwork(await StandaloneHost.create(hostOptions), { allowPrivateNetwork: values['allow-private-network'] === true });
+		const host = protectPrivateNetwork(await StandaloneHost.create(hostOptions), {
+			allowPrivateNetwork: values['allow-private-network'] === true,
+		});
 		const { serveOpenAI } = await import('../../openai/serve-openai');
 		const log = (line: string) => io.stderr(`toolbridge serve: ${line}\n`);
 		const server = await serveOpenAI({
 			address,
 			workflow,
 			agents,
-			runOptions: { ...hostOptions, ...connectionFrom(values, io.env), host, debug: values.debug === true || undefined },
+			runOptions: {
+				...hostOptions,
+				...connectionFrom(values, io.env),
+				host,
+				debug: values.debug === true || undefined,
+			},
 			token,
 			allowedOrigins: values['allow-origin'] as string[] | undefined,
 			maxConcurrency: maxConcurrencyFrom(values, 4),
 			log,
 		});
-		log(`serving ${agents.map((agent) => `"${agent}"`).join(', ')} at ${server.url}/v1${token ? ' (bearer token required)' : ''}`);
+		log(
+			`serving ${agents.map((agent) => `"${agent}"`).join(', ')} at ${server.url}/v1${token ? ' (bearer token required)' : ''}`,
+		);
 		const signal = await untilShutdown();
 		log(`${signal}: stopping`);
 		await server.close();

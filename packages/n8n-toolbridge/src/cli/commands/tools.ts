@@ -1,4 +1,9 @@
-import { ToolBuildError, loadWorkflowTools, type AgentTool, type JsonSchema } from 'n8n-nodes-toolbridge';
+import {
+	ToolBuildError,
+	loadWorkflowTools,
+	type AgentTool,
+	type JsonSchema,
+} from 'n8n-nodes-toolbridge';
 import { EXIT, type CliCommand } from '../cli-command';
 import { hostOptionsFrom, workflowOptions, workflowOptionsHelp } from '../host-options';
 import { UsageError } from '../usage-error';
@@ -12,7 +17,10 @@ function typeOf(property: JsonSchema): string {
 function describeTool(tool: AgentTool, nodeType: string): string {
 	const properties = Object.entries(tool.parameters.properties ?? {});
 	const required = new Set(tool.parameters.required ?? []);
-	const lines = [`${tool.name}  (node "${tool.sourceNodeName}", ${nodeType})`, `  ${tool.description}`];
+	const lines = [
+		`${tool.name}  (node "${tool.sourceNodeName}", ${nodeType})`,
+		`  ${tool.description}`,
+	];
 	if (properties.length === 0) lines.push('  (no arguments)');
 	const width = Math.max(0, ...properties.map(([key]) => key.length));
 	for (const [key, property] of properties) {
@@ -39,24 +47,50 @@ Options:
 ${workflowOptionsHelp}`,
 	options: workflowOptions,
 	async run({ positionals, values, io }) {
-		if (positionals.length !== 1) throw new UsageError('Expected exactly one workflow file: toolbridge tools <workflow.json>');
-		const loaded = await loadWorkflowTools(positionals[0], { ...hostOptionsFrom(values, io.env), onBuildError: 'collect' });
+		if (positionals.length !== 1)
+			throw new UsageError('Expected exactly one workflow file: toolbridge tools <workflow.json>');
+		const loaded = await loadWorkflowTools(positionals[0], {
+			...hostOptionsFrom(values, io.env),
+			onBuildError: 'collect',
+		});
 		const nodeTypes = new Map(
 			loaded.langChainTools.map((tool) => {
-				const toolbridge = tool.metadata?.toolbridge as { nodeType?: string; nestedAgent?: boolean } | undefined;
-				const node = loaded.workflow.nodes.find((candidate) => candidate.name === tool.metadata?.sourceNodeName);
-				return [tool.name, toolbridge?.nestedAgent ? `${node?.type ?? 'agentOrchestrator'}, nested agent` : String(toolbridge?.nodeType)];
+				const toolbridge = tool.metadata?.toolbridge as
+					{ nodeType?: string; nestedAgent?: boolean } | undefined;
+				const node = loaded.workflow.nodes.find(
+					(candidate) => candidate.name === tool.metadata?.sourceNodeName,
+				);
+				return [
+					tool.name,
+					toolbridge?.nestedAgent
+						? `${node?.type ?? 'agentOrchestrator'}, nested agent`
+						: String(toolbridge?.nodeType),
+				];
 			}),
 		);
 		if (values.json) {
-			io.stdout(`${JSON.stringify(loaded.tools.map(({ name, description, parameters }) => ({ name, description, parameters })), null, 2)}\n`);
+			io.stdout(
+				`${JSON.stringify(
+					loaded.tools.map(({ name, description, parameters }) => ({
+						name,
+						description,
+						parameters,
+					})),
+					null,
+					2,
+				)}\n`,
+			);
 		} else {
 			const { agentNode, tools } = loaded;
 			const header = `Agent "${agentNode.name}" (${agentNode.type}): ${tools.length} tool${tools.length === 1 ? '' : 's'}`;
-			io.stdout(`${[header, ...tools.map((tool) => describeTool(tool, nodeTypes.get(tool.name) ?? ''))].join('\n\n')}\n`);
+			io.stdout(
+				`${[header, ...tools.map((tool) => describeTool(tool, nodeTypes.get(tool.name) ?? ''))].join('\n\n')}\n`,
+			);
 		}
 		if (loaded.problems.length === 0) return EXIT.ok;
-		io.stderr(`\n$fromAI problems (these nodes are not tools until fixed):\n${ToolBuildError.describe(loaded.problems).replace(/^/gm, '  ')}\n`);
+		io.stderr(
+			`\n$fromAI problems (these nodes are not tools until fixed):\n${ToolBuildError.describe(loaded.problems).replace(/^/gm, '  ')}\n`,
+		);
 		return EXIT.usage;
 	},
 };
