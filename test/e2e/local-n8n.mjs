@@ -16,6 +16,7 @@ import { fileURLToPath } from 'node:url';
 
 import { installPackageLikeN8n } from './lib/install-package.mjs';
 import { N8nInstance } from './lib/n8n-instance.mjs';
+import { buildAndPack } from './lib/pack-package.mjs';
 import { cacheRoot, provision } from './lib/provision.mjs';
 
 const repoDir = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -36,7 +37,8 @@ const installed = await installPackageLikeN8n({
 	pathWithNode: install.pathWithNode,
 	nodeDir: install.nodeDir,
 	logPath: join(logDir, 'install.log'),
-	build: !process.argv.includes('--no-build'),
+	tarball: (await buildAndPack({ repoDir, logDir, build: !process.argv.includes('--no-build') }))
+		.tarball,
 });
 console.log(`installed ${installed.name}@${installed.version} into ${installed.packageDir}`);
 console.log(`n8n ${install.n8nBin} — open ${n8n.baseUrl} (Ctrl+C stops it)`);

@@ -19,21 +19,22 @@
  * ids), --no-build, --provision-only, --keep. Env: TOOLBRIDGE_E2E_CACHE (cache root),
  * TOOLBRIDGE_E2E_PROVISION_CONCURRENCY (default 2).
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 
-import { CI_LABELS, MATRIX, nodeVersionFor, resolveMatrix } from './compat/matrix.mjs';
+import { CI_LABELS, resolveMatrix, selectEntries } from './compat/matrix.mjs';
 import { describeProfile, readN8nProfile } from './compat/n8n-profile.mjs';
+import { provisionEntry } from './compat/provision-release.mjs';
 import { compatScenarios } from './compat/scenarios.mjs';
 import { RunContext, ScenarioScope } from './lib/context.mjs';
-import { provision, provisionPaths } from './lib/provision.mjs';
+import { pool } from './lib/pool.mjs';
 import {
 	indent,
 	onInterrupt,
 	packForRun,
 	parseRunnerArgs,
+	repoDir,
 	runMain,
 	runScenario,
 	seconds,
@@ -41,52 +42,15 @@ import {
 	Tally,
 } from './lib/runner.mjs';
 
-const repoDir = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const { flag, valueOf, only } = parseRunnerArgs();
 
 const SCENARIO_TIMEOUT_MS = 10 * 60_000;
-/** A release that failed to install for a registry reason is not retried for this long. */
-const UNINSTALLABLE_RETRY_MS = 24 * 3600_000;
 
 /** @type {Set<RunContext>} */
 const contexts = new Set();
 const interrupted = onInterrupt('stopping n8n instances …', () =>
 	Promise.all([...contexts].map((context) => context.dispose())),
 );
-
-/**
- * Run async jobs with at most `limit` at a time; each job's promise is returned at once.
- * @template T
- * @param {Array<() => Promise<T>>} jobs
- * @param {number} limit
- * @returns {Array<Promise<T>>}
- */
-function pool(jobs, limit) {
-	let active = 0;
-	/** @type {Array<() => void>} */
-	const waiting = [];
-	// A slot is taken synchronously when granted, and handed straight to the next waiter.
-	const acquire = () => {
-		if (active < limit) {
-			active += 1;
-			return Promise.resolve();
-		}
-		return new Promise((resolve) => waiting.push(() => resolve(undefined)));
-	};
-	const release = () => {
-		const next = waiting.shift();
-		if (next) next();
-		else active -= 1;
-	};
-	return jobs.map(async (job) => {
-		await acquire();
-		try {
-			return await job();
-		} finally {
-			release();
-		}
-	});
-}
 
 /**
  * A failure's message and the stack frames of this harness (a fake-model assertion's stack
@@ -101,66 +65,6 @@ function describeFailure(failure) {
 	return [failure.message, ...frames.slice(0, 4)].join('\n');
 }
 
-/** Whether an npm failure means "the registry cannot serve this release's dependency tree". */
-const isRegistryGap = (/** @type {string} */ message) =>
-	/ETARGET|E404|No matching version found|notarget/.test(message);
-
-/**
- * Provision a matrix entry; for `newest`, a release whose dependency tree the registry
- * cannot serve is recorded (and not retried for a day) and the next release down is used.
- * @param {import('./compat/matrix.mjs').ResolvedEntry} entry
- * @returns {Promise<{ install: import('./lib/provision.mjs').Provisioned, version: string, notes: string[] }>}
- * @throws {Error} when no candidate installs
- */
-async function provisionEntry(entry) {
-	/** @type {string[]} */
-	const notes = [];
-	const candidates = [entry.version, ...entry.fallbacks];
-	for (const [index, version] of candidates.entries()) {
-		const candidate = {
-			version,
-			nodeVersion: index === 0 ? entry.nodeVersion : await nodeVersionFor(version),
-		};
-		const paths = provisionPaths({
-			n8nVersion: candidate.version,
-			nodeVersion: candidate.nodeVersion,
-		});
-		const marker = `${paths.root}.uninstallable.json`;
-		const isLast = index === candidates.length - 1;
-		if (!isLast && existsSync(marker)) {
-			const recorded = JSON.parse(readFileSync(marker, 'utf8'));
-			if (Date.now() - Date.parse(recorded.at) < UNINSTALLABLE_RETRY_MS) {
-				notes.push(
-					`n8n ${candidate.version} does not install from this registry (recorded ${recorded.at}): ${recorded.reason}`,
-				);
-				continue;
-			}
-		}
-		const started = Date.now();
-		try {
-			const install = await provision({
-				n8nVersion: candidate.version,
-				nodeVersion: candidate.nodeVersion,
-				log: (line) => console.log(`   [${candidate.version}] ${line.trim()}`),
-			});
-			notes.push(
-				`n8n ${candidate.version} + Node ${candidate.nodeVersion}: ${install.warm ? 'warm (cached)' : 'cold install'} in ${seconds(started)}`,
-			);
-			return { install, version: candidate.version, notes };
-		} catch (error) {
-			const message = /** @type {Error} */ (error).message;
-			if (isLast || !isRegistryGap(message)) throw error;
-			const reason =
-				/(No matching version found for \S+|notarget[^\n]*|E404[^\n]*)/.exec(message)?.[1] ??
-				message.split('\n')[0];
-			writeFileSync(marker, JSON.stringify({ at: new Date().toISOString(), reason }, null, '\t'));
-			rmSync(paths.root, { recursive: true, force: true });
-			notes.push(`n8n ${candidate.version} does not install from this registry: ${reason}`);
-		}
-	}
-	throw new Error(`no release of '${entry.label}' installs`);
-}
-
 async function main() {
 	const started = Date.now();
 	console.log('== toolbridge e2e compat: core scenarios on a matrix of n8n releases');
@@ -171,14 +75,7 @@ async function main() {
 	mkdirSync(join(runRoot, 'tmp'), { recursive: true });
 	mkdirSync(setupLog, { recursive: true });
 	process.env.TMPDIR = join(runRoot, 'tmp');
-	const wanted = flag('ci')
-		? CI_LABELS
-		: valueOf('matrix')
-				?.split(',')
-				.map((entry) => entry.trim());
-	const entries = wanted
-		? wanted.map((label) => MATRIX.find((entry) => entry.label === label) ?? { label, spec: label })
-		: [...MATRIX];
+	const entries = selectEntries(flag('ci') ? CI_LABELS : valueOf('matrix')?.split(','));
 
 	let resolved;
 	let tarball;
@@ -191,7 +88,6 @@ async function main() {
 		}
 		if (!flag('provision-only')) {
 			tarball = await packForRun({
-				repoDir,
 				logDir: setupLog,
 				build: !flag('no-build'),
 				log: (line) => console.log(`   ${line}`),

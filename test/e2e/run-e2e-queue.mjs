@@ -16,118 +16,65 @@
  * Options: --only=<regex> (scenario ids), --no-build, --keep (keep folders and logs; also
  * TOOLBRIDGE_E2E_KEEP=1).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 
 import { RunContext } from './lib/context.mjs';
-import { provision } from './lib/provision.mjs';
 import { QueueTopology } from './lib/queue-topology.mjs';
+import { runSuite } from './lib/run-suite.mjs';
 import {
-	onInterrupt,
 	packForRun,
 	parseRunnerArgs,
+	provisionForRun,
+	repoDir,
 	runMain,
-	runScenario,
-	scenarioLines,
 	seconds,
-	setupFailed,
-	Tally,
 } from './lib/runner.mjs';
 import { ensureServerPrograms } from './lib/system-packages.mjs';
 import { scenarios } from './queue/index.mjs';
 import { QueueScope } from './queue/scope.mjs';
 
-const repoDir = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const { flag, only } = parseRunnerArgs();
-const keepAll = () => process.env.TOOLBRIDGE_E2E_KEEP === '1';
 
-const SCENARIO_TIMEOUT_MS = 8 * 60_000;
-
-/** @type {RunContext | undefined} */
-let context;
-/** @type {QueueTopology | undefined} */
-let topology;
-const interrupted = onInterrupt('stopping n8n, Postgres and Redis …', () =>
-	Promise.allSettled([topology?.stop(), context?.dispose()]),
-);
-
-async function main() {
-	const started = Date.now();
-	console.log('== toolbridge e2e (queue mode): main + 2 workers on Postgres and Redis');
-	const setupLog = mkdtempSync(join(tmpdir(), 'toolbridge-e2e-queue-setup-'));
-	const log = (/** @type {string} */ line) => console.log(`   ${line}`);
-
-	let install;
-	let tarball;
-	let programs;
-	try {
-		const provisionStart = Date.now();
-		install = await provision({ log });
-		log(
-			`n8n install: ${install.warm ? 'warm (cached)' : 'cold'} in ${seconds(provisionStart)} at ${install.root}`,
-		);
-		const programsStart = Date.now();
-		programs = await ensureServerPrograms({ log, logPath: join(setupLog, 'apt.log') });
-		log(
-			`Postgres programs ${programs.postgresBinDir}, ${programs.redisServer}${programs.installed.length ? ` (installed ${programs.installed.join(', ')})` : ''} in ${seconds(programsStart)}`,
-		);
-
-		tarball = await packForRun({ repoDir, logDir: setupLog, build: !flag('no-build'), log });
-
-		context = new RunContext({ install, repoDir, tarball, logDir: setupLog });
-		const selected = scenarios.filter((scenario) => !only || only.test(scenario.id));
-		if (selected.some((scenario) => scenario.needsTopology)) {
-			topology = new QueueTopology({ run: context, programs });
-			await topology.start(log);
-		}
-	} catch (error) {
-		return setupFailed(`${/** @type {Error} */ (error).stack ?? error}`, async () => {
-			const kept = await topology?.stop(true).catch(() => []);
-			if (kept?.length) console.log(`   kept for inspection: ${kept.join(', ')}`);
-			console.log(`   setup logs kept in ${setupLog}`);
-		});
-	}
-
-	const run = context;
-	const tally = new Tally();
-	/** @type {string[]} */
-	const figures = [];
-	try {
-		for (const scenario of scenarios) {
-			if (only && !only.test(scenario.id)) continue;
-			if (interrupted()) break;
-			const scope = new QueueScope(run, scenario.id, topology, programs);
-			await runScenario({
-				scenario,
-				scope,
-				context: run,
-				prepare: async () => {
-					if (scenario.needsTopology && topology) {
-						const restarted = await topology.ensureWorkersRunning();
-						if (restarted.length > 0)
-							scope.note(`restarted before this scenario: ${restarted.join(', ')}`);
-					}
+runMain(() =>
+	runSuite({
+		title: '== toolbridge e2e (queue mode): main + 2 workers on Postgres and Redis',
+		name: 'e2e-queue',
+		scenarios,
+		only,
+		timeoutMs: 8 * 60_000,
+		interruptNote: 'stopping n8n, Postgres and Redis …',
+		async setup({ setupLog, log, onStop }) {
+			const install = await provisionForRun(log);
+			const programsStart = Date.now();
+			const programs = await ensureServerPrograms({ log, logPath: join(setupLog, 'apt.log') });
+			log(
+				`Postgres programs ${programs.postgresBinDir}, ${programs.redisServer}${programs.installed.length ? ` (installed ${programs.installed.join(', ')})` : ''} in ${seconds(programsStart)}`,
+			);
+			const tarball = await packForRun({ logDir: setupLog, build: !flag('no-build'), log });
+			const context = new RunContext({ install, repoDir, tarball, logDir: setupLog });
+			/** @type {QueueTopology | undefined} */
+			let topology;
+			if (
+				scenarios.some((scenario) => (!only || only.test(scenario.id)) && scenario.needsTopology)
+			) {
+				const started = new QueueTopology({ run: context, programs });
+				topology = started;
+				onStop((keep) => started.stop(keep));
+				await started.start(log);
+			}
+			return {
+				context,
+				scopeFor: (scenario) => new QueueScope(context, scenario.id, topology, programs),
+				// A scenario that killed a worker gets it restarted before the next one.
+				async prepare(scenario, scope) {
+					if (!scenario.needsTopology || !topology) return;
+					const restarted = await topology.ensureWorkersRunning();
+					if (restarted.length > 0)
+						scope.note(`restarted before this scenario: ${restarted.join(', ')}`);
 				},
-				run: () => scenario.run(scope),
-				timeoutMs: SCENARIO_TIMEOUT_MS,
-				tally,
-				lines: scenarioLines(scenario),
-			});
-			figures.push(...scope.figures);
-		}
-	} finally {
-		const kept = [...((await topology?.stop(tally.failed > 0 || keepAll()).catch(() => [])) ?? [])];
-		await run.dispose();
-		if (kept.length > 0) console.log(`   kept for inspection: ${kept.join(', ')}`);
-		if (tally.failed === 0 && !keepAll()) rmSync(setupLog, { recursive: true, force: true });
-		else console.log(`   setup logs kept in ${setupLog}`);
-	}
-	for (const figure of figures) console.log(`   ${figure}`);
-	console.log(`   total ${seconds(started)}`);
-	// The plain closing line CI reads: PENDING rows count as skipped (each printed its reason above).
-	return tally.finish(interrupted());
-}
-
-runMain(main);
+			};
+		},
+		// The state-size figures; PENDING rows count as skipped in the closing line.
+		figures: (scope) => /** @type {QueueScope} */ (scope).figures,
+	}),
+);

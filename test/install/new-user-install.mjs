@@ -3,7 +3,8 @@
 /**
  * A new user's install, as CI runs it after `npm ci && npm run build`:
  *
- *   npm pack --workspaces --include-workspace-root      (every tarball a user needs)
+ *   npm pack, in every workspace                         (every tarball a user needs; packed
+ *                                                        once per content, test/e2e/lib/pack-package.mjs)
  *   npm install --ignore-scripts ./*.tgz                 (into an empty folder)
  *   npx toolbridge tools … / npx toolbridge call … / npx toolbridge mcp (tools/list)
  *   require('n8n-toolbridge')
@@ -17,15 +18,16 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+
+import { packOnce } from '../e2e/lib/pack-package.mjs';
 
 const repo = resolve(import.meta.dirname ?? new URL('.', import.meta.url).pathname, '../..');
 const keep = process.argv.includes('--keep');
 const quiet = process.argv.includes('--quiet');
 const work = mkdtempSync(join(tmpdir(), 'toolbridge-new-user-'));
-const packs = join(work, 'packs');
 const user = join(work, 'user');
 const bare = join(work, 'n8n-package-alone');
 const FORBIDDEN_IN_ROOT = [
@@ -131,30 +133,26 @@ async function main() {
 		if (!existsSync(join(repo, built)))
 			throw new Error(`${built} is missing: run "npm run build" first`);
 	}
-	mkdirSync(packs);
 	mkdirSync(user);
 	mkdirSync(bare);
 	say(`Working in ${work} ($WORK)`);
 
-	const packed = JSON.parse(
-		run(
-			'npm',
-			['pack', '--workspaces', '--include-workspace-root', '--json', `--pack-destination=${packs}`],
-			{ cwd: repo },
-		).stdout,
-	);
-	const tarballs = packed.map((/** @type {{ filename: string }} */ entry) =>
-		join(packs, entry.filename),
-	);
-	check(
-		tarballs.length === 2,
-		`two tarballs: ${packed.map((/** @type {{ filename: string }} */ entry) => entry.filename).join(', ')}`,
-	);
+	// Every workspace, packed once per content: the e2e suites install the same n8n tarball.
+	const workspaces = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')).workspaces;
+	const packed = [];
+	for (const workspace of workspaces) {
+		say(`\n$ npm pack --ignore-scripts   # in ${workspace} (reused when its files are unchanged)`);
+		const tarball = await packOnce({ packageDir: join(repo, workspace) });
+		say(`${tarball.reused ? 'reused' : 'packed'} ${tarball.tarball} (${tarball.entryCount} files)`);
+		packed.push(tarball);
+	}
+	const tarballs = packed.map((entry) => entry.tarball);
+	check(tarballs.length === 2, `two tarballs: ${packed.map((entry) => entry.filename).join(', ')}`);
 
 	const manifests = Object.fromEntries(
 		tarballs.map((tarball) => {
 			const manifest = JSON.parse(
-				run('tar', ['-xzOf', tarball, 'package/package.json'], { cwd: packs }).stdout,
+				run('tar', ['-xzOf', tarball, 'package/package.json'], { cwd: work }).stdout,
 			);
 			return [manifest.name, manifest];
 		}),

@@ -34,6 +34,19 @@ export const MATRIX = /** @type {const} */ ([
 export const CI_LABELS = ['floor', '1.123', 'newest'];
 
 /**
+ * The entries a run asks for: labels of {@link MATRIX} or exact versions (`--matrix=`), or
+ * every entry.
+ * @param {string[] | undefined} wanted
+ * @returns {MatrixEntry[]}
+ */
+export function selectEntries(wanted) {
+	if (!wanted) return [...MATRIX];
+	return wanted
+		.map((label) => label.trim())
+		.map((label) => MATRIX.find((entry) => entry.label === label) ?? { label, spec: label });
+}
+
+/**
  * Compare two plain `x.y.z` versions.
  * @param {string} left
  * @param {string} right

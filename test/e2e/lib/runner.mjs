@@ -5,7 +5,11 @@
  * `N passed, N failed[, N skipped]` line and the exit code.
  */
 
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
 import { buildAndPack } from './pack-package.mjs';
+import { provision } from './provision.mjs';
 
 /**
  * The runner's command line: `--<name>` flags, `--<name>=<value>` options, `--only=<regex>`;
@@ -144,19 +148,39 @@ export function scenarioLines(scenario) {
 	};
 }
 
+/** The repository the e2e runners test. */
+export const repoDir = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+
 /**
- * Build (unless `build` is false) and pack this repo once for the run; prints one setup line.
- * @param {{ repoDir: string, logDir: string, build: boolean, log: (line: string) => void }} options
+ * Build (unless `build` is false) and pack this repo for the run — or reuse the tarball an
+ * earlier suite packed from the same files; prints one setup line.
+ * @param {{ logDir: string, build: boolean, log: (line: string) => void }} options
  * @returns {Promise<string>} the tarball's path
  * @throws {Error} with the log tail when the build or the pack fails
  */
-export async function packForRun({ repoDir, logDir, build, log }) {
+export async function packForRun({ logDir, build, log }) {
 	const started = Date.now();
 	const packed = await buildAndPack({ repoDir, logDir, build });
+	const how = packed.reused ? 'reused the tarball packed earlier from the same files:' : 'packed';
 	log(
-		`${build ? 'built and ' : ''}packed ${packed.filename} (${packed.entryCount} files) in ${seconds(started)}`,
+		`${build ? 'built, ' : ''}${how} ${packed.filename} (${packed.entryCount} files) in ${seconds(started)}`,
 	);
 	return packed.tarball;
+}
+
+/**
+ * Provision the pinned n8n and Node (lib/provision.mjs) for the run; prints one setup line.
+ * @param {(line: string) => void} log
+ * @returns {Promise<import('./provision.mjs').Provisioned>}
+ * @throws {Error} when an install step fails
+ */
+export async function provisionForRun(log) {
+	const started = Date.now();
+	const install = await provision({ log });
+	log(
+		`n8n install: ${install.warm ? 'warm (cached)' : 'cold'} in ${seconds(started)} at ${install.root}`,
+	);
+	return install;
 }
 
 /**
