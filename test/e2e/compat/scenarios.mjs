@@ -15,25 +15,23 @@
  */
 import { randomUUID } from 'node:crypto';
 
-import { assertToolSchema, matchStreaming, toolMessages } from '../lib/fake-model.mjs';
+import { matchStreaming } from '../lib/fake-model.mjs';
 import {
-	FAKE_API_KEY,
+	childAnswer,
+	n8nAgentOverResearcher,
+	parentAndChildFake,
+} from '../lib/nested-fixtures.mjs';
+import { EXPECTED, hashCallTurn, hashTextTool } from '../lib/tool-fixtures.mjs';
+import {
+	agentOrchestratorNode,
 	connections,
+	manualTrigger,
 	node,
 	nodeOutput,
-	openRouterCredential,
 	runDataOf,
-	runError,
-	workflow,
+	scenarioWorkflow,
 } from '../lib/workflows.mjs';
-import { childAnswer, parentAndChildFake, researcherNode } from '../scenarios/agent-modes.mjs';
 import { humanReview } from '../scenarios/human-review.mjs';
-import {
-	EXPECTED,
-	HASH_TOOL_DESCRIPTION,
-	TOOL_INPUT,
-	hashTextTool,
-} from '../scenarios/tool-fixtures.mjs';
 
 /**
  * @typedef {import('./n8n-profile.mjs').N8nProfile} N8nProfile
@@ -47,38 +45,29 @@ import {
  */
 
 /**
- * A workflow as `n8n import:workflow` accepts it on every n8n of the matrix (2.0.x needs a
- * `versionId`).
- * @param {Parameters<typeof workflow>[0]} spec
+ * A scenario's workflow as `n8n import:workflow` accepts it on every n8n of the matrix (2.0.x
+ * needs a `versionId`).
+ * @param {string} scenarioId
+ * @param {Parameters<typeof scenarioWorkflow>[1]} spec
  * @returns {Record<string, unknown>}
  */
-function compatWorkflow(spec) {
-	return { ...workflow(spec), versionId: randomUUID() };
+function compatWorkflow(scenarioId, spec) {
+	return { ...scenarioWorkflow(scenarioId, spec), versionId: randomUUID() };
 }
 
 /**
- * Import a credential for the fake and the workflow, and execute it. Failures the fake
- * recorded (an assertion on what the model received) come first: they say why a run failed.
+ * Import the workflow and its credential, execute it and return the run result; what the fake
+ * rejected (an assertion on what the model received) fails the row even when the run passed.
  * @param {ScenarioScope} scope
- * @param {{ baseUrl: string, assertNoFailures: () => void }} fake
- * @param {(credential: { id: string, name: string }) => Record<string, unknown>} buildWorkflow
+ * @param {{ baseUrl: string, failures: Error[], assertNoFailures: () => void }} fake
+ * @param {(credential: { id: string, name: string }) => Record<string, unknown>} build
  * @returns {Promise<any>} the parsed run result
  * @throws {Error} when the fake rejected a request or n8n reports the execution as failed
  */
-async function importAndExecute(scope, fake, buildWorkflow) {
-	const n8n = await scope.run.cliN8n();
-	const credential = openRouterCredential(`cred-${scope.id}`.slice(0, 21), fake.baseUrl);
-	await n8n.importCredentials([credential]);
-	const id = await n8n.importWorkflow(buildWorkflow({ id: credential.id, name: credential.name }));
-	const run = await n8n.execute(id);
+async function importAndExecute(scope, fake, build) {
+	const result = await scope.importAndExecute({ fake, build });
 	fake.assertNoFailures();
-	if (!run.ok) {
-		const message = run.result ? runError(run.result) : undefined;
-		throw new Error(
-			`n8n execute failed: ${message ?? '(no error in output)'} (log ${run.logPath})\n${run.stdout.slice(-1500)}`,
-		);
-	}
-	return run.result;
+	return result;
 }
 
 /**
@@ -113,26 +102,13 @@ async function fullMode(scope, profile, { subNode = false } = {}) {
 	/** @type {{ toolMessage?: string }} */
 	const seen = {};
 	const fake = await scope.startFake((request, fakeModule) => {
-		if (request.headers.authorization !== `Bearer ${FAKE_API_KEY}`)
-			throw new Error('the credential API key did not arrive as a Bearer token');
-		const body = request.body;
-		if (body.model !== model)
-			throw new Error(`model ${JSON.stringify(body.model)}, expected ${model}`);
-		assertToolSchema(body, 'Hash_Text', {
-			properties: { text: 'string' },
-			required: ['text'],
-			description: HASH_TOOL_DESCRIPTION,
+		const turn = hashCallTurn(request, fakeModule, {
+			model,
+			callId: 'call_hash',
+			replyModel: model,
 		});
-		const results = toolMessages(body);
-		if (results.length === 0) {
-			return matchStreaming(
-				request,
-				fakeModule.toolCallReply(
-					[{ id: 'call_hash', name: 'Hash_Text', arguments: { text: TOOL_INPUT.text } }],
-					{ model },
-				),
-			);
-		}
+		if (turn.reply) return turn.reply;
+		const results = turn.results;
 		const result = results.find((entry) => entry.tool_call_id === 'call_hash');
 		seen.toolMessage = result?.content;
 		if (!result?.content.includes(EXPECTED.sha256)) {
@@ -143,30 +119,21 @@ async function fullMode(scope, profile, { subNode = false } = {}) {
 		return matchStreaming(request, fakeModule.textReply(`Digest: ${EXPECTED.sha256}.`, { model }));
 	});
 	const result = await importAndExecute(scope, fake, (credential) =>
-		compatWorkflow({
-			id: `wf-${scope.id}`.slice(0, 21),
-			name: `E2E ${scope.id}`,
+		compatWorkflow(scope.id, {
 			nodes: [
-				node('Start', 'n8n-nodes-base.manualTrigger', profile.nodes.manualTrigger, {}),
+				manualTrigger(profile.nodes.manualTrigger),
 				subNode
 					? node('Agent Orchestrator', 'n8n-nodes-toolbridge.agentOrchestrator', 1.1, {
 							mode: 'full',
 							prompt: 'Hash the text.',
 							options: {},
 						})
-					: node(
-							'Agent Orchestrator',
-							'n8n-nodes-toolbridge.agentOrchestrator',
-							1,
-							{
-								authentication: 'openRouterApi',
-								mode: 'full',
-								model,
-								prompt: 'Hash the text.',
-								options: {},
-							},
-							{ openRouterApi: credential },
-						),
+					: agentOrchestratorNode(credential, {
+							mode: 'full',
+							model,
+							prompt: 'Hash the text.',
+							options: {},
+						}),
 				...(subNode
 					? [
 							node(
@@ -231,33 +198,15 @@ async function nestedUnderN8nAgent(scope, profile) {
 	const models = { parent: 'fake/compat-parent', child: 'fake/compat-child' };
 	const { fake, parentReplies, childReplies, seen } = await parentAndChildFake(scope, models);
 	const result = await importAndExecute(scope, fake, (credential) =>
-		compatWorkflow({
-			id: `wf-${scope.id}`.slice(0, 21),
-			name: `E2E ${scope.id}`,
-			nodes: [
-				node('Start', 'n8n-nodes-base.manualTrigger', profile.nodes.manualTrigger, {}),
-				node('AI Agent', '@n8n/n8n-nodes-langchain.agent', profile.nodes.agent, {
-					promptType: 'define',
-					text: 'Ask the researcher for the digest and report it.',
-					options: {},
-				}),
-				node(
-					'OpenRouter Model',
-					'@n8n/n8n-nodes-langchain.lmChatOpenRouter',
-					profile.nodes.lmChatOpenRouter,
-					{ model: models.parent, options: {} },
-					{ openRouterApi: credential },
-				),
-				researcherNode(credential, models.child),
-				{ ...hashTextTool(), typeVersion: profile.nodes.crypto },
-			],
-			connections: connections([
-				['Start', 'AI Agent'],
-				['OpenRouter Model', 'AI Agent', 'ai_languageModel'],
-				['Researcher', 'AI Agent', 'ai_tool'],
-				['Hash Text', 'Researcher', 'ai_tool'],
-			]),
-		}),
+		compatWorkflow(
+			scope.id,
+			n8nAgentOverResearcher({
+				trigger: manualTrigger(profile.nodes.manualTrigger),
+				credential,
+				models,
+				versions: profile.nodes,
+			}),
+		),
 	);
 	if (parentReplies.length !== 2 || childReplies.length !== 2) {
 		throw new Error(

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { fakeServerAvailable, loadFakeChatServer } from './fake-model.mjs';
 import { installPackageLikeN8n } from './install-package.mjs';
 import { N8nInstance } from './n8n-instance.mjs';
+import { nodeErrors, openRouterCredential, runError } from './workflows.mjs';
 
 /**
  * @typedef {import('./provision.mjs').Provisioned} Provisioned
@@ -141,6 +142,39 @@ export class ScenarioScope {
 				if (failures.length > 0) throw failures[0];
 			},
 		};
+	}
+
+	/**
+	 * Import a workflow and its credential into the run's shared CLI instance, `n8n execute` it
+	 * and return the parsed run result. The credential is an OpenRouter one pointing at `fake`
+	 * unless one is given.
+	 * @param {object} options
+	 * @param {{ baseUrl: string, failures: Error[] }} options.fake
+	 * @param {(credential: { id: string, name: string }) => Record<string, unknown>} options.build the workflow
+	 * @param {string} [options.suffix] distinguishes several credentials of one scenario
+	 * @param {{ id: string, name: string, type: string, data: Record<string, unknown> }} [options.credential]
+	 * @returns {Promise<any>}
+	 * @throws {Error} when n8n reports the execution as failed (a request the fake rejected first:
+	 *   it says why)
+	 */
+	async importAndExecute({ fake, build, suffix = '', credential }) {
+		const n8n = await this.run.cliN8n();
+		const imported =
+			credential ?? openRouterCredential(`cred-${this.id}${suffix}`.slice(0, 21), fake.baseUrl);
+		await n8n.importCredentials([imported]);
+		const id = await n8n.importWorkflow(build({ id: imported.id, name: imported.name }));
+		const run = await n8n.execute(id);
+		if (!run.ok) {
+			const rejected =
+				fake.failures.length > 0
+					? `the fake model rejected a request: ${fake.failures[0].message}\n`
+					: '';
+			const message = run.result ? (runError(run.result) ?? nodeErrors(run.result)) : undefined;
+			throw new Error(
+				`${rejected}n8n execute failed: ${message ?? '(no error in output)'} (log ${run.logPath})\n${run.stdout.slice(-1500)}`,
+			);
+		}
+		return run.result;
 	}
 
 	/**

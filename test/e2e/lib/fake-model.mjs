@@ -8,6 +8,8 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
+import { FAKE_API_KEY } from './workflows.mjs';
+
 const FAKE_SERVER_URL = new URL('../../support/fake-chat-server.ts', import.meta.url);
 const FAKE_ANTHROPIC_URL = new URL('../../support/fake-anthropic.ts', import.meta.url);
 
@@ -188,4 +190,21 @@ export function toolMessages(body) {
 			content:
 				typeof message.content === 'string' ? message.content : JSON.stringify(message.content),
 		}));
+}
+
+/**
+ * Common checks of every request a fake model gets: the chat completions path, the fake
+ * credential's key as a Bearer token, and (when given) the model id.
+ * @param {any} request
+ * @param {string} [model] the model id the request must name
+ * @returns {void}
+ * @throws {Error} on a wrong path, key or model
+ */
+export function checkRequest(request, model) {
+	if (!String(request.path).endsWith('/chat/completions'))
+		throw new Error(`unexpected path ${request.method} ${request.path}`);
+	if (request.headers.authorization !== `Bearer ${FAKE_API_KEY}`)
+		throw new Error('the credential API key did not arrive as a Bearer token');
+	if (model !== undefined && request.body?.model !== model)
+		throw new Error(`model ${JSON.stringify(request.body?.model)}, expected ${model}`);
 }

@@ -383,6 +383,25 @@ export class N8nInstance {
 	}
 
 	/**
+	 * POST JSON to a production webhook and parse the JSON answer.
+	 * @param {string} path
+	 * @param {unknown} body
+	 * @returns {Promise<any>} the parsed answer (undefined when it is empty)
+	 * @throws {Error} on a non-2xx answer
+	 */
+	async postJson(path, body) {
+		const response = await this.webhook(path, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify(body),
+		});
+		const text = await response.text();
+		if (!response.ok)
+			throw new Error(`POST /webhook/${path}: HTTP ${response.status} ${text.slice(0, 800)}`);
+		return text ? JSON.parse(text) : undefined;
+	}
+
+	/**
 	 * Wait until a production webhook is registered. `/healthz/readiness` answers before
 	 * n8n 2.41 has activated the published workflows (that goes on after start-up, slower on
 	 * a busy machine), so a request right after `start()` may get "webhook is not registered".

@@ -46,3 +46,32 @@ export async function readNdjson(response, onChunk, options = {}) {
 	take(buffer + decoder.decode());
 	return { chunks, ended: 'end' };
 }
+
+/**
+ * POST JSON to a streaming webhook of `n8n` and read its NDJSON answer as it arrives;
+ * `onFirstText` runs when the first item with text does.
+ * @param {{ webhook: (path: string, init: RequestInit) => Promise<Response> }} n8n
+ * @param {string} path
+ * @param {unknown} body
+ * @param {() => void} onFirstText
+ * @returns {ReturnType<typeof readNdjson>}
+ * @throws {Error} on a non-2xx answer
+ */
+export async function postStreaming(n8n, path, body, onFirstText) {
+	const response = await n8n.webhook(path, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify(body),
+	});
+	if (!response.ok)
+		throw new Error(
+			`POST /webhook/${path}: HTTP ${response.status} ${(await response.text()).slice(0, 500)}`,
+		);
+	let textSeen = false;
+	return readNdjson(response, (chunk) => {
+		if (textSeen || chunk.type !== 'item' || typeof chunk.content !== 'string') return;
+		if (chunk.content === '') return;
+		textSeen = true;
+		onFirstText();
+	});
+}

@@ -58,6 +58,27 @@ export function assertHashToolSchema(body) {
 }
 
 /**
+ * The first turn of a scripted model that calls {@link hashTextTool} once: check the request
+ * (path, key, model, the Hash_Text schema); while no tool result came back, the reply is the
+ * call of Hash_Text with {@link TOOL_INPUT}'s text.
+ * @param {any} request
+ * @param {any} fake the fake chat server module
+ * @param {{ model: string, callId: string, replyModel?: string }} options `replyModel`: the model
+ *   the reply names (default: the fake's)
+ * @returns {{ reply?: any, results: Array<{ tool_call_id: string, content: string }> }}
+ * @throws {Error} when a check fails
+ */
+export function hashCallTurn(request, fake, { model, callId, replyModel }) {
+	checkRequest(request, model);
+	assertHashToolSchema(request.body);
+	const results = toolMessages(request.body);
+	if (results.length > 0) return { results };
+	const call = { id: callId, name: 'Hash_Text', arguments: { text: TOOL_INPUT.text } };
+	const reply = fake.toolCallReply([call], replyModel ? { model: replyModel } : undefined);
+	return { reply: matchStreaming(request, reply), results };
+}
+
+/**
  * Date & Time "add to date" as a tool, `$fromAI` string + number. Tool name `Add_Days`.
  * @returns {import('./workflows.mjs').WorkflowNode}
  */

@@ -56,6 +56,73 @@ export function node(name, type, typeVersion, parameters, credentials) {
 }
 
 /**
+ * The workflow of a scenario: its id (`wf-<scenario id>`, cut to n8n's 21 characters) and name.
+ * @param {string} scenarioId
+ * @param {{ nodes: WorkflowNode[], connections: Record<string, any> }} spec
+ * @returns {Record<string, unknown>}
+ */
+export function scenarioWorkflow(scenarioId, spec) {
+	return workflow({ id: `wf-${scenarioId}`.slice(0, 21), name: `E2E ${scenarioId}`, ...spec });
+}
+
+/**
+ * A Manual Trigger named `Start`.
+ * @param {number} [typeVersion]
+ * @returns {WorkflowNode}
+ */
+export function manualTrigger(typeVersion = 1) {
+	return node('Start', 'n8n-nodes-base.manualTrigger', typeVersion, {});
+}
+
+/**
+ * n8n's AI Agent named `AI Agent`, its prompt written in the node.
+ * @param {string} text the prompt
+ * @param {number} [typeVersion]
+ * @returns {WorkflowNode}
+ */
+export function aiAgentNode(text, typeVersion = 3.1) {
+	return node('AI Agent', '@n8n/n8n-nodes-langchain.agent', typeVersion, {
+		promptType: 'define',
+		text,
+		options: {},
+	});
+}
+
+/**
+ * n8n's OpenRouter Chat Model named `OpenRouter Model`, on an OpenRouter credential.
+ * @param {{ id: string, name: string }} credential
+ * @param {string} model
+ * @param {number} [typeVersion]
+ * @returns {WorkflowNode}
+ */
+export function openRouterModelNode(credential, model, typeVersion = 1) {
+	return node(
+		'OpenRouter Model',
+		'@n8n/n8n-nodes-langchain.lmChatOpenRouter',
+		typeVersion,
+		{ model, options: {} },
+		{ openRouterApi: credential },
+	);
+}
+
+/**
+ * Our Agent Orchestrator (version 1) on an OpenRouter credential.
+ * @param {{ id: string, name: string }} credential
+ * @param {Record<string, unknown>} parameters `mode`, `model`, `prompt`, `options` …
+ * @param {string} [name]
+ * @returns {WorkflowNode}
+ */
+export function agentOrchestratorNode(credential, parameters, name = 'Agent Orchestrator') {
+	return node(
+		name,
+		'n8n-nodes-toolbridge.agentOrchestrator',
+		1,
+		{ authentication: 'openRouterApi', ...parameters },
+		{ openRouterApi: credential },
+	);
+}
+
+/**
  * Connections in n8n's shape from a list of edges.
  * @param {Array<[from: string, to: string, type?: string]>} edges `type` defaults to `main`
  * @returns {Record<string, any>}
@@ -129,4 +196,22 @@ export function runError(result) {
 	const error = result?.data?.resultData?.error ?? result?.resultData?.error;
 	if (!error) return undefined;
 	return [error.message, error.description].filter(Boolean).join(' — ');
+}
+
+/**
+ * The errors recorded on node runs, `node: message`, joined.
+ * @param {any} result
+ * @returns {string | undefined}
+ */
+export function nodeErrors(result) {
+	const runData = result?.data?.resultData?.runData ?? result?.resultData?.runData ?? {};
+	const errors = Object.entries(runData).flatMap(([name, runs]) =>
+		/** @type {any[]} */ (runs)
+			.filter((run) => run?.error)
+			.map(
+				(run) =>
+					`${name}: ${[run.error.message, run.error.description].filter(Boolean).join(' — ')}`,
+			),
+	);
+	return errors.length > 0 ? errors.join('; ') : undefined;
 }

@@ -5,11 +5,7 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 
-import { FAKE_API_KEY, node, openRouterCredential } from '../lib/workflows.mjs';
-
-/** What a person's browser sends: n8n ignores approve links opened by bots (isbot flags Node's fetch). */
-export const BROWSER_USER_AGENT =
-	'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36';
+import { node, openRouterCredential, workflow } from '../lib/workflows.mjs';
 
 /**
  * A workflow id for a scenario (n8n allows at most 21 characters, so long scenario ids are hashed).
@@ -70,23 +66,18 @@ export function fakeCredential(scope, baseUrl, suffix = '') {
 }
 
 /**
- * POST JSON to a production webhook of main and parse the JSON answer.
- * @param {import('../lib/n8n-instance.mjs').N8nInstance} n8n
- * @param {string} path
- * @param {unknown} body
- * @returns {Promise<any>}
- * @throws {Error} on a non-2xx answer
+ * Create the fake's credential on main, then create and publish the scenario's workflow there
+ * (its webhooks answering).
+ * @param {import('./scope.mjs').QueueScope} scope
+ * @param {{ baseUrl: string }} fake
+ * @param {(credential: { id: string, name: string }) => { nodes: import('../lib/workflows.mjs').WorkflowNode[], connections: Record<string, any> }} build
+ * @returns {Promise<string>} the workflow id
  */
-export async function postJson(n8n, path, body) {
-	const response = await n8n.webhook(path, {
-		method: 'POST',
-		headers: { 'content-type': 'application/json' },
-		body: JSON.stringify(body),
-	});
-	const text = await response.text();
-	if (!response.ok)
-		throw new Error(`POST /webhook/${path}: HTTP ${response.status} ${text.slice(0, 800)}`);
-	return text ? JSON.parse(text) : undefined;
+export async function deployScenarioWorkflow(scope, fake, build) {
+	const credential = await fakeCredential(scope, fake.baseUrl);
+	return scope.topology.deployWorkflow(
+		workflow({ id: workflowIdFor(scope), name: `E2E ${scope.id}`, ...build(credential) }),
+	);
 }
 
 /**
@@ -120,22 +111,6 @@ export function rolesOf(body) {
 		.filter((/** @type {any} */ message) => message.role !== 'system')
 		.map((/** @type {any} */ message) => message.role)
 		.join(',');
-}
-
-/**
- * Common checks of every request a fake model gets.
- * @param {any} request
- * @param {string} model
- * @returns {void}
- * @throws {Error} on a wrong path, key or model
- */
-export function checkRequest(request, model) {
-	if (!String(request.path).endsWith('/chat/completions'))
-		throw new Error(`unexpected path ${request.method} ${request.path}`);
-	if (request.headers.authorization !== `Bearer ${FAKE_API_KEY}`)
-		throw new Error('the credential API key did not arrive as a Bearer token');
-	if (request.body?.model !== model)
-		throw new Error(`model ${JSON.stringify(request.body?.model)}, expected ${model}`);
 }
 
 /**

@@ -10,19 +10,21 @@
  */
 import { createHash } from 'node:crypto';
 
-import { assertToolSchema, matchStreaming, toolMessages } from '../lib/fake-model.mjs';
-import { recordTextTool, sinkDigest, startHttpSink } from '../lib/http-sink.mjs';
-import { connections, node, workflow } from '../lib/workflows.mjs';
-import { HASH_TOOL_DESCRIPTION, hashTextTool } from '../scenarios/tool-fixtures.mjs';
 import {
+	assertToolSchema,
 	checkRequest,
-	fakeCredential,
+	matchStreaming,
+	toolMessages,
+} from '../lib/fake-model.mjs';
+import { recordTextTool, sinkDigest, startHttpSink } from '../lib/http-sink.mjs';
+import { assertHashToolSchema, hashTextTool } from '../lib/tool-fixtures.mjs';
+import { connections, node } from '../lib/workflows.mjs';
+import {
+	deployScenarioWorkflow,
 	messagesOf,
 	orchestratorNode,
-	postJson,
 	textOf,
 	webhookNode,
-	workflowIdFor,
 } from './common.mjs';
 
 const MODEL = 'fake/queue-full';
@@ -47,11 +49,7 @@ function tokenModel() {
 	return (request, fake) => {
 		checkRequest(request, MODEL);
 		const body = request.body;
-		assertToolSchema(body, 'Hash_Text', {
-			properties: { text: 'string' },
-			required: ['text'],
-			description: HASH_TOOL_DESCRIPTION,
-		});
+		assertHashToolSchema(body);
 		assertToolSchema(body, 'Record_Text', { properties: { text: 'string' }, required: ['text'] });
 		const user = messagesOf(body).find((/** @type {any} */ message) => message.role === 'user');
 		const token = TOKEN_PATTERN.exec(textOf(user))?.[1];
@@ -92,24 +90,19 @@ async function deployTokenWorkflow(scope, path) {
 	const fake = await scope.startFake(tokenModel());
 	const sink = await startHttpSink();
 	scope.cleanups.push(() => sink.close());
-	const credential = await fakeCredential(scope, fake.baseUrl);
-	const workflowId = await scope.topology.deployWorkflow(
-		workflow({
-			id: workflowIdFor(scope),
-			name: `E2E ${scope.id}`,
-			nodes: [
-				webhookNode(path, 'lastNode'),
-				orchestratorNode(credential, MODEL),
-				hashTextTool(),
-				recordTextTool(node, sink.url),
-			],
-			connections: connections([
-				['Webhook', 'Agent Orchestrator'],
-				['Hash Text', 'Agent Orchestrator', 'ai_tool'],
-				['Record Text', 'Agent Orchestrator', 'ai_tool'],
-			]),
-		}),
-	);
+	const workflowId = await deployScenarioWorkflow(scope, fake, (credential) => ({
+		nodes: [
+			webhookNode(path, 'lastNode'),
+			orchestratorNode(credential, MODEL),
+			hashTextTool(),
+			recordTextTool(node, sink.url),
+		],
+		connections: connections([
+			['Webhook', 'Agent Orchestrator'],
+			['Hash Text', 'Agent Orchestrator', 'ai_tool'],
+			['Record Text', 'Agent Orchestrator', 'ai_tool'],
+		]),
+	}));
 	return { workflowId, fake, sink };
 }
 
@@ -138,7 +131,7 @@ export async function queueFullWebhook(scope) {
 	const topology = scope.topology;
 	const { workflowId, fake, sink } = await deployTokenWorkflow(scope, 'tb-queue-full');
 	const token = `full-${Date.now().toString(36)}`;
-	const answer = await postJson(topology.mainProcess, 'tb-queue-full', {
+	const answer = await topology.mainProcess.postJson('tb-queue-full', {
 		message: `Process token ${token}.`,
 	});
 	fake.assertNoFailures();
@@ -193,7 +186,7 @@ export async function queueLoad(scope) {
 	const settled = await Promise.allSettled(
 		tokens.map(async (token) => {
 			const requestStart = Date.now();
-			const answer = await postJson(topology.mainProcess, 'tb-queue-load', {
+			const answer = await topology.mainProcess.postJson('tb-queue-load', {
 				message: `Process token ${token}.`,
 			});
 			return { token, answer, ms: Date.now() - requestStart };

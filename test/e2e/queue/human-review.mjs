@@ -14,14 +14,22 @@
  * - regular mode (SQLite): `n8n start` itself is SIGKILLed during the wait and started again on
  *   the same folder; approve resumes and the loop finishes with its earlier steps intact.
  */
-import { matchStreaming, assertToolSchema, toolMessages } from '../lib/fake-model.mjs';
+import { matchStreaming, toolMessages } from '../lib/fake-model.mjs';
 import { recordTextTool, sinkDigest, startHttpSink } from '../lib/http-sink.mjs';
 import { createCredential, deployWorkflow, newProcess } from '../lib/queue-topology.mjs';
+import {
+	checkGatedRequest,
+	decisionLink,
+	DECLINE_PATTERN,
+	emailReviewNode,
+	gatedCallReply,
+	openDecisionLink,
+	reviewLinks,
+	smtpSinkCredentialData,
+} from '../lib/review-fixtures.mjs';
 import { startSmtpSink } from '../lib/smtp-sink.mjs';
 import { connections, node, openRouterCredential, workflow } from '../lib/workflows.mjs';
 import {
-	BROWSER_USER_AGENT,
-	checkRequest,
 	messagesOf,
 	orchestratorNode,
 	rolesOf,
@@ -32,7 +40,6 @@ import {
 } from './common.mjs';
 
 const MODEL = 'fake/queue-review';
-const DECLINE_PATTERN = /declined|rejected/i;
 
 /**
  * What the scripted review model saw.
@@ -47,31 +54,17 @@ const DECLINE_PATTERN = /declined|rejected/i;
  */
 function reviewModel(seen) {
 	return (request, fake) => {
-		checkRequest(request, MODEL);
-		const body = request.body;
-		assertToolSchema(body, 'Record_Text', {
-			properties: { toolParameters: 'object' },
-			required: ['toolParameters'],
-		});
+		const body = checkGatedRequest(request, MODEL, 'Record_Text');
 		const user = messagesOf(body).find((/** @type {any} */ message) => message.role === 'user');
 		const text = /Record (\S+) after review\./.exec(textOf(user))?.[1];
 		if (!text) throw new Error(`no text in the prompt: ${textOf(user)}`);
 		const results = toolMessages(body);
-		if (results.length === 0) {
-			return matchStreaming(
-				request,
-				fake.toolCallReply(
-					[
-						{
-							id: 'call_review',
-							name: 'Record_Text',
-							arguments: { toolParameters: { text }, hitlParameters: {} },
-						},
-					],
-					{ model: MODEL },
-				),
-			);
-		}
+		if (results.length === 0)
+			return gatedCallReply(request, fake, {
+				name: 'Record_Text',
+				toolParameters: { text },
+				model: MODEL,
+			});
 		seen.afterResume.push(body);
 		seen.toolResults.push(results[0].content);
 		const receipt = /[0-9a-f]{64}/.exec(results[0].content)?.[0];
@@ -131,20 +124,7 @@ function reviewWorkflow(options) {
 		nodes: [
 			webhookNode(options.path, 'onReceived'),
 			orchestratorNode(options.credential, MODEL, { debugLog: true }),
-			node(
-				'Review',
-				'n8n-nodes-base.emailSendHitlTool',
-				2.1,
-				{
-					fromEmail: 'agent@toolbridge.invalid',
-					toEmail: 'reviewer@toolbridge.invalid',
-					subject: 'Approve a tool call',
-					message: '=Approve recording of: {{ $json.toolParameters.text }}',
-					approvalOptions: { values: { approvalType: 'double' } },
-					options: { appendAttribution: false },
-				},
-				{ smtp: options.smtpCredential },
-			),
+			emailReviewNode(options.smtpCredential, 'recording'),
 			recordTextTool(node, options.sinkUrl),
 		],
 		connections: connections([
@@ -174,14 +154,7 @@ async function setUpReview(scope, main, path) {
 	const smtpCredential = await createCredential(main, {
 		name: `E2E SMTP ${scope.id}`,
 		type: 'smtp',
-		data: {
-			user: '',
-			password: '',
-			host: '127.0.0.1',
-			port: smtp.port,
-			secure: false,
-			disableStartTls: true,
-		},
+		data: smtpSinkCredentialData(smtp.port),
 	});
 	const workflowId = await deployWorkflow(
 		main,
@@ -216,9 +189,7 @@ async function startReview(main, path, text, smtp) {
 	const mail = await smtp.waitForMail(mailsBefore + 1, 90_000);
 	if (!mail.text.includes(`Approve recording of: ${text}`))
 		throw new Error(`the review mail lacks the text: ${mail.text.slice(0, 600)}`);
-	const links = [...mail.text.matchAll(/href="([^"]+)"/g)].map((match) =>
-		match[1].replace(/&amp;/g, '&'),
-	);
+	const links = reviewLinks(mail.text);
 	const executionId = /webhook-waiting\/([^/]+)\//.exec(
 		links.find((link) => link.includes('webhook-waiting')) ?? '',
 	)?.[1];
@@ -235,19 +206,7 @@ async function startReview(main, path, text, smtp) {
  * @returns {Promise<string>} the page title
  */
 async function decide(main, links, decision) {
-	const link = links.find((href) => href.includes(`approved=${decision === 'approve'}`));
-	if (!link) throw new Error(`no ${decision} link in the mail: ${JSON.stringify(links)}`);
-	const click = await fetch(link.replace(/^https?:\/\/[^/]+/, main.baseUrl), {
-		headers: { 'user-agent': BROWSER_USER_AGENT },
-	});
-	const page = (await click.text()).replace(/\s+/g, ' ');
-	if (!click.ok) throw new Error(`${decision} link: HTTP ${click.status} ${page.slice(0, 300)}`);
-	const title = /<title>([^<]*)<\/title>/i.exec(page)?.[1] ?? page.slice(0, 120);
-	if (title.trim() === '')
-		throw new Error(
-			`the ${decision} link answered with an empty page (n8n took the request for a bot's)`,
-		);
-	return title;
+	return (await openDecisionLink(main, decisionLink(links, decision), decision)).title;
 }
 
 /**

@@ -12,21 +12,15 @@
  *   writes it to the HTTP response; the first text chunk must reach the client while the fake
  *   still holds the model's final answer back.
  */
-import { assertToolSchema, matchStreaming, toolMessages } from '../lib/fake-model.mjs';
-import { readNdjson } from '../lib/ndjson.mjs';
+import { checkRequest, matchStreaming, toolMessages } from '../lib/fake-model.mjs';
+import { postStreaming } from '../lib/ndjson.mjs';
+import { assertHashToolSchema, EXPECTED, hashTextTool, TOOL_INPUT } from '../lib/tool-fixtures.mjs';
 import { connections, node, workflow } from '../lib/workflows.mjs';
 import {
-	EXPECTED,
-	HASH_TOOL_DESCRIPTION,
-	TOOL_INPUT,
-	hashTextTool,
-} from '../scenarios/tool-fixtures.mjs';
-import {
-	checkRequest,
+	deployScenarioWorkflow,
 	fakeCredential,
 	messagesOf,
 	orchestratorNode,
-	postJson,
 	rolesOf,
 	textOf,
 	toolCallsOf,
@@ -61,11 +55,7 @@ function memoryModel(seen) {
 	return (request, fake) => {
 		checkRequest(request, MODEL);
 		const body = request.body;
-		assertToolSchema(body, 'Hash_Text', {
-			properties: { text: 'string' },
-			required: ['text'],
-			description: HASH_TOOL_DESCRIPTION,
-		});
+		assertHashToolSchema(body);
 		const last = messagesOf(body).at(-1);
 		if (last?.role === 'tool')
 			return matchStreaming(
@@ -203,7 +193,7 @@ export async function queueMemoryAcrossWorkers(scope) {
 		simple: `simple-${Date.now().toString(36)}`,
 	};
 	for (const kind of /** @type {const} */ (['postgres', 'simple'])) {
-		const answer = await postJson(main, `tb-memory-${kind}`, {
+		const answer = await main.postJson(`tb-memory-${kind}`, {
 			sessionId: sessions[kind],
 			message: FIRST_TURN,
 		});
@@ -215,7 +205,7 @@ export async function queueMemoryAcrossWorkers(scope) {
 	await second.start();
 	await first.stop();
 	for (const kind of /** @type {const} */ (['postgres', 'simple'])) {
-		await postJson(main, `tb-memory-${kind}`, { sessionId: sessions[kind], message: SECOND_TURN });
+		await main.postJson(`tb-memory-${kind}`, { sessionId: sessions[kind], message: SECOND_TURN });
 	}
 	fake.assertNoFailures();
 	/** @type {string[]} */
@@ -295,47 +285,31 @@ export async function queueStreaming(scope) {
 		finalAnswerSent = true;
 		return fakeModule.textReply(`Digest: ${digestOf(body)}.`, { model: 'fake/queue-stream' });
 	});
-	const credential = await fakeCredential(scope, fake.baseUrl);
-	const workflowId = await topology.deployWorkflow(
-		workflow({
-			id: workflowIdFor(scope),
-			name: `E2E ${scope.id}`,
-			nodes: [
-				webhookNode('tb-queue-stream', 'streaming'),
-				orchestratorNode(credential, 'fake/queue-stream'),
-				hashTextTool(),
-			],
-			connections: connections([
-				['Webhook', 'Agent Orchestrator'],
-				['Hash Text', 'Agent Orchestrator', 'ai_tool'],
-			]),
-		}),
-	);
+	const workflowId = await deployScenarioWorkflow(scope, fake, (credential) => ({
+		nodes: [
+			webhookNode('tb-queue-stream', 'streaming'),
+			orchestratorNode(credential, 'fake/queue-stream'),
+			hashTextTool(),
+		],
+		connections: connections([
+			['Webhook', 'Agent Orchestrator'],
+			['Hash Text', 'Agent Orchestrator', 'ai_tool'],
+		]),
+	}));
 	const started = Date.now();
-	const response = await topology.mainProcess.webhook('tb-queue-stream', {
-		method: 'POST',
-		headers: { 'content-type': 'application/json' },
-		body: JSON.stringify({ message: FIRST_TURN }),
-	});
-	if (!response.ok)
-		throw new Error(
-			`POST /webhook/tb-queue-stream: HTTP ${response.status} ${(await response.text()).slice(0, 500)}`,
-		);
 	/** @type {boolean | undefined} */
 	let firstTextBeforeFinal;
 	let firstTextMs = 0;
-	const { chunks, ended, error } = await readNdjson(response, (chunk) => {
-		if (
-			firstTextBeforeFinal === undefined &&
-			chunk.type === 'item' &&
-			typeof chunk.content === 'string' &&
-			chunk.content !== ''
-		) {
+	const { chunks, ended, error } = await postStreaming(
+		topology.mainProcess,
+		'tb-queue-stream',
+		{ message: FIRST_TURN },
+		() => {
 			firstTextBeforeFinal = !finalAnswerSent;
 			firstTextMs = Date.now() - started;
 			openGate();
-		}
-	});
+		},
+	);
 	const totalMs = Date.now() - started;
 	fake.assertNoFailures();
 	const types = [...new Set(chunks.map((chunk) => chunk.type))].join(',');

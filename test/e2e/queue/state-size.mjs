@@ -6,17 +6,10 @@
  * (`execution_data.data`). Growth per iteration must stay flat: a copy of the whole history per
  * step would make the 10 → 30 increment per iteration several times the 1 → 10 one.
  */
-import { matchStreaming, toolMessages } from '../lib/fake-model.mjs';
-import { connections, workflow } from '../lib/workflows.mjs';
-import { hashTextTool } from '../scenarios/tool-fixtures.mjs';
-import {
-	checkRequest,
-	fakeCredential,
-	orchestratorNode,
-	postJson,
-	webhookNode,
-	workflowIdFor,
-} from './common.mjs';
+import { checkRequest, matchStreaming, toolMessages } from '../lib/fake-model.mjs';
+import { hashTextTool } from '../lib/tool-fixtures.mjs';
+import { connections } from '../lib/workflows.mjs';
+import { deployScenarioWorkflow, orchestratorNode, webhookNode } from './common.mjs';
 
 const MODEL = 'fake/queue-size';
 export const ITERATIONS = [1, 10, 30];
@@ -54,30 +47,25 @@ export async function queueStateSize(scope) {
 			fakeModule.textReply(`Done after ${done} tool calls.`, { model: MODEL }),
 		);
 	});
-	const credential = await fakeCredential(scope, fake.baseUrl);
-	const workflowId = await topology.deployWorkflow(
-		workflow({
-			id: workflowIdFor(scope),
-			name: `E2E ${scope.id}`,
-			nodes: [
-				webhookNode('tb-queue-size', 'lastNode'),
-				orchestratorNode(credential, MODEL, {
-					maxIterations: 40,
-					repeatedCallLimit: 40,
-					returnIntermediateSteps: false,
-				}),
-				hashTextTool(),
-			],
-			connections: connections([
-				['Webhook', 'Agent Orchestrator'],
-				['Hash Text', 'Agent Orchestrator', 'ai_tool'],
-			]),
-		}),
-	);
+	const workflowId = await deployScenarioWorkflow(scope, fake, (credential) => ({
+		nodes: [
+			webhookNode('tb-queue-size', 'lastNode'),
+			orchestratorNode(credential, MODEL, {
+				maxIterations: 40,
+				repeatedCallLimit: 40,
+				returnIntermediateSteps: false,
+			}),
+			hashTextTool(),
+		],
+		connections: connections([
+			['Webhook', 'Agent Orchestrator'],
+			['Hash Text', 'Agent Orchestrator', 'ai_tool'],
+		]),
+	}));
 	/** @type {Array<{ iterations: number, bytes: number, executionId: string, hashRuns: number, orchestratorRuns: number }>} */
 	const sizes = [];
 	for (const iterations of ITERATIONS) {
-		const answer = await postJson(topology.mainProcess, 'tb-queue-size', {
+		const answer = await topology.mainProcess.postJson('tb-queue-size', {
 			message: `Run ${iterations} iterations.`,
 		});
 		if (answer?.output !== `Done after ${iterations} tool calls.`)

@@ -11,18 +11,12 @@
  * scaling.service.js means it is never re-run — and main records the failure), no tool call
  * ran more often than the model asked for it, and the HTTP client is not left hanging.
  */
-import { matchStreaming, toolMessages } from '../lib/fake-model.mjs';
+import { checkRequest, matchStreaming, toolMessages } from '../lib/fake-model.mjs';
 import { recordTextTool, startHttpSink } from '../lib/http-sink.mjs';
 import { readNdjson } from '../lib/ndjson.mjs';
 import { BULL_TIMINGS } from '../lib/queue-topology.mjs';
-import { connections, node, workflow } from '../lib/workflows.mjs';
-import {
-	checkRequest,
-	fakeCredential,
-	orchestratorNode,
-	webhookNode,
-	workflowIdFor,
-} from './common.mjs';
+import { connections, node } from '../lib/workflows.mjs';
+import { deployScenarioWorkflow, orchestratorNode, webhookNode } from './common.mjs';
 
 const MODEL = 'fake/queue-crash';
 const PARTIAL = 'Partial answer that never ends because the worker dies right here';
@@ -71,23 +65,18 @@ export async function queueWorkerKilledMidStream(scope) {
 			reply: { stallAfterChunks: 4 },
 		});
 	});
-	const credential = await fakeCredential(scope, fake.baseUrl);
-	const workflowId = await topology.deployWorkflow(
-		workflow({
-			id: workflowIdFor(scope),
-			name: `E2E ${scope.id}`,
-			// Stall timeout above the test's horizon: the orchestrator must not give up on its own first.
-			nodes: [
-				webhookNode('tb-queue-crash', 'streaming'),
-				orchestratorNode(credential, MODEL, { stallTimeout: 600 }),
-				recordTextTool(node, sink.url),
-			],
-			connections: connections([
-				['Webhook', 'Agent Orchestrator'],
-				['Record Text', 'Agent Orchestrator', 'ai_tool'],
-			]),
-		}),
-	);
+	const workflowId = await deployScenarioWorkflow(scope, fake, (credential) => ({
+		// Stall timeout above the test's horizon: the orchestrator must not give up on its own first.
+		nodes: [
+			webhookNode('tb-queue-crash', 'streaming'),
+			orchestratorNode(credential, MODEL, { stallTimeout: 600 }),
+			recordTextTool(node, sink.url),
+		],
+		connections: connections([
+			['Webhook', 'Agent Orchestrator'],
+			['Record Text', 'Agent Orchestrator', 'ai_tool'],
+		]),
+	}));
 
 	const started = Date.now();
 	const abort = new AbortController();

@@ -17,22 +17,23 @@
  */
 import { createHash } from 'node:crypto';
 
+import { checkRequest, loadFakeAnthropic, matchStreaming } from '../lib/fake-model.mjs';
 import {
-	assertToolSchema,
-	loadFakeAnthropic,
-	matchStreaming,
-	toolMessages,
-} from '../lib/fake-model.mjs';
+	EXPECTED,
+	HASH_TOOL_DESCRIPTION,
+	hashCallTurn,
+	hashTextTool,
+	TOOL_INPUT,
+} from '../lib/tool-fixtures.mjs';
 import {
-	FAKE_API_KEY,
 	connections,
+	FAKE_API_KEY,
+	manualTrigger,
 	node,
 	nodeOutput,
 	runDataOf,
-	runError,
 	workflow,
 } from '../lib/workflows.mjs';
-import { EXPECTED, HASH_TOOL_DESCRIPTION, TOOL_INPUT, hashTextTool } from './tool-fixtures.mjs';
 
 const ORCHESTRATOR_TYPE = 'n8n-nodes-toolbridge.agentOrchestrator';
 const TOOLBRIDGE_CHAT_MODEL_TYPE = 'n8n-nodes-toolbridge.toolbridgeChatModel';
@@ -205,27 +206,9 @@ export const AGENTS = /** @type {const} */ ({
  */
 export function hashModelChat(model = CHAT_MODEL_ID) {
 	return (request, fake) => {
-		if (!String(request.path).endsWith('/chat/completions'))
-			throw new Error(`unexpected path ${request.method} ${request.path}`);
-		if (request.headers.authorization !== `Bearer ${FAKE_API_KEY}`)
-			throw new Error('the credential API key did not arrive as a Bearer token');
+		const { reply, results } = hashCallTurn(request, fake, { model, callId: HASH_CALL_ID });
+		if (reply) return reply;
 		const body = request.body;
-		if (body?.model !== model)
-			throw new Error(`model ${JSON.stringify(body?.model)}, expected ${model}`);
-		assertToolSchema(body, 'Hash_Text', {
-			properties: { text: 'string' },
-			required: ['text'],
-			description: HASH_TOOL_DESCRIPTION,
-		});
-		const results = toolMessages(body);
-		if (results.length === 0) {
-			return matchStreaming(
-				request,
-				fake.toolCallReply([
-					{ id: HASH_CALL_ID, name: 'Hash_Text', arguments: { text: TOOL_INPUT.text } },
-				]),
-			);
-		}
 		const calls = (body.messages ?? []).flatMap((/** @type {any} */ message) =>
 			message.role === 'assistant' ? (message.tool_calls ?? []) : [],
 		);
@@ -313,51 +296,6 @@ export function hashModelAnthropic(anthropic, model = ANTHROPIC_MODEL_ID) {
 
 // ---------------------------------------------------------------------------------------------
 // running and reading
-
-/**
- * Import the credential and the workflow, execute it, return the parsed result.
- * @param {import('../lib/context.mjs').ScenarioScope} scope
- * @param {Credential} credential
- * @param {Record<string, unknown>} built workflow
- * @param {{ failures: Error[] }} fake its rejected requests explain a failed run first
- * @returns {Promise<any>}
- * @throws {Error} when n8n reports the execution as failed
- */
-async function importAndExecute(scope, credential, built, fake) {
-	const n8n = await scope.run.cliN8n();
-	await n8n.importCredentials([credential]);
-	const id = await n8n.importWorkflow(built);
-	const run = await n8n.execute(id);
-	if (!run.ok) {
-		const rejected =
-			fake.failures.length > 0
-				? `the fake model rejected a request: ${fake.failures[0].message}\n`
-				: '';
-		const message = run.result ? (runError(run.result) ?? nodeErrors(run.result)) : undefined;
-		throw new Error(
-			`${rejected}n8n execute failed: ${message ?? '(no error in output)'} (log ${run.logPath})\n${run.stdout.slice(-1500)}`,
-		);
-	}
-	return run.result;
-}
-
-/**
- * The errors recorded on node runs, `node: message`, joined.
- * @param {any} result
- * @returns {string | undefined}
- */
-function nodeErrors(result) {
-	const runData = result?.data?.resultData?.runData ?? result?.resultData?.runData ?? {};
-	const errors = Object.entries(runData).flatMap(([name, runs]) =>
-		/** @type {any[]} */ (runs)
-			.filter((run) => run?.error)
-			.map(
-				(run) =>
-					`${name}: ${[run.error.message, run.error.description].filter(Boolean).join(' — ')}`,
-			),
-	);
-	return errors.length > 0 ? errors.join('; ') : undefined;
-}
 
 /**
  * Assert that every model call is a run of the model node in n8n's execution data (what the
@@ -468,26 +406,21 @@ export function modelSubNodeWithTool(spec) {
 		const fake = await scope.startFake(respond);
 		const credential = model.credential(shortId('cred', scope.id), fake.baseUrl);
 		const started = Date.now();
-		const result = await importAndExecute(
-			scope,
-			credential,
-			workflow({
-				id: shortId('wf', scope.id),
-				name: `E2E ${scope.id}`,
-				nodes: [
-					node('Start', 'n8n-nodes-base.manualTrigger', 1, {}),
-					agent.node(HASH_PROMPT),
-					model.node({ id: credential.id, name: credential.name }),
-					hashTextTool(),
-				],
-				connections: connections([
-					['Start', agent.nodeName],
-					[model.nodeName, agent.nodeName, 'ai_languageModel'],
-					['Hash Text', agent.nodeName, 'ai_tool'],
-				]),
-			}),
+		const result = await scope.importAndExecute({
 			fake,
-		);
+			credential,
+			build: (ref) =>
+				workflow({
+					id: shortId('wf', scope.id),
+					name: `E2E ${scope.id}`,
+					nodes: [manualTrigger(), agent.node(HASH_PROMPT), model.node(ref), hashTextTool()],
+					connections: connections([
+						['Start', agent.nodeName],
+						[model.nodeName, agent.nodeName, 'ai_languageModel'],
+						['Hash Text', agent.nodeName, 'ai_tool'],
+					]),
+				}),
+		});
 		const took = Date.now() - started;
 		fake.assertNoFailures();
 		if (fake.requests.length !== 2)
@@ -549,6 +482,22 @@ export function tinyPdf() {
 }
 
 /**
+ * The one part of `type` among a user message's content parts.
+ * @param {any[]} parts
+ * @param {string} type
+ * @returns {any}
+ * @throws {Error} when there is none or more than one
+ */
+function onlyPart(parts, type) {
+	const found = parts.filter((part) => part?.type === type);
+	if (found.length !== 1)
+		throw new Error(
+			`expected one ${type} part in the user message, got parts: ${JSON.stringify(parts).slice(0, 800)}`,
+		);
+	return found[0];
+}
+
+/**
  * The files the binary-input scenarios put in a binary property, and how each must reach the
  * model: an `image_url` part (`binaryInput: images`) or a `file` part (`imagesAndDocuments`),
  * both with a base64 data URL of the same bytes.
@@ -563,14 +512,8 @@ const BINARY_FILES = /** @type {const} */ ({
 		answer: 'Red, blue, green and white.',
 		/** @param {any[]} parts @returns {string} the data URL */
 		find(parts) {
-			const images = parts.filter((part) => part?.type === 'image_url');
-			if (images.length !== 1)
-				throw new Error(
-					`expected one image_url part in the user message, got parts: ${JSON.stringify(parts).slice(0, 800)}`,
-				);
-			return typeof images[0].image_url === 'string'
-				? images[0].image_url
-				: images[0].image_url?.url;
+			const image = onlyPart(parts, 'image_url');
+			return typeof image.image_url === 'string' ? image.image_url : image.image_url?.url;
 		},
 	},
 	pdf: {
@@ -582,16 +525,12 @@ const BINARY_FILES = /** @type {const} */ ({
 		answer: 'It says Toolbridge e2e.',
 		/** @param {any[]} parts @returns {string} the data URL */
 		find(parts) {
-			const files = parts.filter((part) => part?.type === 'file');
-			if (files.length !== 1)
+			const file = onlyPart(parts, 'file');
+			if (file.file?.filename !== 'report.pdf')
 				throw new Error(
-					`expected one file part in the user message, got parts: ${JSON.stringify(parts).slice(0, 800)}`,
+					`file part filename ${JSON.stringify(file.file?.filename)}, expected report.pdf`,
 				);
-			if (files[0].file?.filename !== 'report.pdf')
-				throw new Error(
-					`file part filename ${JSON.stringify(files[0].file?.filename)}, expected report.pdf`,
-				);
-			return files[0].file?.file_data;
+			return file.file?.file_data;
 		},
 	},
 });
@@ -613,12 +552,7 @@ export function binaryInputScenario(spec) {
 		/** @type {string[]} */
 		const seen = [];
 		const fake = await scope.startFake((request, fakeModule) => {
-			if (!String(request.path).endsWith('/chat/completions'))
-				throw new Error(`unexpected path ${request.method} ${request.path}`);
-			if (request.headers.authorization !== `Bearer ${FAKE_API_KEY}`)
-				throw new Error('the credential API key did not arrive as a Bearer token');
-			if (request.body?.model !== CHAT_MODEL_ID)
-				throw new Error(`model ${JSON.stringify(request.body?.model)}, expected ${CHAT_MODEL_ID}`);
+			checkRequest(request, CHAT_MODEL_ID);
 			const users = (request.body.messages ?? []).filter(
 				(/** @type {any} */ message) => message.role === 'user',
 			);
@@ -674,7 +608,7 @@ export function binaryInputScenario(spec) {
 						{ openAiCompatibleApi: ref },
 					);
 		const nodes = [
-			node('Start', 'n8n-nodes-base.manualTrigger', 1, {}),
+			manualTrigger(),
 			node('Make File', 'n8n-nodes-base.set', 3.4, {
 				mode: 'manual',
 				assignments: {
@@ -707,17 +641,17 @@ export function binaryInputScenario(spec) {
 			nodes.push(model.node(ref));
 			edges.push([model.nodeName, 'Agent Orchestrator', 'ai_languageModel']);
 		}
-		const result = await importAndExecute(
-			scope,
-			credential,
-			workflow({
-				id: shortId('wf', scope.id),
-				name: `E2E ${scope.id}`,
-				nodes,
-				connections: connections(edges),
-			}),
+		const result = await scope.importAndExecute({
 			fake,
-		);
+			credential,
+			build: () =>
+				workflow({
+					id: shortId('wf', scope.id),
+					name: `E2E ${scope.id}`,
+					nodes,
+					connections: connections(edges),
+				}),
+		});
 		// The binary really was there (the fake's check above would fail on its absence, but say where).
 		const binary = runDataOf(result)['To File']?.[0]?.data?.main?.[0]?.[0]?.binary?.attachment;
 		if (binary?.mimeType !== file.mimeType)

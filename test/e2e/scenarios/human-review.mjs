@@ -16,24 +16,23 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 
-import { assertToolSchema, matchStreaming, toolMessages } from '../lib/fake-model.mjs';
-import { startSmtpSink } from '../lib/smtp-sink.mjs';
+import { matchStreaming, toolMessages } from '../lib/fake-model.mjs';
 import {
-	FAKE_API_KEY,
-	connections,
-	node,
-	openRouterCredential,
-	workflow,
-} from '../lib/workflows.mjs';
-import { EXPECTED, TOOL_INPUT, hashTextTool } from './tool-fixtures.mjs';
+	checkGatedRequest,
+	decisionLink,
+	DECLINE_PATTERN,
+	emailReviewNode,
+	gatedCallReply,
+	openDecisionLink,
+	reviewLinks,
+	smtpSinkCredentialData,
+} from '../lib/review-fixtures.mjs';
+import { startSmtpSink } from '../lib/smtp-sink.mjs';
+import { EXPECTED, hashTextTool, TOOL_INPUT } from '../lib/tool-fixtures.mjs';
+import { connections, node, openRouterCredential, workflow } from '../lib/workflows.mjs';
 
 const WEBHOOK_PATH = 'toolbridge-e2e-review';
 const MODEL = 'fake/review-model';
-/** What a person's browser sends; see the file comment for why it matters. */
-const BROWSER_USER_AGENT =
-	'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36';
-/** The observation of a declined call: ours says "declined", n8n's agent "User rejected". */
-const DECLINE_PATTERN = /declined|rejected/i;
 
 /**
  * The scripted model: asserts the gated tool's schema (`toolParameters.text: string`), calls
@@ -43,34 +42,18 @@ const DECLINE_PATTERN = /declined|rejected/i;
  */
 function reviewModel(seen) {
 	return (request, fake) => {
-		if (request.headers.authorization !== `Bearer ${FAKE_API_KEY}`)
-			throw new Error('the API key did not arrive');
-		const body = request.body;
-		if (body.model !== MODEL) throw new Error(`model ${JSON.stringify(body.model)}`);
-		assertToolSchema(body, 'Hash_Text', {
-			properties: { toolParameters: 'object' },
-			required: ['toolParameters'],
-		});
+		const body = checkGatedRequest(request, MODEL, 'Hash_Text');
 		const inner = body.tools.find((/** @type {any} */ tool) => tool.function.name === 'Hash_Text')
 			.function.parameters.properties.toolParameters;
 		if (inner?.properties?.text?.type !== 'string')
 			throw new Error(`toolParameters.text is not a typed string: ${JSON.stringify(inner)}`);
 		const results = toolMessages(body);
-		if (results.length === 0) {
-			return matchStreaming(
-				request,
-				fake.toolCallReply(
-					[
-						{
-							id: 'call_review',
-							name: 'Hash_Text',
-							arguments: { toolParameters: { text: TOOL_INPUT.text }, hitlParameters: {} },
-						},
-					],
-					{ model: MODEL },
-				),
-			);
-		}
+		if (results.length === 0)
+			return gatedCallReply(request, fake, {
+				name: 'Hash_Text',
+				toolParameters: { text: TOOL_INPUT.text },
+				model: MODEL,
+			});
 		seen.toolMessages.push(results[0].content);
 		const digest = /[0-9a-f]{64}/.exec(results[0].content)?.[0];
 		return matchStreaming(
@@ -178,14 +161,7 @@ async function runHumanReview(scope, options) {
 		id: 'cred-review-smtp',
 		name: 'E2E SMTP sink',
 		type: 'smtp',
-		data: {
-			user: '',
-			password: '',
-			host: '127.0.0.1',
-			port: smtp.port,
-			secure: false,
-			disableStartTls: true,
-		},
+		data: smtpSinkCredentialData(smtp.port),
 	};
 	await n8n.importCredentials([modelCredential, smtpCredential]);
 	const workflowId = await n8n.importWorkflow(
@@ -203,19 +179,10 @@ async function runHumanReview(scope, options) {
 					webhookId: '5f0c1d2e-7a8b-4c9d-8e0f-0123456789ab',
 				},
 				...agentPart.nodes,
-				node(
-					'Review',
-					'n8n-nodes-base.emailSendHitlTool',
-					versions.emailSend ?? 2.1,
-					{
-						fromEmail: 'agent@toolbridge.invalid',
-						toEmail: 'reviewer@toolbridge.invalid',
-						subject: 'Approve a tool call',
-						message: '=Approve hashing of: {{ $json.toolParameters.text }}',
-						approvalOptions: { values: { approvalType: 'double' } },
-						options: { appendAttribution: false },
-					},
-					{ smtp: { id: smtpCredential.id, name: smtpCredential.name } },
+				emailReviewNode(
+					{ id: smtpCredential.id, name: smtpCredential.name },
+					'hashing',
+					versions.emailSend,
 				),
 				{ ...hashTextTool(), typeVersion: versions.crypto ?? 2 },
 			],
@@ -273,11 +240,7 @@ async function runHumanReview(scope, options) {
 		const mail = await smtp.waitForMail(mailsBefore + 1);
 		if (!mail.text.includes('Approve hashing of:'))
 			throw new Error(`the review mail lacks the message: ${mail.text.slice(0, 800)}`);
-		const links = [...mail.text.matchAll(/href="([^"]+)"/g)].map((match) =>
-			match[1].replace(/&amp;/g, '&'),
-		);
-		const link = links.find((href) => href.includes(`approved=${decision === 'approve'}`));
-		if (!link) throw new Error(`no ${decision} link in the mail: ${JSON.stringify(links)}`);
+		const link = decisionLink(reviewLinks(mail.text), decision);
 		const executionId = /webhook-waiting\/([^/]+)\//.exec(link)?.[1];
 		if (!executionId) throw new Error(`no execution id in the link ${link}`);
 		// The execution waits while the person decides; the model was asked once so far.
@@ -288,25 +251,13 @@ async function runHumanReview(scope, options) {
 				`execution ${executionId} is '${waiting}' before the decision, expected 'waiting'`,
 			);
 		const requestsWhileWaiting = fake.requests.length;
-		const click = await fetch(link.replace(/^https?:\/\/[^/]+/, n8n.baseUrl), {
-			headers: { 'user-agent': BROWSER_USER_AGENT },
-		});
-		if (!click.ok)
-			throw new Error(
-				`${decision} link: HTTP ${click.status} ${(await click.text()).slice(0, 300)}`,
-			);
-		const clickPage = (await click.text()).replace(/\s+/g, ' ');
-		const clickTitle = /<title>([^<]*)<\/title>/i.exec(clickPage)?.[1] ?? clickPage.slice(0, 200);
-		if (clickTitle.trim() === '')
-			throw new Error(
-				`the ${decision} link answered HTTP ${click.status} with an empty page (n8n ignored the request as a bot's)`,
-			);
+		const click = await openDecisionLink(n8n, link, decision);
 		let outcome;
 		try {
 			outcome = await finished(executionId);
 		} catch (error) {
 			throw new Error(
-				`${/** @type {Error} */ (error).message}; the ${decision} link ${link.replace(/signature=[^&]+/, 'signature=…')} answered HTTP ${click.status}: ${clickTitle}`,
+				`${/** @type {Error} */ (error).message}; the ${decision} link ${link.replace(/signature=[^&]+/, 'signature=…')} answered HTTP ${click.status}: ${click.title}`,
 			);
 		}
 		const { status, data } = outcome;
@@ -334,7 +285,7 @@ async function runHumanReview(scope, options) {
 				throw new Error(`'Hash Text' ran ${hashRuns} times although the person declined`);
 		}
 		notes.push(
-			`${decision}: execution ${executionId} waited (model requests while waiting: ${requestsWhileWaiting}), then ${status}; Review runs ${runData.Review?.length ?? 0}, Hash Text runs ${hashRuns}; '${agentName}' runs ${runData[agentName]?.length ?? 0}; page '${clickTitle}'; model read: ${JSON.stringify(toolMessage.slice(0, 120))}`,
+			`${decision}: execution ${executionId} waited (model requests while waiting: ${requestsWhileWaiting}), then ${status}; Review runs ${runData.Review?.length ?? 0}, Hash Text runs ${hashRuns}; '${agentName}' runs ${runData[agentName]?.length ?? 0}; page '${click.title}'; model read: ${JSON.stringify(toolMessage.slice(0, 120))}`,
 		);
 	}
 	fake.assertNoFailures();

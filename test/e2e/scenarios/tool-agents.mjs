@@ -9,13 +9,16 @@
  */
 import { matchStreaming } from '../lib/fake-model.mjs';
 import {
+	agentOrchestratorNode,
+	aiAgentNode,
 	connections,
-	node,
+	manualTrigger,
 	nodeOutput,
 	openRouterCredential,
+	openRouterModelNode,
 	runDataOf,
 	runError,
-	workflow,
+	scenarioWorkflow,
 } from '../lib/workflows.mjs';
 import {
 	EXPECTED,
@@ -24,30 +27,7 @@ import {
 	assertHashAndDateAnswer,
 	hashAndDateModel,
 	hashTextTool,
-} from './tool-fixtures.mjs';
-
-/**
- * Import a credential for the fake and the workflow, execute it, and return the result.
- * @param {import('../lib/context.mjs').ScenarioScope} scope
- * @param {string} baseUrl fake base URL
- * @param {(credential: { id: string, name: string }) => Record<string, unknown>} buildWorkflow
- * @returns {Promise<any>} parsed run result
- * @throws {Error} when n8n reports the execution as failed
- */
-async function importAndExecute(scope, baseUrl, buildWorkflow) {
-	const n8n = await scope.run.cliN8n();
-	const credential = openRouterCredential(`cred-${scope.id}`.slice(0, 21), baseUrl);
-	await n8n.importCredentials([credential]);
-	const id = await n8n.importWorkflow(buildWorkflow({ id: credential.id, name: credential.name }));
-	const run = await n8n.execute(id);
-	if (!run.ok) {
-		const message = run.result ? runError(run.result) : undefined;
-		throw new Error(
-			`n8n execute failed: ${message ?? '(no error in output)'} (log ${run.logPath})\n${run.stdout.slice(-1500)}`,
-		);
-	}
-	return run.result;
-}
+} from '../lib/tool-fixtures.mjs';
 
 /**
  * Assert that a tool node ran as its own node in n8n's execution data, with the right output.
@@ -74,35 +54,25 @@ function assertToolNodeRuns(result) {
  */
 export async function baselineN8nAgent(scope) {
 	const fake = await scope.startFake(hashAndDateModel({ model: 'fake/baseline-model' }));
-	const result = await importAndExecute(scope, fake.baseUrl, (credential) =>
-		workflow({
-			id: `wf-${scope.id}`.slice(0, 21),
-			name: `E2E ${scope.id}`,
-			nodes: [
-				node('Start', 'n8n-nodes-base.manualTrigger', 1, {}),
-				node('AI Agent', '@n8n/n8n-nodes-langchain.agent', 3.1, {
-					promptType: 'define',
-					text: 'Hash the text and add three days to the date.',
-					options: {},
-				}),
-				node(
-					'OpenRouter Model',
-					'@n8n/n8n-nodes-langchain.lmChatOpenRouter',
-					1,
-					{ model: 'fake/baseline-model', options: {} },
-					{ openRouterApi: credential },
-				),
-				hashTextTool(),
-				addDaysTool(),
-			],
-			connections: connections([
-				['Start', 'AI Agent'],
-				['OpenRouter Model', 'AI Agent', 'ai_languageModel'],
-				['Hash Text', 'AI Agent', 'ai_tool'],
-				['Add Days', 'AI Agent', 'ai_tool'],
-			]),
-		}),
-	);
+	const result = await scope.importAndExecute({
+		fake,
+		build: (credential) =>
+			scenarioWorkflow(scope.id, {
+				nodes: [
+					manualTrigger(),
+					aiAgentNode('Hash the text and add three days to the date.'),
+					openRouterModelNode(credential, 'fake/baseline-model'),
+					hashTextTool(),
+					addDaysTool(),
+				],
+				connections: connections([
+					['Start', 'AI Agent'],
+					['OpenRouter Model', 'AI Agent', 'ai_languageModel'],
+					['Hash Text', 'AI Agent', 'ai_tool'],
+					['Add Days', 'AI Agent', 'ai_tool'],
+				]),
+			}),
+	});
 	fake.assertNoFailures();
 	if (fake.requests.length !== 2)
 		throw new Error(`the fake got ${fake.requests.length} requests, expected 2`);
@@ -148,35 +118,28 @@ function assertToolTurnSent(body) {
 export function fullModeTools(toolExecution) {
 	return async (scope) => {
 		const fake = await scope.startFake(hashAndDateModel({ model: 'fake/e2e-model' }));
-		const result = await importAndExecute(scope, fake.baseUrl, (credential) =>
-			workflow({
-				id: `wf-${scope.id}`.slice(0, 21),
-				name: `E2E ${scope.id}`,
-				nodes: [
-					node('Start', 'n8n-nodes-base.manualTrigger', 1, {}),
-					node(
-						'Agent Orchestrator',
-						'n8n-nodes-toolbridge.agentOrchestrator',
-						1,
-						{
-							authentication: 'openRouterApi',
+		const result = await scope.importAndExecute({
+			fake,
+			build: (credential) =>
+				scenarioWorkflow(scope.id, {
+					nodes: [
+						manualTrigger(),
+						agentOrchestratorNode(credential, {
 							mode: 'full',
 							model: 'fake/e2e-model',
 							prompt: 'Hash the text and add three days to the date.',
 							options: { toolExecution },
-						},
-						{ openRouterApi: credential },
-					),
-					hashTextTool(),
-					addDaysTool(),
-				],
-				connections: connections([
-					['Start', 'Agent Orchestrator'],
-					['Hash Text', 'Agent Orchestrator', 'ai_tool'],
-					['Add Days', 'Agent Orchestrator', 'ai_tool'],
-				]),
-			}),
-		);
+						}),
+						hashTextTool(),
+						addDaysTool(),
+					],
+					connections: connections([
+						['Start', 'Agent Orchestrator'],
+						['Hash Text', 'Agent Orchestrator', 'ai_tool'],
+						['Add Days', 'Agent Orchestrator', 'ai_tool'],
+					]),
+				}),
+		});
 		fake.assertNoFailures();
 		if (fake.requests.length !== 2)
 			throw new Error(`the fake got ${fake.requests.length} requests, expected 2`);
@@ -242,23 +205,12 @@ export async function badFromAi(scope) {
 	await n8n.importCredentials([credential]);
 	const badValue = "={{ $fromAI('bad key!', 'The text', 'string') }}";
 	const id = await n8n.importWorkflow(
-		workflow({
-			id: `wf-${scope.id}`.slice(0, 21),
-			name: `E2E ${scope.id}`,
+		scenarioWorkflow(scope.id, {
 			nodes: [
-				node('Start', 'n8n-nodes-base.manualTrigger', 1, {}),
-				node(
-					'Agent Orchestrator',
-					'n8n-nodes-toolbridge.agentOrchestrator',
-					1,
-					{
-						authentication: 'openRouterApi',
-						mode: 'full',
-						model: 'fake/e2e-model',
-						prompt: 'Hash something.',
-						options: {},
-					},
-					{ openRouterApi: { id: credential.id, name: credential.name } },
+				manualTrigger(),
+				agentOrchestratorNode(
+					{ id: credential.id, name: credential.name },
+					{ mode: 'full', model: 'fake/e2e-model', prompt: 'Hash something.', options: {} },
 				),
 				{
 					...hashTextTool(),

@@ -14,10 +14,10 @@
  */
 import { randomUUID } from 'node:crypto';
 
-import { assertToolSchema, matchStreaming, toolMessages } from '../lib/fake-model.mjs';
-import { readNdjson } from '../lib/ndjson.mjs';
+import { matchStreaming, toolMessages } from '../lib/fake-model.mjs';
+import { postStreaming } from '../lib/ndjson.mjs';
+import { assertHashToolSchema, EXPECTED, hashTextTool, TOOL_INPUT } from '../lib/tool-fixtures.mjs';
 import { connections, node, openRouterCredential, workflow } from '../lib/workflows.mjs';
-import { EXPECTED, HASH_TOOL_DESCRIPTION, TOOL_INPUT, hashTextTool } from './tool-fixtures.mjs';
 
 const FIRST_TURN = `Please hash this exact text: ${TOOL_INPUT.text}`;
 const SECOND_TURN = 'Which tool did you use, and on which text?';
@@ -157,11 +157,7 @@ function assertFirstTurnReplayed(body) {
 function memoryModel() {
 	return (request, fake) => {
 		const body = request.body;
-		assertToolSchema(body, 'Hash_Text', {
-			properties: { text: 'string' },
-			required: ['text'],
-			description: HASH_TOOL_DESCRIPTION,
-		});
+		assertHashToolSchema(body);
 		const messages = messagesOf(body);
 		const last = messages.at(-1);
 		if (last?.role === 'tool')
@@ -185,26 +181,6 @@ function memoryModel() {
 }
 
 /**
- * POST JSON to a production webhook and parse the JSON answer.
- * @param {import('../lib/n8n-instance.mjs').N8nInstance} n8n
- * @param {string} path
- * @param {unknown} body
- * @returns {Promise<any>}
- * @throws {Error} on a non-2xx answer
- */
-async function postJson(n8n, path, body) {
-	const response = await n8n.webhook(path, {
-		method: 'POST',
-		headers: { 'content-type': 'application/json' },
-		body: JSON.stringify(body),
-	});
-	const text = await response.text();
-	if (!response.ok)
-		throw new Error(`POST /webhook/${path}: HTTP ${response.status} ${text.slice(0, 800)}`);
-	return JSON.parse(text);
-}
-
-/**
  * The scenario: one `n8n start` instance, two published webhook workflows.
  * @param {import('../lib/context.mjs').ScenarioScope} scope
  * @returns {Promise<void>}
@@ -223,11 +199,7 @@ export async function webhookMemoryStreaming(scope) {
 		const body = request.body;
 		if (body?.stream !== true)
 			throw new Error('the orchestrator did not ask the model for a stream');
-		assertToolSchema(body, 'Hash_Text', {
-			properties: { text: 'string' },
-			required: ['text'],
-			description: HASH_TOOL_DESCRIPTION,
-		});
+		assertHashToolSchema(body);
 		if (messagesOf(body).at(-1)?.role !== 'tool') {
 			return fake.toolCallReply(
 				[{ id: 'call_hash', name: 'Hash_Text', arguments: { text: TOOL_INPUT.text } }],
@@ -296,11 +268,11 @@ export async function webhookMemoryStreaming(scope) {
 	);
 
 	// Two turns in one session.
-	const first = await postJson(n8n, 'tb-memory', { sessionId: SESSION, message: FIRST_TURN });
+	const first = await n8n.postJson('tb-memory', { sessionId: SESSION, message: FIRST_TURN });
 	memoryFake.assertNoFailures();
 	if (!JSON.stringify(first).includes(EXPECTED.sha256))
 		throw new Error(`turn 1 answer lacks the SHA-256: ${JSON.stringify(first).slice(0, 500)}`);
-	const second = await postJson(n8n, 'tb-memory', { sessionId: SESSION, message: SECOND_TURN });
+	const second = await n8n.postJson('tb-memory', { sessionId: SESSION, message: SECOND_TURN });
 	memoryFake.assertNoFailures();
 	if (!JSON.stringify(second).includes('Hash_Text'))
 		throw new Error(
@@ -310,28 +282,17 @@ export async function webhookMemoryStreaming(scope) {
 		throw new Error(`the memory fake got ${memoryFake.requests.length} requests, expected 3`);
 
 	// Streaming.
-	const response = await n8n.webhook('tb-stream', {
-		method: 'POST',
-		headers: { 'content-type': 'application/json' },
-		body: JSON.stringify({ message: FIRST_TURN }),
-	});
-	if (!response.ok)
-		throw new Error(
-			`POST /webhook/tb-stream: HTTP ${response.status} ${(await response.text()).slice(0, 500)}`,
-		);
 	/** @type {boolean | undefined} */
 	let firstTextBeforeLastAnswer;
-	const { chunks, ended, error } = await readNdjson(response, (chunk) => {
-		if (
-			firstTextBeforeLastAnswer === undefined &&
-			chunk.type === 'item' &&
-			typeof chunk.content === 'string' &&
-			chunk.content !== ''
-		) {
+	const { chunks, ended, error } = await postStreaming(
+		n8n,
+		'tb-stream',
+		{ message: FIRST_TURN },
+		() => {
 			firstTextBeforeLastAnswer = !lastAnswerSent;
 			openGate();
-		}
-	});
+		},
+	);
 	if (ended === 'error') throw new Error(error);
 	streamFake.assertNoFailures();
 	const items = chunks.filter((chunk) => chunk.type === 'item');
