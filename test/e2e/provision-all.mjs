@@ -34,13 +34,13 @@ let failed = false;
 /**
  * Run one install and print how it went.
  * @param {string} what
- * @param {() => Promise<string>} install resolves to how it went (`warm`, `cold install` …)
+ * @param {() => Promise<string>} install resolves to how it went, with its time
  * @returns {Promise<void>}
  */
 async function report(what, install) {
 	const installStarted = Date.now();
 	try {
-		log(`provision ${what}: ${await install()} in ${seconds(installStarted)}`);
+		log(`provision ${what}: ${await install()}`);
 	} catch (error) {
 		failed = true;
 		log(
@@ -54,7 +54,8 @@ const systemPackages = report('Postgres and Redis programs', async () => {
 		log,
 		logPath: join(tmpdir(), 'toolbridge-provision-apt.log'),
 	});
-	return programs.installed.length ? `installed ${programs.installed.join(', ')}` : 'found';
+	const how = programs.installed.length ? `installed ${programs.installed.join(', ')}` : 'found';
+	return `${how} in ${seconds(started)}`;
 });
 
 const entries = await resolveMatrix(
@@ -66,11 +67,10 @@ const entries = await resolveMatrix(
 });
 const installs = [
 	() =>
-		report(`n8n ${N8N_VERSION} + Node ${NODE_VERSION} (test:e2e, test:e2e:queue)`, async () =>
-			(await provision({ log: (line) => log(`   [${N8N_VERSION}] ${line.trim()}`) })).warm
-				? 'warm (cached)'
-				: 'cold install',
-		),
+		report(`n8n ${N8N_VERSION} + Node ${NODE_VERSION} (test:e2e, test:e2e:queue)`, async () => {
+			const install = await provision({ log: (line) => log(`   [${N8N_VERSION}] ${line.trim()}`) });
+			return `${install.warm ? 'warm (cached)' : 'cold install'} in ${install.seconds.toFixed(1)} s`;
+		}),
 	...entries.map(
 		(entry) => () =>
 			report(
