@@ -9,7 +9,7 @@ import {
 	createChatModelCaller,
 	type ChatConnection,
 } from '../../src/agent/create-chat-model-caller';
-import { readModelOptions } from '../../src/hosts/n8n/read-model-options';
+import { readModelOptions } from '../../src/hosts/n8n/settings/read-model-options';
 import { runAgent } from '../../src/agent/run-agent';
 import { textReply, toolCallReply } from '../support/fake-chat-server';
 import { fakeChatServerForFile } from '../support/fake-chat-server-hooks';

@@ -21,8 +21,8 @@ import {
 } from '../../../src/agent/time-limits/default-time-limits';
 import type { AssistantTurn } from '../../../src/chat/types';
 import type { AgentTool, ToolInvokeOptions, ToolObservation } from '../../../src/tools/agent-tool';
-import { readModelOptions } from '../../../src/hosts/n8n/read-model-options';
-import { readAgentNodeSettings } from '../../../src/hosts/n8n/read-agent-node-settings';
+import { readModelOptions } from '../../../src/hosts/n8n/settings/read-model-options';
+import { readAgentNodeSettings } from '../../../src/hosts/n8n/settings/read-agent-node-settings';
 import { defaultChatTimeLimits, resolveChatTimeLimits } from '../../../src/chat/chat-time-limits';
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { textReply, toolCallReply } from '../../support/fake-chat-server';

@@ -1,10 +1,10 @@
 import type { ISupplyDataFunctions } from 'n8n-workflow';
 import { AgentConfigurationError } from '../../../errors/agent-configuration-error';
-import { chatConnectionFor } from '../chat-connection-for';
-import { readCredentialConnection } from '../read-credential-connection';
-import { readModelOptions, type ModelNodeOptions } from '../read-model-options';
-import { readModelParameter } from '../read-model-parameter';
-import type { ToolbridgeNativeModel } from '../toolbridge-native-model';
+import { chatConnectionFor } from '../settings/chat-connection-for';
+import { readCredentialConnection } from '../settings/read-credential-connection';
+import { readModelOptions, type ModelNodeOptions } from '../settings/read-model-options';
+import { readModelParameter } from '../settings/read-model-parameter';
+import type { ToolbridgeNativeModel } from './toolbridge-native-model';
 
 /** The chat-model sub-node's "Options" collection, as n8n hands it over (only options the user added). */
 export interface ChatModelNodeOptions extends Pick<

@@ -15,7 +15,7 @@ import {
 } from '../../../agent/model-request';
 import { Redactor } from '../../../chat/redactor';
 import type { AssistantTurn, ChatRequest, StreamPart } from '../../../chat/types';
-import type { ToolbridgeNativeModel } from '../toolbridge-native-model';
+import type { ToolbridgeNativeModel } from './toolbridge-native-model';
 import type { AiNodeSdk } from './load-ai-node-sdk';
 import { PartQueue } from './part-queue';
 import { toChatMessages } from './sdk-messages';

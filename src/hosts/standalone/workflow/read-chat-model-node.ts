@@ -1,6 +1,6 @@
 import type { INode } from 'n8n-workflow';
 import type { ChatConnection } from '../../../agent/create-chat-model-caller';
-import type { ToolbridgeNativeModel } from '../../n8n/toolbridge-native-model';
+import type { ToolbridgeNativeModel } from '../../n8n/chat-model/toolbridge-native-model';
 import type { WorkflowExport } from '../workflow-file';
 import { createNodeParameterReader } from './node-parameter-reader';
 import { assertConnectionUsable, resolveConnectionFields } from './resolve-connection-fields';

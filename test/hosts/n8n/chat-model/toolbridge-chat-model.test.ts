@@ -8,7 +8,7 @@ import { ToolbridgeChatModel } from '../../../../nodes/ToolbridgeChatModel/Toolb
 import { loadAiNodeSdk } from '../../../../src/hosts/n8n/chat-model/load-ai-node-sdk';
 import { createToolbridgeChatModel } from '../../../../src/hosts/n8n/chat-model/toolbridge-chat-model';
 import { supplyToolbridgeChatModel } from '../../../../src/hosts/n8n/chat-model/supply-toolbridge-chat-model';
-import { toolbridgeNativeModelOf } from '../../../../src/hosts/n8n/toolbridge-native-model';
+import { toolbridgeNativeModelOf } from '../../../../src/hosts/n8n/chat-model/toolbridge-native-model';
 import {
 	errorReply,
 	reasoningReply,
