@@ -65,9 +65,16 @@ export type {
 } from './chat/tool-conversion';
 
 // 3. Tools: any n8n node as a tool
-export type { AgentTool, ToolObservation, ToolInvokeOptions } from './tools/agent-tool';
+export type {
+	AgentTool,
+	CompiledTool,
+	ToolObservation,
+	ToolInvokeOptions,
+} from './tools/agent-tool';
 export { createNodeAsTool } from './tools/create-node-as-tool';
-export type { CreateNodeAsToolOptions, BridgeToolMetadata } from './tools/create-node-as-tool';
+export type { CreateNodeAsToolOptions } from './tools/create-node-as-tool';
+export { toLangChainTool } from './tools/langchain-tool-view';
+export type { BridgeToolMetadata, LangChainToolViewOptions } from './tools/langchain-tool-view';
 export type { NodeRunner, NodeRunResult, NodeRunError, NodeRunOptions } from './tools/node-runner';
 export { agentToolFromLangChain } from './tools/agent-tool-from-langchain';
 export type { LangChainToolLike } from './tools/agent-tool-from-langchain';

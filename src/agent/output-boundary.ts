@@ -34,13 +34,20 @@ export class OutputBoundary {
 		this.maxOutputLength = options.maxOutputLength ?? DEFAULT_MAX_OUTPUT_LENGTH;
 	}
 
-	/** The observation as the state and the model may have it: secrets redacted, then the text capped. */
+	/**
+	 * The observation as the state and the model may have it: secrets redacted, then the text
+	 * capped — the one cap on its way. Its `value` (the JSON the text was made from) is
+	 * redacted with it and kept only while the text is whole, so it never says more than the text.
+	 */
 	observation(observation: ToolObservation): ToolObservation {
-		const guarded: ToolObservation = {
-			...observation,
-			content: truncateText(this.redactor.text(observation.content), this.maxOutputLength),
-		};
-		if (observation.data !== undefined) guarded.data = this.redactor.value(observation.data);
+		const redacted = this.redactor.text(observation.content);
+		const content = truncateText(redacted, this.maxOutputLength);
+		const guarded: ToolObservation = { content, isError: observation.isError };
+		const { data, value } = observation;
+		const safeData = data === undefined ? undefined : this.redactor.value(data);
+		if (safeData !== undefined) guarded.data = safeData;
+		if (value !== undefined && content === redacted)
+			guarded.value = value === data ? safeData : this.redactor.value(value);
 		return guarded;
 	}
 

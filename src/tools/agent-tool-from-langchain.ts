@@ -3,6 +3,7 @@ import type { JsonSchema } from '../schema/json-schema';
 import { AgentConfigurationError } from '../errors/agent-configuration-error';
 import type { AgentTool, ToolObservation } from './agent-tool';
 import { parseJsonText } from './parse-json-text';
+import { errorObservationText } from './tool-observation-text';
 
 /**
  * The part of a LangChain tool this adapter uses. Duck-typed on purpose: n8n may hand
@@ -45,7 +46,8 @@ export function agentToolFromLangChain(tool: unknown): AgentTool {
 		);
 	}
 	const metadata = tool.metadata ?? {};
-	const toolbridge = metadata.toolbridge as { jsonSchema?: JsonSchema } | undefined;
+	const toolbridge = metadata.toolbridge as
+		{ jsonSchema?: JsonSchema; nodeType?: string } | undefined;
 	const agentTool: AgentTool = {
 		name: tool.name,
 		description: tool.description ?? '',
@@ -58,12 +60,13 @@ export function agentToolFromLangChain(tool: unknown): AgentTool {
 				});
 				return observationOf(output);
 			} catch (error) {
-				return { content: errorText(error), isError: true };
+				return { content: errorObservationText(error), isError: true };
 			}
 		},
 	};
 	if (typeof metadata.sourceNodeName === 'string')
 		agentTool.sourceNodeName = metadata.sourceNodeName;
+	if (typeof toolbridge?.nodeType === 'string') agentTool.nodeType = toolbridge.nodeType;
 	return agentTool;
 }
 
@@ -92,6 +95,7 @@ function schemaOf(schema: unknown): JsonSchema {
 	return emptyObjectSchema;
 }
 
+/** The observation, made once: the text, and the JSON value when the text is (or is made from) one. */
 function observationOf(output: unknown): ToolObservation {
 	const content = contentText(output);
 	const observation: ToolObservation = {
@@ -99,8 +103,15 @@ function observationOf(output: unknown): ToolObservation {
 		// n8n's in-process tool wrapper reports a cancelled run or binary output as a string.
 		isError: /^Error( during node execution)?:/.test(content),
 	};
-	const data = structuredData(output, content);
-	if (data !== undefined) observation.data = data;
+	if (observation.isError) return observation;
+	const value =
+		typeof output === 'object' && output !== null && !isMessageLike(output)
+			? output
+			: parseJsonText(content);
+	if (value !== undefined) {
+		observation.data = value;
+		observation.value = value;
+	}
 	return observation;
 }
 
@@ -135,24 +146,4 @@ function isMessageLike(value: object): boolean {
 		typeof candidate.getType === 'function' ||
 		candidate.lc_kwargs !== undefined
 	);
-}
-
-function structuredData(output: unknown, content: string): unknown {
-	if (typeof output === 'object' && output !== null && !isMessageLike(output)) return output;
-	return parseJsonText(content);
-}
-
-function errorText(error: unknown): string {
-	if (
-		error instanceof Error ||
-		(typeof error === 'object' && error !== null && 'message' in error)
-	) {
-		const { message, description } = error as { message: string; description?: unknown };
-		const details =
-			typeof description === 'string' && description !== '' && !message.includes(description)
-				? ` (${description})`
-				: '';
-		return `Error: ${message}${details}`;
-	}
-	return `Error: ${String(error)}`;
 }

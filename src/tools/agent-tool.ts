@@ -1,4 +1,5 @@
 import type { JsonSchema } from '../schema/json-schema';
+import type { ToolSchema } from '../schema/build-tool-schema';
 
 /** What a tool hands back to the agent: the text the model reads, and whether it is an error. */
 export interface ToolObservation {
@@ -8,6 +9,12 @@ export interface ToolObservation {
 	isError: boolean;
 	/** The structured result, for `steps` in the node output (never sent to the model). */
 	data?: unknown;
+	/**
+	 * The JSON value `content` is the text of, when it is one: set by whoever produced the text,
+	 * from the same value, so nothing downstream parses the text back (MCP's
+	 * `structuredContent`). Absent for errors, plain text and text with notes appended.
+	 */
+	value?: unknown;
 }
 
 export interface ToolInvokeOptions {
@@ -16,8 +23,10 @@ export interface ToolInvokeOptions {
 }
 
 /**
- * A tool as the agent loop sees it, independent of LangChain. Built from our bridge
- * (`createNodeAsTool`) or from any LangChain structured tool n8n hands us.
+ * A tool as the agent loop, the MCP server and the CLI see it, independent of LangChain.
+ * Built by our bridge (`createNodeAsTool`, `createNestedAgentTool`) or adapted once from
+ * a LangChain tool n8n hands us (`agentToolFromLangChain`); a LangChain view of our own tools
+ * is made only where something needs one (`toLangChainTool`).
  *
  * `invoke` never throws for bad model input or a failing tool: it returns an
  * observation with `isError: true` so the model can correct itself.
@@ -29,5 +38,18 @@ export interface AgentTool {
 	parameters: JsonSchema;
 	/** The n8n node that supplies the tool, used to map calls to engine actions. */
 	sourceNodeName?: string;
+	/** That node's type (`n8n-nodes-base.crypto`), when known. */
+	nodeType?: string;
+	/** True for a nested agent: a call runs another agent's whole loop. */
+	nestedAgent?: true;
 	invoke(args: Record<string, unknown>, options: ToolInvokeOptions): Promise<ToolObservation>;
+}
+
+/**
+ * A tool this package compiled from `$fromAI` markers (a node, or a nested agent's prompt):
+ * an {@link AgentTool} that also carries its compiled schema (Zod for lenient checks, the JSON
+ * Schema it sends), from which a LangChain view can be made.
+ */
+export interface CompiledTool extends AgentTool {
+	schema: ToolSchema;
 }

@@ -65,6 +65,34 @@ export function coerceArguments(
 	return result;
 }
 
+const scalarTypes: ReadonlySet<string> = new Set(['string', 'number', 'boolean']);
+
+/**
+ * The arguments exactly as the Zod schema would give them (known keys in schema order,
+ * defaults applied, other keys dropped), when every parameter is a plain string, number or
+ * boolean and every value is right — the usual call, checked without Zod's per-parse
+ * allocations (a tenth of a fast node's run). `undefined` sends the call to Zod, which also
+ * words the problems.
+ */
+function validScalarArguments(
+	coerced: Record<string, unknown>,
+	parameters: readonly ToolParameter[],
+): Record<string, unknown> | undefined {
+	const args: Record<string, unknown> = {};
+	for (const { key, type, defaultValue } of parameters) {
+		if (!scalarTypes.has(type) || key === '__proto__') return undefined;
+		const value = Object.hasOwn(coerced, key) ? coerced[key] : undefined;
+		if (value === undefined) {
+			if (defaultValue === undefined || (defaultValue !== null && typeof defaultValue === 'object'))
+				return undefined;
+			args[key] = defaultValue;
+		} else if (typeof value === type && !(type === 'number' && Number.isNaN(value))) {
+			args[key] = value;
+		} else return undefined;
+	}
+	return args;
+}
+
 function describeReceived(value: unknown): string {
 	if (value === undefined) return 'nothing';
 	if (value === null) return 'null';
@@ -102,6 +130,8 @@ export function checkArguments(
 		};
 	}
 	const coerced = coerceArguments(input as Record<string, unknown>, parameters);
+	const fast = validScalarArguments(coerced, parameters);
+	if (fast) return { ok: true, args: fast };
 	const parsed = schema.safeParse(coerced);
 	if (parsed.success) return { ok: true, args: parsed.data as Record<string, unknown> };
 	const byKey = new Map(parameters.map((parameter) => [parameter.key, parameter]));

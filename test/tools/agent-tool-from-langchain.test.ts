@@ -57,6 +57,7 @@ describe('agentToolFromLangChain', () => {
 			content: '[{"id":0},{"id":1}]',
 			isError: false,
 			data: [{ id: 0 }, { id: 1 }],
+			value: [{ id: 0 }, { id: 1 }],
 		});
 	});
 

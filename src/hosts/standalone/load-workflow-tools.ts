@@ -1,15 +1,15 @@
 import type { DynamicStructuredTool } from '@langchain/core/tools';
 import type { INode } from 'n8n-workflow';
-import type { AgentTool } from '../../tools/agent-tool';
+import type { CompiledTool } from '../../tools/agent-tool';
 import { ToolBuildError, type ToolBuildProblem } from '../../errors/tool-build-error';
 import { WorkflowFileError } from '../../errors/workflow-file-error';
 import { argumentChecks } from '../../errors/invalid-argument-error';
-import { agentToolFromLangChain } from '../../tools/agent-tool-from-langchain';
 import { createNestedAgentTool } from '../../tools/create-nested-agent-tool';
 import { isNestedAgentNode, nestedAgentToolSpec } from '../../tools/nested-agent-tool-spec';
 import { NestedAgentUnavailableError } from '../../errors/nested-agent-unavailable-error';
 import { toolDescriptionError } from '../../tools/compile-tool-schema';
-import { createNodeAsTool, toAgentTool } from '../../tools/create-node-as-tool';
+import { createNodeAsTool } from '../../tools/create-node-as-tool';
+import { toLangChainTool } from '../../tools/langchain-tool-view';
 import { resolveDetachedExpression } from './resolve-detached-expression';
 import { StandaloneHost, type StandaloneHostOptions } from './standalone-host';
 import {
@@ -32,7 +32,7 @@ export interface LoadWorkflowToolsOptions extends StandaloneHostOptions {
 	 * problems listed in `problems` (what `toolbridge tools` shows).
 	 */
 	onBuildError?: 'throw' | 'collect';
-	/** Cap on the text each tool hands the model. */
+	/** Cap on the text each LangChain view (`langChainTools`) returns; the agent loop and the servers cap at their own boundary. */
 	maxOutputLength?: number;
 	/**
 	 * Runs a nested AgentOrchestrator (mode `nested`) when the model calls it as a tool, and
@@ -53,10 +53,10 @@ export type WorkflowNestedAgentRunner = (
 /** The agent of a workflow and its tools, ready for an agent loop. */
 export interface WorkflowTools {
 	agentNode: INode;
-	/** The tools as the agent loop uses them (observations, exact JSON Schema). */
-	tools: AgentTool[];
-	/** The same tools as LangChain `DynamicStructuredTool`s, in the same order. */
-	langChainTools: DynamicStructuredTool[];
+	/** The tools as the agent loop, the servers and the CLI use them (observations, exact JSON Schema). */
+	tools: CompiledTool[];
+	/** LangChain `DynamicStructuredTool` views of the same tools, in the same order (made on first read). */
+	readonly langChainTools: DynamicStructuredTool[];
 	/** `$fromAI` problems of nodes left out (only with `onBuildError: 'collect'`). */
 	problems: ToolBuildProblem[];
 	host: StandaloneHost;
@@ -84,7 +84,21 @@ export async function loadWorkflowTools(
 	const workflow = readWorkflowInput(workflowInput);
 	const agentNode = selectAgent(workflow, options.agent);
 	const host = options.host ?? (await StandaloneHost.create(options));
-	return { ...buildAgentTools(workflow, agentNode, host, options), agentNode, host, workflow };
+	const { tools, problems } = buildAgentTools(workflow, agentNode, host, options);
+	let views: DynamicStructuredTool[] | undefined;
+	return {
+		tools,
+		problems,
+		agentNode,
+		host,
+		workflow,
+		get langChainTools() {
+			views ??= tools.map((tool) =>
+				toLangChainTool(tool, { maxOutputLength: options.maxOutputLength }),
+			);
+			return views;
+		},
+	};
 }
 
 /**
@@ -100,15 +114,11 @@ export function buildAgentTools(
 	workflow: WorkflowExport,
 	agentNode: INode,
 	host: StandaloneHost,
-	options: Pick<
-		LoadWorkflowToolsOptions,
-		'onBuildError' | 'maxOutputLength' | 'runNestedAgent'
-	> = {},
-): Pick<WorkflowTools, 'tools' | 'langChainTools' | 'problems'> {
+	options: Pick<LoadWorkflowToolsOptions, 'onBuildError' | 'runNestedAgent'> = {},
+): Pick<WorkflowTools, 'tools' | 'problems'> {
 	const runner = host.runnerFor(workflow);
 	const takenNames = new Set<string>();
-	const langChainTools: DynamicStructuredTool[] = [];
-	const tools: AgentTool[] = [];
+	const tools: CompiledTool[] = [];
 	const problems: ToolBuildProblem[] = [];
 	for (const node of findToolNodes(workflow, agentNode.name)) {
 		const resolveExpression = (expression: string): unknown =>
@@ -121,50 +131,32 @@ export function buildAgentTools(
 					options.runNestedAgent,
 				);
 				takenNames.add(tool.name);
-				langChainTools.push(tool);
-				tools.push(directAgentTool(tool));
+				tools.push(tool);
 				continue;
 			}
-			const tool = createNodeAsTool({
-				node,
-				nodeTypeDescription: host.describe(node),
-				runner,
-				takenNames,
-				resolveExpression,
-				maxOutputLength: options.maxOutputLength,
-			});
-			langChainTools.push(tool);
-			tools.push(toAgentTool(tool));
+			tools.push(
+				createNodeAsTool({
+					node,
+					nodeTypeDescription: host.describe(node),
+					runner,
+					takenNames,
+					resolveExpression,
+				}),
+			);
 		} catch (error) {
 			if (!(error instanceof ToolBuildError)) throw error;
 			problems.push(...error.problems);
 		}
 	}
 	if (problems.length > 0 && options.onBuildError !== 'collect') throw new ToolBuildError(problems);
-	return { tools, langChainTools, problems };
-}
-
-/**
- * The AgentTool view of a nested agent's tool for our own loop: its `func` is called
- * directly, because LangChain's `invoke` checks a plain JSON Schema strictly before `func`
- * runs and would refuse what the tool's own check coerces ("20" for a number).
- */
-function directAgentTool(tool: DynamicStructuredTool): AgentTool {
-	return agentToolFromLangChain({
-		name: tool.name,
-		description: tool.description,
-		schema: tool.schema,
-		metadata: tool.metadata,
-		invoke: (input: unknown, config?: Record<string, unknown>) =>
-			tool.func(input as never, undefined, config as never),
-	});
+	return { tools, problems };
 }
 
 function nestedAgentTool(
 	node: INode,
 	resolveExpression: (expression: string) => unknown,
 	run: WorkflowNestedAgentRunner | undefined,
-): DynamicStructuredTool {
+): CompiledTool {
 	const written = node.parameters.toolDescription;
 	let description: string | undefined;
 	if (typeof written === 'string' && written.startsWith('=')) {

@@ -6,7 +6,7 @@
  */
 import type { INode } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
-import { createNodeAsTool, toAgentTool } from '../../../src/tools/create-node-as-tool';
+import { createNodeAsTool } from '../../../src/tools/create-node-as-tool';
 import { loadWorkflowTools } from '../../../src/hosts/standalone/load-workflow-tools';
 import { agentWorkflow, hashTextToolNode } from '../../support/real-tool-nodes';
 import { sharedHost } from '../../tools/helpers';
@@ -49,14 +49,12 @@ describe('cancelling a node run through the tool call signal', () => {
 	it('a runner that returns the node output after the cancel: the bridge answers with an error, not the output', async () => {
 		const host = await sharedHost();
 		const node = hashTextToolNode();
-		const tool = toAgentTool(
-			createNodeAsTool({
-				node,
-				nodeTypeDescription: host.describe(node),
-				// Like n8n-core for a node that resolves on cancellation: output comes back, the signal has aborted.
-				runner: { run: async () => ({ items: [{ json: { sha256: 'looks like a success' } }] }) },
-			}),
-		);
+		const tool = createNodeAsTool({
+			node,
+			nodeTypeDescription: host.describe(node),
+			// Like n8n-core for a node that resolves on cancellation: output comes back, the signal has aborted.
+			runner: { run: async () => ({ items: [{ json: { sha256: 'looks like a success' } }] }) },
+		});
 		const controller = new AbortController();
 		const pending = tool.invoke({ text: 'x' }, { toolCallId: 'h1', signal: controller.signal });
 		controller.abort();

@@ -6,6 +6,7 @@ import type {
 } from 'n8n-workflow';
 import { createNestedAgentTool } from '../../../tools/create-nested-agent-tool';
 import { nestedAgentToolSpec } from '../../../tools/nested-agent-tool-spec';
+import { toLangChainTool } from '../../../tools/langchain-tool-view';
 import { runAgentNodeItem, type RunAgentNodeItemOptions } from './run-agent-node-item';
 
 /**
@@ -55,7 +56,8 @@ export async function supplyNestedAgentTool(
 			}
 		},
 	});
-	return { response: tool };
+	// n8n's agents call a LangChain tool; a failed run throws, as n8n's own tools do.
+	return { response: toLangChainTool(tool, { onError: 'throw' }) };
 }
 
 /**

@@ -83,7 +83,6 @@ export async function runWorkflowAgentNode(
 		);
 	}
 	const { tools } = buildAgentTools(session.workflow, node, session.host, {
-		maxOutputLength: session.maxOutputLength,
 		runNestedAgent: workflowNestedAgentRunner(session),
 	});
 	const callModel = createChatModelCaller(settings.connection);

@@ -14,7 +14,8 @@ function typeOf(property: JsonSchema): string {
 	return 'any';
 }
 
-function describeTool(tool: AgentTool, nodeType: string): string {
+function describeTool(tool: AgentTool): string {
+	const nodeType = tool.nestedAgent ? `${tool.nodeType}, nested agent` : String(tool.nodeType);
 	const properties = Object.entries(tool.parameters.properties ?? {});
 	const required = new Set(tool.parameters.required ?? []);
 	const lines = [
@@ -53,21 +54,6 @@ ${workflowOptionsHelp}`,
 			...hostOptionsFrom(values, io.env),
 			onBuildError: 'collect',
 		});
-		const nodeTypes = new Map(
-			loaded.langChainTools.map((tool) => {
-				const toolbridge = tool.metadata?.toolbridge as
-					{ nodeType?: string; nestedAgent?: boolean } | undefined;
-				const node = loaded.workflow.nodes.find(
-					(candidate) => candidate.name === tool.metadata?.sourceNodeName,
-				);
-				return [
-					tool.name,
-					toolbridge?.nestedAgent
-						? `${node?.type ?? 'agentOrchestrator'}, nested agent`
-						: String(toolbridge?.nodeType),
-				];
-			}),
-		);
 		if (values.json) {
 			io.stdout(
 				`${JSON.stringify(
@@ -83,9 +69,7 @@ ${workflowOptionsHelp}`,
 		} else {
 			const { agentNode, tools } = loaded;
 			const header = `Agent "${agentNode.name}" (${agentNode.type}): ${tools.length} tool${tools.length === 1 ? '' : 's'}`;
-			io.stdout(
-				`${[header, ...tools.map((tool) => describeTool(tool, nodeTypes.get(tool.name) ?? ''))].join('\n\n')}\n`,
-			);
+			io.stdout(`${[header, ...tools.map(describeTool)].join('\n\n')}\n`);
 		}
 		if (loaded.problems.length === 0) return EXIT.ok;
 		io.stderr(
