@@ -18,7 +18,7 @@ import { OutputBoundary } from '../src/agent/output-boundary';
 import { withToolTimeout } from '../src/agent/time-limits/with-tool-timeout';
 import { defaultRunTimeLimits } from '../src/agent/time-limits/default-time-limits';
 import { loadWorkflowTools } from '../src/hosts/standalone/load-workflow-tools';
-import { createSessionRedactor } from '../src/hosts/standalone/workflow/workflow-session';
+import { createSessionRedactor } from '../src/hosts/standalone/session/workflow-session';
 import { median, ratioSummary } from './support/stats';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2000);

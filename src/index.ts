@@ -156,18 +156,28 @@ export type {
 	WorkflowTools,
 	WorkflowNestedAgentRunner,
 } from './hosts/standalone/load-workflow-tools';
-export { runWorkflowAgent, orchestratorNodeType } from './hosts/standalone/run-workflow-agent';
+export {
+	runWorkflowAgent,
+	runSessionAgent,
+	orchestratorNodeType,
+} from './hosts/standalone/run-workflow-agent';
 export type {
 	RunWorkflowAgentOptions,
+	SessionAgentInput,
 	WorkflowAgentRun,
 	FullWorkflowAgentRun,
 	ValidatorWorkflowAgentRun,
 } from './hosts/standalone/run-workflow-agent';
 export { workflowNestedAgentRunner } from './hosts/standalone/workflow/run-workflow-agent-node';
-export { createSessionRedactor } from './hosts/standalone/workflow/workflow-session';
-export type { WorkflowSession } from './hosts/standalone/workflow/workflow-session';
+export { createSessionRedactor } from './hosts/standalone/session/workflow-session';
+export type { WorkflowSession } from './hosts/standalone/session/workflow-session';
+export { openWorkflowSession } from './hosts/standalone/session/open-workflow-session';
+export type {
+	OpenWorkflowSessionOptions,
+	OpenedWorkflowSession,
+} from './hosts/standalone/session/open-workflow-session';
 export { StandaloneHost } from './hosts/standalone/standalone-host';
-export type { StandaloneHostOptions } from './hosts/standalone/standalone-host';
+export type { StandaloneHostOptions, NodeRunGuard } from './hosts/standalone/standalone-host';
 export type { CredentialRecords } from './hosts/standalone/credential-store';
 export {
 	parseWorkflow,

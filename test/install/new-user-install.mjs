@@ -238,7 +238,7 @@ async function main() {
 		'node',
 		[
 			'-e',
-			"const t = require('n8n-toolbridge'); console.log(['loadWorkflowTools', 'runWorkflowAgent', 'createMcpServer', 'serveOpenAI', 'protectPrivateNetwork'].map((name) => name + ': ' + typeof t[name]).join(', '))",
+			"const t = require('n8n-toolbridge'); console.log(['loadWorkflowTools', 'runWorkflowAgent', 'createMcpServer', 'serveOpenAI', 'privateNetworkGuard'].map((name) => name + ': ' + typeof t[name]).join(', '))",
 		],
 		{ cwd: user },
 	);

@@ -34,7 +34,7 @@ export type { RunningHttpServer } from './http/start-http-server';
 export { HttpError } from './http/http-error';
 export { ServerConfigurationError } from './errors/server-configuration-error';
 // private-network guard for URLs the model chooses
-export { protectPrivateNetwork, NETWORK_REFUSED_ERROR } from './network/protect-private-network';
+export { privateNetworkGuard, NETWORK_REFUSED_ERROR } from './network/private-network-guard';
 export { NetworkGuard, EXTRA_BLOCKED_RANGES } from './network/network-guard';
 export type { NetworkGuardOptions, NetworkRefusal, NetworkCheck } from './network/network-guard';
 export { nodesWithModelChosenUrls, isUrlParameterPath } from './network/model-chosen-urls';

@@ -11,7 +11,7 @@ import { toolDescriptionError } from '../../tools/compile-tool-schema';
 import { createNodeAsTool } from '../../tools/create-node-as-tool';
 import { toLangChainTool } from '../../tools/langchain-tool-view';
 import { resolveDetachedExpression } from './resolve-detached-expression';
-import { StandaloneHost, type StandaloneHostOptions } from './standalone-host';
+import { StandaloneHost, type NodeRunGuard, type StandaloneHostOptions } from './standalone-host';
 import {
 	findToolNodes,
 	parseWorkflow,
@@ -34,6 +34,8 @@ export interface LoadWorkflowToolsOptions extends StandaloneHostOptions {
 	onBuildError?: 'throw' | 'collect';
 	/** Cap on the text each LangChain view (`langChainTools`) returns; the agent loop and the servers cap at their own boundary. */
 	maxOutputLength?: number;
+	/** Stands around every run of these tools' nodes (e.g. the private-network guard). */
+	guard?: NodeRunGuard;
 	/**
 	 * Runs a nested AgentOrchestrator (mode `nested`) when the model calls it as a tool, and
 	 * resolves with its final answer (see `workflowNestedAgentRunner`). Without it such
@@ -114,9 +116,9 @@ export function buildAgentTools(
 	workflow: WorkflowExport,
 	agentNode: INode,
 	host: StandaloneHost,
-	options: Pick<LoadWorkflowToolsOptions, 'onBuildError' | 'runNestedAgent'> = {},
+	options: Pick<LoadWorkflowToolsOptions, 'onBuildError' | 'runNestedAgent' | 'guard'> = {},
 ): Pick<WorkflowTools, 'tools' | 'problems'> {
-	const runner = host.runnerFor(workflow);
+	const runner = host.runnerFor(workflow, { guard: options.guard });
 	const takenNames = new Set<string>();
 	const tools: CompiledTool[] = [];
 	const problems: ToolBuildProblem[] = [];

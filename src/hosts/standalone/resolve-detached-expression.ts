@@ -1,4 +1,5 @@
-import { Workflow, type INode, type INodeTypes } from 'n8n-workflow';
+import type { INode, INodeTypes } from 'n8n-workflow';
+import { oneNodeWorkflow } from './one-node-workflow';
 import type { WorkflowExport } from './workflow-file';
 
 // No node types: n8n's Workflow skips defaults for a node whose type is unknown, which is
@@ -22,14 +23,9 @@ export function resolveDetachedExpression(
 	node: INode,
 	expression: string,
 ): unknown {
-	const timezone = workflowExport.settings?.timezone;
-	const workflow = new Workflow({
-		id: workflowExport.id,
-		nodes: [structuredClone(node)],
-		connections: {},
-		active: false,
+	const { workflow } = oneNodeWorkflow(structuredClone(node), {
+		workflow: workflowExport,
 		nodeTypes: noNodeTypes,
-		settings: timezone && timezone !== 'DEFAULT' ? { timezone } : {},
 	});
 	return workflow.expression.getSimpleParameterValue(
 		workflow.getNode(node.name)!,

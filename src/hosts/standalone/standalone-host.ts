@@ -1,13 +1,11 @@
 import type { WorkflowExecute } from 'n8n-core';
 import {
-	Workflow,
 	type IDataObject,
 	type INode,
 	type INodeProperties,
 	type INodeType,
 	type INodeTypeDescription,
 	type IVersionedNodeType,
-	type IWorkflowBase,
 } from 'n8n-workflow';
 import { MissingCredentialError } from '../../errors/missing-credential-error';
 import { UnsupportedNodeError } from '../../errors/unsupported-node-error';
@@ -25,6 +23,7 @@ import { StandaloneNodeTypes } from './standalone-node-types';
 import { toNodeRunError } from '../../tools/to-node-run-error';
 import { trackNodeRunSockets } from './node-run-sockets';
 import type { WorkflowExport } from './workflow-file';
+import { oneNodeWorkflow } from './one-node-workflow';
 
 /** Options of {@link StandaloneHost.create}. */
 export interface StandaloneHostOptions extends PackageLoaderOptions {
@@ -42,8 +41,14 @@ export interface StandaloneHostOptions extends PackageLoaderOptions {
 	nodeTypes?: Readonly<Record<string, () => INodeType | IVersionedNodeType>>;
 }
 
-/** n8n's instance default timezone when a workflow sets none (n8n's GENERIC_TIMEZONE default). */
-const N8N_DEFAULT_TIMEZONE = 'America/New_York';
+/**
+ * Stands around every node run of a session — e.g. the private-network guard of `toolbridge
+ * mcp` and `serve`: it calls `run` (maybe inside a scope of its own), or answers in its place.
+ */
+export type NodeRunGuard = (
+	target: { workflow: WorkflowExport; node: INode },
+	run: () => Promise<NodeRunResult>,
+) => Promise<NodeRunResult>;
 
 /**
  * Runs n8n nodes without an n8n server: node classes from the installed packages through
@@ -157,11 +162,18 @@ export class StandaloneHost {
 		}
 	}
 
-	/** A {@link NodeRunner} that runs nodes of `workflow` (its settings, timezone, static data). */
-	runnerFor(workflow: WorkflowExport): NodeRunner {
+	/**
+	 * A {@link NodeRunner} that runs nodes of `workflow` (its settings, timezone, static data),
+	 * each run through `guard` when one is given.
+	 */
+	runnerFor(workflow: WorkflowExport, options: { guard?: NodeRunGuard } = {}): NodeRunner {
+		const { guard } = options;
 		return {
 			describe: (node) => this.describe(node),
-			run: (node, input, options) => this.runNode(workflow, node, input, options),
+			run: guard
+				? (node, input, runOptions) =>
+						guard({ workflow, node }, () => this.runNode(workflow, node, input, runOptions))
+				: (node, input, runOptions) => this.runNode(workflow, node, input, runOptions),
 		};
 	}
 
@@ -171,7 +183,10 @@ export class StandaloneHost {
 	 * @throws ExpressionError from n8n-workflow when the expression is invalid.
 	 */
 	resolveExpression(workflowExport: WorkflowExport, node: INode, expression: string): unknown {
-		const { workflow } = this.buildWorkflow(workflowExport, node);
+		const { workflow } = oneNodeWorkflow(node, {
+			workflow: workflowExport,
+			nodeTypes: this.nodeTypes,
+		});
 		return workflow.expression.getSimpleParameterValue(
 			node,
 			expression,
@@ -205,7 +220,10 @@ export class StandaloneHost {
 		}
 		const { signal } = options;
 		if (signal?.aborted) return cancelledResult(node);
-		const { workflow, workflowData } = this.buildWorkflow(workflowExport, node);
+		const { workflow, workflowData } = oneNodeWorkflow(node, {
+			workflow: workflowExport,
+			nodeTypes: this.nodeTypes,
+		});
 		const additionalData = createAdditionalData({
 			credentialsHelper: this.credentialsHelper,
 			workflowData,
@@ -252,45 +270,6 @@ export class StandaloneHost {
 		} finally {
 			if (onAbort) signal?.removeEventListener('abort', onAbort);
 		}
-	}
-
-	/** A one-node n8n `Workflow` with the export's settings (timezone resolved like n8n's). */
-	private buildWorkflow(
-		workflowExport: WorkflowExport,
-		node: INode,
-	): { workflow: Workflow; workflowData: IWorkflowBase } {
-		const timezone = workflowExport.settings?.timezone;
-		const settings = {
-			...workflowExport.settings,
-			executionOrder: 'v1' as const,
-			timezone:
-				!timezone || timezone === 'DEFAULT'
-					? (process.env.GENERIC_TIMEZONE ?? N8N_DEFAULT_TIMEZONE)
-					: timezone,
-		};
-		const workflowData: IWorkflowBase = {
-			id: workflowExport.id ?? 'toolbridge-standalone',
-			name: workflowExport.name ?? 'toolbridge',
-			active: false,
-			activeVersionId: null,
-			isArchived: false,
-			nodes: [node],
-			connections: {},
-			settings,
-			createdAt: new Date(),
-			updatedAt: new Date(),
-		};
-		const workflow = new Workflow({
-			id: workflowData.id,
-			name: workflowData.name,
-			nodes: [node],
-			connections: {},
-			active: false,
-			nodeTypes: this.nodeTypes,
-			staticData: workflowExport.staticData,
-			settings,
-		});
-		return { workflow, workflowData };
 	}
 }
 

@@ -1,11 +1,4 @@
-import {
-	OutputBoundary,
-	defaultRunTimeLimits,
-	withToolTimeout,
-	type AgentTool,
-	type JsonSchema,
-	type ToolObservation,
-} from 'n8n-nodes-toolbridge';
+import type { AgentTool, JsonSchema, ToolObservation } from 'n8n-nodes-toolbridge';
 
 /** What a tool call may report while it runs. */
 export interface McpToolCallContext {
@@ -25,23 +18,15 @@ export interface McpTool {
 }
 
 /**
- * A workflow tool (a node, or a nested agent) as an MCP tool: the compiler's schema, the real
- * node run; its result leaves through `boundary` (the session's secrets redacted, text capped;
- * default: no known secrets, the default cap). A call is stopped after `toolTimeoutMs` (default
- * the loop's 120 s; 0: none) with an `isError` result saying so, as an agent's tool call is;
- * the client's cancellation stops it at once.
+ * A session's tool (`openWorkflowSession().tools`: already time-limited, its observations
+ * through the session's boundary) as an MCP tool: the compiler's schema, the real node run.
+ * The client's cancellation stops the call at once.
  */
-export function mcpToolFromAgentTool(
-	tool: AgentTool,
-	boundary = new OutputBoundary(),
-	toolTimeoutMs: number = defaultRunTimeLimits.toolTimeoutMs,
-): McpTool {
-	const limited = withToolTimeout(tool, toolTimeoutMs);
+export function mcpToolFromAgentTool(tool: AgentTool): McpTool {
 	return {
 		name: tool.name,
 		description: tool.description,
 		inputSchema: tool.parameters,
-		call: async (args, { signal }) =>
-			boundary.observation(await limited.invoke(args, { toolCallId: `mcp-${tool.name}`, signal })),
+		call: (args, { signal }) => tool.invoke(args, { toolCallId: `mcp-${tool.name}`, signal }),
 	};
 }

@@ -1,11 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
-	runWorkflowAgent,
+	runSessionAgent,
 	type AgentEvent,
-	type RunWorkflowAgentOptions,
 	type Usage,
 	type WorkflowAgentRun,
-	type WorkflowExport,
+	type WorkflowSession,
 } from 'n8n-nodes-toolbridge';
 import { ConcurrencyLimit } from '../http/concurrency-limit';
 import { HttpError } from '../http/http-error';
@@ -26,11 +25,14 @@ import { parseChatRequest, type ChatCompletionCall } from './parse-chat-request'
 /** Options of {@link serveOpenAI}. */
 export interface OpenAIServerOptions {
 	address: ListenAddress;
-	workflow: WorkflowExport;
+	/**
+	 * The opened workflow (`openWorkflowSession`) every run shares: host and credentials, the
+	 * redactor, connection flags, model override, the network guard. Each request adds its own
+	 * signal and events.
+	 */
+	session: WorkflowSession;
 	/** The agents offered as models (their node names are the model ids). */
 	agents: string[];
-	/** How every run goes: host (with its credentials), connection flags, model override. */
-	runOptions?: Omit<RunWorkflowAgentOptions, 'prompt' | 'history' | 'signal' | 'onEvent' | 'agent'>;
 	token?: string;
 	allowedOrigins?: readonly string[];
 	/** Completions running at once; more get 429 with Retry-After. Default 4. */
@@ -130,14 +132,10 @@ export async function serveOpenAI(options: OpenAIServerOptions): Promise<Running
 		};
 		let run: WorkflowAgentRun;
 		try {
-			run = await runWorkflowAgent(options.workflow, {
-				...options.runOptions,
-				agent: call.model,
-				prompt: call.prompt,
-				history: call.history,
-				signal: controller.signal,
-				onEvent,
-			});
+			run = await runSessionAgent(
+				{ ...options.session, signal: controller.signal, onEvent },
+				{ agent: call.model, prompt: call.prompt, history: call.history },
+			);
 		} catch (error) {
 			log(
 				`chat.completions ${call.model} → ${controller.signal.aborted ? 'aborted (client gone)' : `failed: ${(error as Error).message}`} [${Date.now() - started} ms]`,

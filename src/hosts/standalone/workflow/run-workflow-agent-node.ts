@@ -14,7 +14,7 @@ import { runAgent } from '../../../agent/run-agent';
 import { n8nAgentNodeType, readN8nAgentSettings } from './read-n8n-agent-settings';
 import { readOrchestratorSettings } from './read-orchestrator-settings';
 import type { ReadWorkflowAgentOptions, WorkflowAgentSettings } from './workflow-agent-settings';
-import type { WorkflowSession } from './workflow-session';
+import type { WorkflowSession } from '../session/workflow-session';
 import { AgentConfigurationError } from '../../../errors/agent-configuration-error';
 
 /** The AgentOrchestrator node's full type name. */
@@ -84,6 +84,7 @@ export async function runWorkflowAgentNode(
 	}
 	const { tools } = buildAgentTools(session.workflow, node, session.host, {
 		runNestedAgent: workflowNestedAgentRunner(session),
+		guard: session.guard,
 	});
 	const callModel = createChatModelCaller(settings.connection);
 	const redactor = session.redactor.with(settings.secrets);

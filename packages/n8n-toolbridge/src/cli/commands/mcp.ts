@@ -1,16 +1,8 @@
-import {
-	createSessionRedactor,
-	loadWorkflowTools,
-	OutputBoundary,
-	readWorkflowInput,
-	StandaloneHost,
-	workflowNestedAgentRunner,
-	type WorkflowSession,
-} from 'n8n-nodes-toolbridge';
+import { openWorkflowSession } from 'n8n-nodes-toolbridge';
 import { assertSafeBinding, parseListenAddress } from '../../http/listen-address';
 import { mcpToolFromAgentTool, type McpTool } from '../../mcp/mcp-tool';
 import { workflowAgentMcpTool } from '../../mcp/workflow-agent-tool';
-import { protectPrivateNetwork } from '../../network/protect-private-network';
+import { privateNetworkGuard } from '../../network/private-network-guard';
 import { EXIT, type CliCommand } from '../cli-command';
 import {
 	connectionFrom,
@@ -74,34 +66,22 @@ ${workflowOptionsHelp.replace(/\n {2}--json[^\n]*/, '')}`,
 		// stdout is the protocol: a node that logs must not corrupt it.
 		if (!address) redirectConsoleToStderr();
 
-		const hostOptions = hostOptionsFrom(values, io.env);
-		const workflow = readWorkflowInput(positionals[0]);
-		const host = protectPrivateNetwork(await StandaloneHost.create(hostOptions), {
-			allowPrivateNetwork: values['allow-private-network'] === true,
-		});
 		const { model, ...connection } = connectionFrom(values, io.env);
-		const session: WorkflowSession = {
-			workflow,
-			host,
-			connection,
+		// Clients read what the model would: credentials redacted, long text cut, 120 s per call.
+		const session = await openWorkflowSession(positionals[0], {
+			...hostOptionsFrom(values, io.env),
+			...connection,
 			model,
-			redactor: createSessionRedactor(workflow, host, connection),
-		};
-		const loaded = await loadWorkflowTools(workflow, {
-			...hostOptions,
-			host,
-			runNestedAgent: workflowNestedAgentRunner(session),
+			guard: privateNetworkGuard({
+				allowPrivateNetwork: values['allow-private-network'] === true,
+			}),
 		});
-		// Clients read what the model would: credentials redacted, long text cut.
-		const boundary = new OutputBoundary({ redactor: session.redactor });
-		const tools: McpTool[] = loaded.tools.map((tool) => mcpToolFromAgentTool(tool, boundary));
+		const { workflow } = session;
+		const agentNode = session.agentNode!;
+		const tools: McpTool[] = session.tools.map(mcpToolFromAgentTool);
 		if (values['expose-agent']) {
 			tools.push(
-				workflowAgentMcpTool(workflow, loaded.agentNode.name, {
-					...hostOptions,
-					...connection,
-					model,
-					host,
+				workflowAgentMcpTool(session, agentNode.name, {
 					takenNames: new Set(tools.map((tool) => tool.name)),
 				}),
 			);
@@ -111,11 +91,11 @@ ${workflowOptionsHelp.replace(/\n {2}--json[^\n]*/, '')}`,
 		const log = (line: string) => io.stderr(`toolbridge mcp: ${line}\n`);
 		const options = {
 			tools,
-			name: `toolbridge: ${workflow.name ?? loaded.agentNode.name}`,
-			instructions: `Tools of the n8n workflow "${workflow.name ?? ''}" (agent "${loaded.agentNode.name}"); each runs a real n8n node.`,
+			name: `toolbridge: ${workflow.name ?? agentNode.name}`,
+			instructions: `Tools of the n8n workflow "${workflow.name ?? ''}" (agent "${agentNode.name}"); each runs a real n8n node.`,
 			log,
 		};
-		const summary = `${tools.length} tool${tools.length === 1 ? '' : 's'} of agent "${loaded.agentNode.name}" (${tools.map((tool) => tool.name).join(', ')})`;
+		const summary = `${tools.length} tool${tools.length === 1 ? '' : 's'} of agent "${agentNode.name}" (${tools.map((tool) => tool.name).join(', ')})`;
 		if (!address) {
 			log(`serving ${summary} over stdio`);
 			const { serveMcpStdio } = await import('../../mcp/serve-mcp-stdio');

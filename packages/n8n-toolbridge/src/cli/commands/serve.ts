@@ -1,11 +1,11 @@
 import {
 	findAgentNames,
+	openWorkflowSession,
 	readWorkflowInput,
 	selectAgent,
-	StandaloneHost,
 } from 'n8n-nodes-toolbridge';
 import { assertSafeBinding, DEFAULT_HOST } from '../../http/listen-address';
-import { protectPrivateNetwork } from '../../network/protect-private-network';
+import { privateNetworkGuard } from '../../network/private-network-guard';
 import { EXIT, type CliCommand } from '../cli-command';
 import {
 	connectionFrom,
@@ -79,22 +79,21 @@ ${workflowOptionsHelp.replace(/\n {2}--json[^\n]*/, '').replace('the agent node,
 				? findAgentNames(workflow)
 				: [selectAgent(workflow, values.agent as string).name];
 		if (agents.length === 0) selectAgent(workflow); // throws AgentNotFoundError with the usual message
-		const hostOptions = hostOptionsFrom(values, io.env);
-		const host = protectPrivateNetwork(await StandaloneHost.create(hostOptions), {
-			allowPrivateNetwork: values['allow-private-network'] === true,
+		const session = await openWorkflowSession(workflow, {
+			...hostOptionsFrom(values, io.env),
+			...connectionFrom(values, io.env),
+			debug: values.debug === true || undefined,
+			guard: privateNetworkGuard({
+				allowPrivateNetwork: values['allow-private-network'] === true,
+			}),
+			loadTools: false,
 		});
 		const { serveOpenAI } = await import('../../openai/serve-openai');
 		const log = (line: string) => io.stderr(`toolbridge serve: ${line}\n`);
 		const server = await serveOpenAI({
 			address,
-			workflow,
+			session,
 			agents,
-			runOptions: {
-				...hostOptions,
-				...connectionFrom(values, io.env),
-				host,
-				debug: values.debug === true || undefined,
-			},
 			token,
 			allowedOrigins: values['allow-origin'] as string[] | undefined,
 			maxConcurrency: maxConcurrencyFrom(values, 4),

@@ -1,4 +1,4 @@
-import type { NodeRunResult, StandaloneHost, WorkflowExport } from 'n8n-nodes-toolbridge';
+import type { NodeRunGuard, NodeRunResult, WorkflowExport } from 'n8n-nodes-toolbridge';
 import { nodesWithModelChosenUrls } from './model-chosen-urls';
 import { NetworkGuard, type NetworkGuardOptions, type NetworkRefusal } from './network-guard';
 
@@ -6,36 +6,26 @@ import { NetworkGuard, type NetworkGuardOptions, type NetworkRefusal } from './n
 export const NETWORK_REFUSED_ERROR = 'NetworkRefusedError';
 
 /**
- * A view of `host` that refuses loopback, private, link-local and metadata addresses for
- * the nodes whose URL the model chooses (`$fromAI` in a url/endpoint/host parameter) — every
- * run of such a node through it: a tool call, a nested agent's tool, a `runWorkflowAgent`
- * loop given this host. Nodes whose URLs the workflow fixes are not affected. The model reads
- * a refusal naming the address instead of the node's output. With `allowPrivateNetwork` the
- * host itself is returned.
- *
- * @returns a host that shares everything with `host` (node types, credentials) but its
- *   `runNode`; `host` itself is not changed.
+ * The session guard (`openWorkflowSession({ guard })`) that refuses loopback, private,
+ * link-local and metadata addresses for the nodes whose URL the model chooses (`$fromAI` in a
+ * url/endpoint/host parameter) — every run of such a node in the session: a tool call, a
+ * nested agent's tool, an agent loop's. Nodes whose URLs the workflow fixes are not affected.
+ * The model reads a refusal naming the address instead of the node's output. With
+ * `allowPrivateNetwork` there is no guard (`undefined`).
  */
-export function protectPrivateNetwork(
-	host: StandaloneHost,
-	options: NetworkGuardOptions = {},
-): StandaloneHost {
-	if (options.allowPrivateNetwork) return host;
+export function privateNetworkGuard(options: NetworkGuardOptions = {}): NodeRunGuard | undefined {
+	if (options.allowPrivateNetwork) return undefined;
 	// Built on the first guarded run: n8n's network module is not needed to list tools.
 	let guard: NetworkGuard | undefined;
 	const guardedNodes = new WeakMap<WorkflowExport, Set<string>>();
-	const guarded = Object.create(host) as StandaloneHost;
-	guarded.runNode = async (workflow, node, input, runOptions) => {
+	return async ({ workflow, node }, run) => {
 		let names = guardedNodes.get(workflow);
 		if (!names) guardedNodes.set(workflow, (names = nodesWithModelChosenUrls(workflow)));
-		if (!names.has(node.name)) return host.runNode(workflow, node, input, runOptions);
+		if (!names.has(node.name)) return run();
 		guard ??= new NetworkGuard(options);
-		const { value, refusals } = await guard.run(() =>
-			host.runNode(workflow, node, input, runOptions),
-		);
+		const { value, refusals } = await guard.run(run);
 		return refusals.length > 0 ? refusedResult(refusals[0]) : value;
 	};
-	return guarded;
 }
 
 function refusedResult(refusal: NetworkRefusal): NodeRunResult {

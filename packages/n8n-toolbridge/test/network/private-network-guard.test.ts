@@ -5,6 +5,7 @@
  */
 import {
 	loadWorkflowTools,
+	openWorkflowSession,
 	readWorkflowInput,
 	StandaloneHost,
 	type AgentTool,
@@ -12,7 +13,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isUrlParameterPath, nodesWithModelChosenUrls } from '../../src/network/model-chosen-urls';
 import type { NetworkGuardOptions } from '../../src/network/network-guard';
-import { protectPrivateNetwork } from '../../src/network/protect-private-network';
+import { privateNetworkGuard } from '../../src/network/private-network-guard';
 import { startLoopbackApi, type LoopbackApi } from '../support/loopback-api';
 import { repoRoot } from '../support/toolbridge-process';
 
@@ -38,15 +39,15 @@ async function guardedTools(
 	options: NetworkGuardOptions,
 	workflow: string | object = `${repoRoot}/fixtures/workflows/http-tools.json`,
 ): Promise<Record<string, AgentTool>> {
-	const host = protectPrivateNetwork(await StandaloneHost.create({ credentials, env: {} }), {
-		lookup,
-		...options,
+	const { tools } = await openWorkflowSession(workflow, {
+		credentials,
+		env: {},
+		guard: privateNetworkGuard({ lookup, ...options }),
 	});
-	const { tools } = await loadWorkflowTools(workflow, { host });
 	return Object.fromEntries(tools.map((tool) => [tool.name, tool]));
 }
 
-describe('protectPrivateNetwork on HTTP Request tools', () => {
+describe('privateNetworkGuard on HTTP Request tools', () => {
 	it.each([
 		['a loopback address', () => `http://${api.host}/items/7`, '127.0.0.1'],
 		[
@@ -95,11 +96,17 @@ describe('protectPrivateNetwork on HTTP Request tools', () => {
 		},
 	);
 
-	it('the host passed in is not changed: only the returned view guards', async () => {
+	it('the guard belongs to its session: the same host without it is not guarded', async () => {
 		const host = await StandaloneHost.create({ credentials, env: {} });
-		const guarded = protectPrivateNetwork(host, { lookup });
-		expect(guarded).not.toBe(host);
-		expect(guarded).toBeInstanceOf(StandaloneHost);
+		const guarded = await openWorkflowSession(`${repoRoot}/fixtures/workflows/http-tools.json`, {
+			host,
+			guard: privateNetworkGuard({ lookup }),
+		});
+		const refused = await guarded.tools[0].invoke(
+			{ url: `http://${api.host}/items/7` },
+			{ toolCallId: 'guarded' },
+		);
+		expect(refused.content).toContain('Refused to connect to 127.0.0.1');
 		expect(Object.hasOwn(host, 'runNode')).toBe(false);
 		const { tools } = await loadWorkflowTools(`${repoRoot}/fixtures/workflows/http-tools.json`, {
 			host,
@@ -111,7 +118,8 @@ describe('protectPrivateNetwork on HTTP Request tools', () => {
 		expect(observation.isError).toBe(false);
 	});
 
-	it('with allowPrivateNetwork the same call goes through', async () => {
+	it('with allowPrivateNetwork there is no guard and the same call goes through', async () => {
+		expect(privateNetworkGuard({ allowPrivateNetwork: true })).toBeUndefined();
 		const tools = await guardedTools({ allowPrivateNetwork: true });
 		const observation = await tools.Fetch_item.invoke(
 			{ url: `http://${api.host}/items/7` },

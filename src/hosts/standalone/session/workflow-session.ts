@@ -1,9 +1,9 @@
 import { Redactor } from '../../../chat/redactor';
 import type { Usage } from '../../../chat/types';
-import type { StandaloneHost } from '../standalone-host';
+import type { NodeRunGuard, StandaloneHost } from '../standalone-host';
 import type { WorkflowExport } from '../workflow-file';
 import type { AgentEventListener } from '../../../agent/agent-event';
-import type { ConnectionOverrides } from './resolve-connection-fields';
+import type { ConnectionOverrides } from '../workflow/resolve-connection-fields';
 
 /**
  * What every agent run of one workflow shares in the standalone host — the outermost agent
@@ -34,6 +34,8 @@ export interface WorkflowSession {
 	signal?: AbortSignal;
 	/** Cap on the text each node tool hands the model. */
 	maxOutputLength?: number;
+	/** Stands around every node run of the session, nested agents' tools included (see {@link NodeRunGuard}). */
+	guard?: NodeRunGuard;
 }
 
 /**
