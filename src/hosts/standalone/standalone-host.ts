@@ -24,6 +24,9 @@ import { toNodeRunError } from '../../tools/to-node-run-error';
 import { trackNodeRunSockets } from './node-run-sockets';
 import type { WorkflowExport } from './workflow-file';
 import { oneNodeWorkflow } from './one-node-workflow';
+import type { NodeRunGuard } from './node-run-guard';
+import { WorkflowLibrary, type WorkflowsSource } from './sub-workflows/workflow-library';
+import { subWorkflowScope, type SubWorkflowScope } from './sub-workflows/sub-workflow-runner';
 
 /** Options of {@link StandaloneHost.create}. */
 export interface StandaloneHostOptions extends PackageLoaderOptions {
@@ -39,16 +42,15 @@ export interface StandaloneHostOptions extends PackageLoaderOptions {
 	 * package's own Agent Orchestrator here.
 	 */
 	nodeTypes?: Readonly<Record<string, () => INodeType | IVersionedNodeType>>;
+	/**
+	 * Exported workflows that sub-workflow calls (Call n8n Workflow Tool, Execute Workflow
+	 * node, source "Database") resolve against, by `id`, then by name: a folder of `*.json`
+	 * exports or one file (`--workflows DIR`), or the exports themselves.
+	 */
+	workflows?: WorkflowsSource;
 }
 
-/**
- * Stands around every node run of a session — e.g. the private-network guard of `toolbridge
- * mcp` and `serve`: it calls `run` (maybe inside a scope of its own), or answers in its place.
- */
-export type NodeRunGuard = (
-	target: { workflow: WorkflowExport; node: INode },
-	run: () => Promise<NodeRunResult>,
-) => Promise<NodeRunResult>;
+export type { NodeRunGuard } from './node-run-guard';
 
 /**
  * Runs n8n nodes without an n8n server: node classes from the installed packages through
@@ -60,12 +62,15 @@ export class StandaloneHost {
 	private constructor(
 		readonly nodeTypes: StandaloneNodeTypes,
 		readonly credentialsHelper: StandaloneCredentialsHelper,
+		/** The exported workflows sub-workflow calls resolve against. */
+		readonly workflows: WorkflowLibrary,
 	) {}
 
 	/**
 	 * Loads the package index (class files load later, on first use) and the credentials;
 	 * n8n-core's execution engine loads when the first node runs.
 	 * @throws ToolbridgeError (CREDENTIALS_INVALID) when a credentials source is malformed.
+	 * @throws WorkflowFileError when the `workflows` folder or a file in it cannot be read.
 	 */
 	static async create(options: StandaloneHostOptions = {}): Promise<StandaloneHost> {
 		const nodeTypes = new StandaloneNodeTypes(await loadNodePackages(options), options.nodeTypes);
@@ -74,7 +79,11 @@ export class StandaloneHost {
 			records: options.credentials,
 			env: options.env,
 		});
-		return new StandaloneHost(nodeTypes, new StandaloneCredentialsHelper(records, nodeTypes));
+		return new StandaloneHost(
+			nodeTypes,
+			new StandaloneCredentialsHelper(records, nodeTypes),
+			WorkflowLibrary.from(options.workflows),
+		);
 	}
 
 	/**
@@ -172,7 +181,9 @@ export class StandaloneHost {
 			describe: (node) => this.describe(node),
 			run: guard
 				? (node, input, runOptions) =>
-						guard({ workflow, node }, () => this.runNode(workflow, node, input, runOptions))
+						guard({ workflow, node }, () =>
+							this.runNode(workflow, node, input, { ...runOptions, guard }),
+						)
 				: (node, input, runOptions) => this.runNode(workflow, node, input, runOptions),
 		};
 	}
@@ -203,13 +214,15 @@ export class StandaloneHost {
 	 * model's arguments). Node errors come back in the result, never thrown. When
 	 * `options.signal` aborts, the execution is cancelled the way n8n cancels one (the node's
 	 * cancel signal fires, so e.g. an HTTP request stops) and the result is a cancellation
-	 * error at once.
+	 * error at once. Sub-workflows the node calls run in-process with the same credentials,
+	 * signal and `options.guard` (see `subWorkflowExecutor`); a chain of them too deep is the
+	 * node's error.
 	 */
 	async runNode(
 		workflowExport: WorkflowExport,
 		node: INode,
 		input: IDataObject,
-		options: NodeRunOptions = {},
+		options: NodeRunOptions & { guard?: NodeRunGuard } = {},
 	): Promise<NodeRunResult> {
 		const missing = this.findMissingCredential(node);
 		if (missing) return { items: [], error: toNodeRunError(missing) };
@@ -224,10 +237,12 @@ export class StandaloneHost {
 			workflow: workflowExport,
 			nodeTypes: this.nodeTypes,
 		});
+		const chain: SubWorkflowScope['chain'] = {};
 		const additionalData = createAdditionalData({
 			credentialsHelper: this.credentialsHelper,
 			workflowData,
 			nodeName: node.name,
+			subWorkflows: subWorkflowScope(this, workflowExport, { ...options, chain }),
 		});
 		let execution: ReturnType<WorkflowExecute['run']> | undefined;
 		const tracked = trackNodeRunSockets(() => {
@@ -260,6 +275,7 @@ export class StandaloneHost {
 		try {
 			const run = await Promise.race([tracked.result, cancelled]);
 			if (run === 'cancelled') return cancelledResult(node);
+			if (chain.stopped) return { items: [], error: toNodeRunError(chain.stopped) };
 			const task = run.data.resultData.runData[node.name]?.[0];
 			const error = task?.error ?? run.data.resultData.error;
 			if (error) return { items: [], error: toNodeRunError(error) };
