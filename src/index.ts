@@ -178,6 +178,7 @@ export type {
 } from './hosts/standalone/session/open-workflow-session';
 export { StandaloneHost } from './hosts/standalone/standalone-host';
 export type { StandaloneHostOptions, NodeRunGuard } from './hosts/standalone/standalone-host';
+export type { WorkflowsSource } from './hosts/standalone/sub-workflows/workflow-library';
 export type { CredentialRecords } from './hosts/standalone/credential-store';
 export {
 	parseWorkflow,
@@ -226,6 +227,8 @@ export { WorkflowFileError } from './errors/workflow-file-error';
 export { AgentNotFoundError } from './errors/agent-not-found-error';
 export { NodeTypeNotFoundError } from './errors/node-type-not-found-error';
 export { UnsupportedNodeError } from './errors/unsupported-node-error';
+export { SubWorkflowError } from './errors/sub-workflow-error';
+export type { SubWorkflowProblem } from './errors/sub-workflow-error';
 export { MissingCredentialError } from './errors/missing-credential-error';
 export { NestedAgentUnavailableError } from './errors/nested-agent-unavailable-error';
 export { EngineStateError } from './errors/engine-state-error';

@@ -13,7 +13,15 @@
  * --json FILE (write the per-template results), --base-only.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+	existsSync,
+	mkdirSync,
+	mkdtempSync,
+	readdirSync,
+	rmSync,
+	statSync,
+	writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 
@@ -92,7 +100,10 @@ async function pass(label) {
 	const worker = async () => {
 		while (next < files.length) {
 			const index = next++;
-			results[index] = { template: relative(templatesDir, files[index]), ...(await toolsOf(files[index])) };
+			results[index] = {
+				template: relative(templatesDir, files[index]),
+				...(await toolsOf(files[index])),
+			};
 		}
 	};
 	await Promise.all([worker(), worker()]);
@@ -100,7 +111,9 @@ async function pass(label) {
 	const reasons = new Map();
 	for (const result of results)
 		if (result.code !== 0) reasons.set(result.reason, (reasons.get(result.reason) ?? 0) + 1);
-	process.stdout.write(`\n${label}: ${loaded.length} of ${results.length} templates load with \`toolbridge tools\`\n`);
+	process.stdout.write(
+		`\n${label}: ${loaded.length} of ${results.length} templates load with \`toolbridge tools\`\n`,
+	);
 	for (const [reason, count] of [...reasons].sort((a, b) => b[1] - a[1]))
 		process.stdout.write(`  ${String(count).padStart(3)}  ${reason}\n`);
 	return results;
@@ -112,16 +125,48 @@ async function main() {
 		const packs = join(/** @type {string} */ (work), 'packs');
 		mkdirSync(packs);
 		const packed = JSON.parse(
-			run('npm', ['pack', '--workspaces', '--include-workspace-root', '--json', `--pack-destination=${packs}`], repo),
+			run(
+				'npm',
+				[
+					'pack',
+					'--workspaces',
+					'--include-workspace-root',
+					'--json',
+					`--pack-destination=${packs}`,
+				],
+				repo,
+			),
 		);
 		run('npm', ['init', '-y'], user);
-		run('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund', ...packed.map((entry) => join(packs, entry.filename))], user);
+		run(
+			'npm',
+			[
+				'install',
+				'--ignore-scripts',
+				'--no-audit',
+				'--no-fund',
+				...packed.map((entry) => join(packs, entry.filename)),
+			],
+			user,
+		);
 	}
 	const output = { base: await pass('n8n-nodes-base only'), withLangChain: undefined };
 	if (!flag('--base-only')) {
-		const baseVersion = JSON.parse(run('node', ['-p', "JSON.stringify(require('n8n-nodes-base/package.json').version)"], user));
+		const baseVersion = JSON.parse(
+			run('node', ['-p', "JSON.stringify(require('n8n-nodes-base/package.json').version)"], user),
+		);
 		if (!existsSync(join(user, 'node_modules/@n8n/n8n-nodes-langchain')))
-			run('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund', `@n8n/n8n-nodes-langchain@${baseVersion}`], user);
+			run(
+				'npm',
+				[
+					'install',
+					'--ignore-scripts',
+					'--no-audit',
+					'--no-fund',
+					`@n8n/n8n-nodes-langchain@${baseVersion}`,
+				],
+				user,
+			);
 		output.withLangChain = await pass(`with @n8n/n8n-nodes-langchain@${baseVersion}`);
 	}
 	const jsonFile = valueOf('--json');

@@ -42,12 +42,10 @@ export interface StandaloneHostOptions extends PackageLoaderOptions {
 	 * package's own Agent Orchestrator here.
 	 */
 	nodeTypes?: Readonly<Record<string, () => INodeType | IVersionedNodeType>>;
-	/**
-	 * Exported workflows that sub-workflow calls (Call n8n Workflow Tool, Execute Workflow
-	 * node, source "Database") resolve against, by `id`, then by name: a folder of `*.json`
-	 * exports or one file (`--workflows DIR`), or the exports themselves.
-	 */
+	/** Workflow exports (a folder, a file or the exports) that sub-workflow calls find by `id`, then name (`--workflows`). */
 	workflows?: WorkflowsSource;
+	/** Told what the host had to guess, once each (a sub-workflow id resolved to the workflow's own trigger). */
+	onNotice?: (message: string) => void;
 }
 
 export type { NodeRunGuard } from './node-run-guard';
@@ -82,7 +80,7 @@ export class StandaloneHost {
 		return new StandaloneHost(
 			nodeTypes,
 			new StandaloneCredentialsHelper(records, nodeTypes),
-			WorkflowLibrary.from(options.workflows),
+			WorkflowLibrary.from(options.workflows, options.onNotice),
 		);
 	}
 

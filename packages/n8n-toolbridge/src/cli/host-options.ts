@@ -7,6 +7,7 @@ export const workflowOptions = {
 	agent: { type: 'string' },
 	package: { type: 'string', multiple: true },
 	credentials: { type: 'string' },
+	workflows: { type: 'string' },
 	json: { type: 'boolean' },
 } satisfies NonNullable<ParseArgsConfig['options']>;
 
@@ -16,13 +17,19 @@ export const workflowOptionsHelp = `  --agent NAME         the agent node, when 
                        TOOLBRIDGE_PACKAGE_DIRS adds more (path-list)
   --credentials FILE   JSON object of credentials keyed by credential name or type;
                        TOOLBRIDGE_CREDENTIALS (JSON) / TOOLBRIDGE_CREDENTIALS_FILE also work
+  --workflows DIR      exported workflows that sub-workflow calls (Call n8n Workflow
+                       Tool, Execute Workflow) find by id, then by name
   --json               machine-readable output
   --debug              show stack traces`;
 
-/** Turns the parsed flags into options of `loadWorkflowTools`. */
+/**
+ * Turns the parsed flags into options of `loadWorkflowTools`; the host's notices (what it had
+ * to guess) go to `stderr`, one line each.
+ */
 export function hostOptionsFrom(
 	values: Record<string, unknown>,
 	env: NodeJS.ProcessEnv,
+	stderr?: (text: string) => void,
 ): LoadWorkflowToolsOptions {
 	const fromEnv = (env.TOOLBRIDGE_PACKAGE_DIRS ?? '')
 		.split(process.platform === 'win32' ? ';' : ':')
@@ -31,6 +38,8 @@ export function hostOptionsFrom(
 		agent: values.agent as string | undefined,
 		packageDirs: [...((values.package as string[] | undefined) ?? []), ...fromEnv],
 		credentialsFile: values.credentials as string | undefined,
+		workflows: values.workflows as string | undefined,
+		onNotice: stderr && ((message) => stderr(`Note: ${message}\n`)),
 		env,
 		nodeTypes: ownNodeTypes,
 	};

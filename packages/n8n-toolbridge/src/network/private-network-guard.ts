@@ -1,4 +1,5 @@
 import type { NodeRunGuard, NodeRunResult, WorkflowExport } from 'n8n-nodes-toolbridge';
+import { hasExpressionUrls } from './data-chosen-urls';
 import { nodesWithModelChosenUrls } from './model-chosen-urls';
 import { NetworkGuard, type NetworkGuardOptions, type NetworkRefusal } from './network-guard';
 
@@ -9,7 +10,9 @@ export const NETWORK_REFUSED_ERROR = 'NetworkRefusedError';
  * The session guard (`openWorkflowSession({ guard })`) that refuses loopback, private,
  * link-local and metadata addresses for the nodes whose URL the model chooses (`$fromAI` in a
  * url/endpoint/host parameter) — every run of such a node in the session: a tool call, a
- * nested agent's tool, an agent loop's. Nodes whose URLs the workflow fixes are not affected.
+ * nested agent's tool, an agent loop's — and every sub-workflow run (the model gives its
+ * inputs) in which a node computes its URL with an expression. Nodes whose URLs the workflow
+ * fixes are not affected.
  * The model reads a refusal naming the address instead of the node's output. With
  * `allowPrivateNetwork` there is no guard (`undefined`).
  */
@@ -18,10 +21,10 @@ export function privateNetworkGuard(options: NetworkGuardOptions = {}): NodeRunG
 	// Built on the first guarded run: n8n's network module is not needed to list tools.
 	let guard: NetworkGuard | undefined;
 	const guardedNodes = new WeakMap<WorkflowExport, Set<string>>();
-	return async ({ workflow, node }, run) => {
+	return async ({ workflow, node, subWorkflow }, run) => {
 		let names = guardedNodes.get(workflow);
 		if (!names) guardedNodes.set(workflow, (names = nodesWithModelChosenUrls(workflow)));
-		if (!names.has(node.name)) return run();
+		if (subWorkflow ? !hasExpressionUrls(subWorkflow) : !names.has(node.name)) return run();
 		guard ??= new NetworkGuard(options);
 		const { value, refusals } = await guard.run(run);
 		return refusals.length > 0 ? refusedResult(refusals[0]) : value;

@@ -39,9 +39,9 @@ export interface WorkflowSession {
 }
 
 /**
- * The redactor of a workflow session: the secrets the host hands the workflow's nodes
- * (credential records, credential-like header parameters), the `--api-key` override and
- * `OPENROUTER_API_KEY`.
+ * The redactor of a workflow session: the secrets the host hands the nodes of the workflow
+ * and of the sub-workflows it may call (credential records, credential-like header
+ * parameters), the `--api-key` override and `OPENROUTER_API_KEY`.
  */
 export function createSessionRedactor(
 	workflow: WorkflowExport,
@@ -50,6 +50,7 @@ export function createSessionRedactor(
 ): Redactor {
 	return new Redactor([
 		...host.secretsFor(workflow),
+		...host.workflows.reachableFrom(workflow).flatMap((called) => host.secretsFor(called)),
 		connection.apiKey,
 		(connection.env ?? process.env).OPENROUTER_API_KEY,
 	]);

@@ -98,6 +98,11 @@ export function subWorkflowExecutor(
 			library: scope.host.workflows,
 		});
 		const name = target.name ?? target.id ?? 'unnamed workflow';
+		if (source === 'self-by-trigger') {
+			scope.host.workflows.notice(
+				`Node "${options.node?.name}" calls workflow "${info.id}", which is not among the given workflows: running this workflow's own Execute Workflow Trigger instead (templates from n8n.io keep their author's workflow id). Pass the sub-workflow's export with --workflows DIR if it is another workflow.`,
+			);
+		}
 		const path = [...scope.path, name];
 		if (path.length - 1 > SUB_WORKFLOW_DEPTH_LIMIT) {
 			scope.chain.stopped ??= new SubWorkflowError(

@@ -1,5 +1,6 @@
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { InvalidArgumentError } from '../../../errors/invalid-argument-error';
 import { WorkflowFileError } from '../../../errors/workflow-file-error';
 import { parseWorkflow, readWorkflowFile, type WorkflowExport } from '../workflow-file';
 
@@ -8,32 +9,49 @@ export type WorkflowsSource = string | readonly WorkflowExport[];
 
 /**
  * The workflow exports a session's sub-workflow references resolve against — n8n's
- * "Database" source without a database: matched by `id`, then by name.
+ * "Database" source without a database: matched by `id`, then by name. Resolutions it had to
+ * guess are told to `onNotice` once each (the CLI writes them to stderr).
  */
 export class WorkflowLibrary {
+	private readonly noticed = new Set<string>();
+
 	private constructor(
 		readonly workflows: readonly WorkflowExport[],
 		/** Where they came from, for messages: the folder, or "the workflows option". */
 		readonly origin: string | undefined,
+		private readonly onNotice?: (message: string) => void,
 	) {}
 
 	/** A library with no workflows. */
-	static empty(): WorkflowLibrary {
-		return new WorkflowLibrary([], undefined);
+	static empty(onNotice?: (message: string) => void): WorkflowLibrary {
+		return new WorkflowLibrary([], undefined, onNotice);
 	}
 
 	/**
 	 * Reads a library: every `*.json` file directly in a folder that is an n8n workflow export
 	 * (other JSON files, e.g. a credentials file beside them, are skipped), one file, or the
 	 * exports given.
+	 * @throws InvalidArgumentError (INVALID_ARGUMENT) when `source` is neither a path nor an array.
 	 * @throws WorkflowFileError when the path cannot be read, a file is not valid JSON, or a given export is not a workflow.
 	 */
-	static from(source: WorkflowsSource | undefined): WorkflowLibrary {
-		if (source === undefined) return WorkflowLibrary.empty();
+	static from(
+		source: WorkflowsSource | undefined,
+		onNotice?: (message: string) => void,
+	): WorkflowLibrary {
+		if (source === undefined) return WorkflowLibrary.empty(onNotice);
 		if (typeof source !== 'string') {
+			if (!Array.isArray(source)) {
+				throw new InvalidArgumentError(
+					'StandaloneHost.create',
+					'options.workflows',
+					'a folder or file path (string) or an array of workflow exports',
+					source,
+				);
+			}
 			return new WorkflowLibrary(
 				source.map((workflow, index) => parseWorkflow(workflow, `workflows[${index}]`)),
 				'the workflows option',
+				onNotice,
 			);
 		}
 		let files: string[];
@@ -59,7 +77,14 @@ export class WorkflowLibrary {
 				throw error;
 			}
 		});
-		return new WorkflowLibrary(workflows, source);
+		return new WorkflowLibrary(workflows, source, onNotice);
+	}
+
+	/** Tells the user once (per message) about a resolution the host had to guess. */
+	notice(message: string): void {
+		if (this.noticed.has(message)) return;
+		this.noticed.add(message);
+		this.onNotice?.(message);
 	}
 
 	/** The export whose `id` is `id`. */
@@ -67,6 +92,24 @@ export class WorkflowLibrary {
 		return this.workflows.find(
 			(workflow) => workflow.id !== undefined && String(workflow.id) === id,
 		);
+	}
+
+	/**
+	 * Every workflow a run of `workflow` may call that can be known before it runs: the
+	 * library's, and those written as JSON in its nodes (n8n's "Parameter" source,
+	 * `workflowJson`) — e.g. to know the secrets their nodes will be handed.
+	 */
+	reachableFrom(workflow: WorkflowExport): WorkflowExport[] {
+		const inline = workflow.nodes.flatMap((node) => {
+			const json = node.parameters.workflowJson;
+			if (typeof json !== 'string' || json.startsWith('=')) return [];
+			try {
+				return [parseWorkflow(JSON.parse(json), `Node "${node.name}" workflow JSON`)];
+			} catch {
+				return []; // n8n reports it when the node runs
+			}
+		});
+		return [...this.workflows, ...inline];
 	}
 
 	/** The export named `name` (n8n's "From list" locator keeps the name it showed). */

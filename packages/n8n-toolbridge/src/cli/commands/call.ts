@@ -57,7 +57,7 @@ ${workflowOptionsHelp.replace('show stack traces', "show stack traces and a nest
 		// What the model would read: the session's boundary (secrets redacted, text capped) and the
 		// loop's default tool time limit (120 s), so a hanging node does not hang the CLI.
 		const session = await openWorkflowSession(file, {
-			...hostOptionsFrom(values, io.env),
+			...hostOptionsFrom(values, io.env, io.stderr),
 			...connectionFrom(values, io.env),
 			debug: values.debug === true || undefined,
 			onEvent: (event: AgentEvent) => {

@@ -69,7 +69,7 @@ ${workflowOptionsHelp.replace(/\n {2}--json[^\n]*/, '')}`,
 		const { model, ...connection } = connectionFrom(values, io.env);
 		// Clients read what the model would: credentials redacted, long text cut, 120 s per call.
 		const session = await openWorkflowSession(positionals[0], {
-			...hostOptionsFrom(values, io.env),
+			...hostOptionsFrom(values, io.env, io.stderr),
 			...connection,
 			model,
 			guard: privateNetworkGuard({

@@ -61,7 +61,7 @@ used up), 2 usage or settings (no API key, no model, $fromAI problems).`,
 		let run: WorkflowAgentRun;
 		try {
 			run = await runWorkflowAgent(positionals[0], {
-				...hostOptionsFrom(values, io.env),
+				...hostOptionsFrom(values, io.env, io.stderr),
 				...connectionFrom(values, io.env),
 				prompt,
 				onEvent,

@@ -80,7 +80,7 @@ ${workflowOptionsHelp.replace(/\n {2}--json[^\n]*/, '').replace('the agent node,
 				: [selectAgent(workflow, values.agent as string).name];
 		if (agents.length === 0) selectAgent(workflow); // throws AgentNotFoundError with the usual message
 		const session = await openWorkflowSession(workflow, {
-			...hostOptionsFrom(values, io.env),
+			...hostOptionsFrom(values, io.env, io.stderr),
 			...connectionFrom(values, io.env),
 			debug: values.debug === true || undefined,
 			guard: privateNetworkGuard({

@@ -51,7 +51,7 @@ ${workflowOptionsHelp}`,
 		if (positionals.length !== 1)
 			throw new UsageError('Expected exactly one workflow file: toolbridge tools <workflow.json>');
 		const loaded = await loadWorkflowTools(positionals[0], {
-			...hostOptionsFrom(values, io.env),
+			...hostOptionsFrom(values, io.env, io.stderr),
 			onBuildError: 'collect',
 		});
 		if (values.json) {
