@@ -226,6 +226,8 @@ export type { ToolBuildProblem } from './errors/tool-build-error';
 export { WorkflowFileError } from './errors/workflow-file-error';
 export { AgentNotFoundError } from './errors/agent-not-found-error';
 export { NodeTypeNotFoundError } from './errors/node-type-not-found-error';
+export { UnavailableToolsError } from './errors/unavailable-tools-error';
+export type { UnavailableTool, UnavailableToolReason } from './errors/unavailable-tools-error';
 export { UnsupportedNodeError } from './errors/unsupported-node-error';
 export { SubWorkflowError } from './errors/sub-workflow-error';
 export type { SubWorkflowProblem } from './errors/sub-workflow-error';

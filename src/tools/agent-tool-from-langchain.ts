@@ -100,12 +100,14 @@ function observationOf(output: unknown): ToolObservation {
 	const content = contentText(output);
 	const observation: ToolObservation = {
 		content,
-		// n8n's in-process tool wrapper reports a cancelled run or binary output as a string.
-		isError: /^Error( during node execution)?:/.test(content),
+		// n8n's in-process tool wrapper reports a cancelled run or binary output as a string;
+		// n8n's LangChain tool nodes (Code Tool, Call n8n Workflow Tool, HTTP Request Tool …)
+		// answer a failure with `There was an error: "…"`.
+		isError: /^(Error( during node execution)?:|There was an error: ")/.test(content),
 	};
 	if (observation.isError) return observation;
 	const value =
-		typeof output === 'object' && output !== null && !isMessageLike(output)
+		typeof output === 'object' && output !== null && !isMessageLike(output) && !isTextBlocks(output)
 			? output
 			: parseJsonText(content);
 	if (value !== undefined) {
@@ -118,6 +120,9 @@ function observationOf(output: unknown): ToolObservation {
 function contentText(output: unknown): string {
 	if (typeof output === 'string') return output;
 	if (output === undefined || output === null) return '';
+	// Content blocks (n8n's vector stores used as tools answer `[{ type: 'text', text }]`): n8n's
+	// agent puts them into the tool message as they are, and the model reads their text.
+	if (isTextBlocks(output)) return output.map((block) => block.text).join('\n');
 	if (typeof output === 'object' && 'content' in output && isMessageLike(output)) {
 		const content = (output as { content: unknown }).content;
 		if (typeof content === 'string') return content;
@@ -132,6 +137,20 @@ function contentText(output: unknown): string {
 		}
 	}
 	return JSON.stringify(output) ?? String(output);
+}
+
+function isTextBlocks(value: unknown): value is Array<{ type: 'text'; text: string }> {
+	return (
+		Array.isArray(value) &&
+		value.length > 0 &&
+		value.every(
+			(block) =>
+				typeof block === 'object' &&
+				block !== null &&
+				(block as { type?: unknown }).type === 'text' &&
+				typeof (block as { text?: unknown }).text === 'string',
+		)
+	);
 }
 
 function isMessageLike(value: object): boolean {

@@ -1,7 +1,7 @@
 import { ToolMessage } from '@langchain/core/messages';
 import { DynamicStructuredTool } from '@langchain/core/tools';
 import type { JsonSchema } from '../schema/json-schema';
-import type { CompiledTool } from './agent-tool';
+import type { AgentTool, CompiledTool } from './agent-tool';
 import { checkArguments } from './coerce-arguments';
 import { DEFAULT_MAX_OUTPUT_LENGTH } from './format-tool-output';
 import { argumentProblemsText } from './tool-observation-text';
@@ -50,7 +50,7 @@ function isToolCall(value: unknown): value is ToolCallLike {
 }
 
 /**
- * A LangChain `DynamicStructuredTool` view of a tool this package compiled, for what needs
+ * A LangChain `DynamicStructuredTool` view of an {@link AgentTool}, for what needs
  * one (n8n's `supplyData`, LangChain agents): its schema is the plain JSON Schema (n8n's agent
  * passes a non-Zod schema through as JSON Schema, so the model gets real properties whichever
  * zod copy is loaded), `metadata` carries `sourceNodeName` and `toolbridge`. A call runs the
@@ -58,11 +58,12 @@ function isToolCall(value: unknown): value is ToolCallLike {
  *
  * LangChain checks a JSON Schema tool's input strictly before `func` runs and would throw a
  * `ToolInputParsingException` (which ends n8n agent runs) for `"20"` where a number is due.
- * So the input is checked first with the tool's own lenient check: input it can coerce goes on
- * coerced; input it cannot answers, like `func` would, with the text naming each field.
+ * So the input of a tool this package compiled (a {@link CompiledTool}) is checked first with
+ * its own lenient check: input it can coerce goes on coerced; input it cannot answers, like
+ * `func` would, with the text naming each field. A tool n8n supplied checks its own input.
  */
 export function toLangChainTool(
-	tool: CompiledTool,
+	tool: AgentTool | CompiledTool,
 	options: LangChainToolViewOptions = {},
 ): DynamicStructuredTool {
 	const maxOutputLength = options.maxOutputLength ?? DEFAULT_MAX_OUTPUT_LENGTH;
@@ -89,6 +90,8 @@ export function toLangChainTool(
 		},
 		metadata: { sourceNodeName: tool.sourceNodeName, toolbridge: metadata },
 	});
+	// A tool n8n supplied (no schema of ours) checks its own input.
+	if (!('schema' in tool)) return view;
 	const call = view.call.bind(view);
 	view.call = (async (arg: unknown, configArg?: unknown, ...rest: unknown[]) => {
 		// `invoke` passes a tool call's args here and the call itself as `config.toolCall`.

@@ -1,24 +1,17 @@
 import type { DynamicStructuredTool } from '@langchain/core/tools';
 import type { INode } from 'n8n-workflow';
-import type { CompiledTool } from '../../tools/agent-tool';
-import { ToolBuildError, type ToolBuildProblem } from '../../errors/tool-build-error';
+import type { AgentTool } from '../../tools/agent-tool';
+import type { ToolBuildProblem } from '../../errors/tool-build-error';
+import type { UnavailableTool } from '../../errors/unavailable-tools-error';
 import { WorkflowFileError } from '../../errors/workflow-file-error';
 import { argumentChecks } from '../../errors/invalid-argument-error';
-import { createNestedAgentTool } from '../../tools/create-nested-agent-tool';
-import { isNestedAgentNode, nestedAgentToolSpec } from '../../tools/nested-agent-tool-spec';
-import { NestedAgentUnavailableError } from '../../errors/nested-agent-unavailable-error';
-import { toolDescriptionError } from '../../tools/compile-tool-schema';
-import { createNodeAsTool } from '../../tools/create-node-as-tool';
 import { toLangChainTool } from '../../tools/langchain-tool-view';
-import { resolveDetachedExpression } from './resolve-detached-expression';
+import { buildAgentTools } from './agent-tools/build-agent-tools';
+import type { WorkflowNestedAgentRunner } from './agent-tools/workflow-nested-agent-runner';
 import { StandaloneHost, type NodeRunGuard, type StandaloneHostOptions } from './standalone-host';
-import {
-	findToolNodes,
-	parseWorkflow,
-	readWorkflowFile,
-	selectAgent,
-	type WorkflowExport,
-} from './workflow-file';
+import { parseWorkflow, readWorkflowFile, selectAgent, type WorkflowExport } from './workflow-file';
+
+export type { WorkflowNestedAgentRunner } from './agent-tools/workflow-nested-agent-runner';
 
 /** Options of {@link loadWorkflowTools}. */
 export interface LoadWorkflowToolsOptions extends StandaloneHostOptions {
@@ -43,37 +36,44 @@ export interface LoadWorkflowToolsOptions extends StandaloneHostOptions {
 	 * needed.
 	 */
 	runNestedAgent?: WorkflowNestedAgentRunner;
+	/**
+	 * Serve the tools that can be served and list the others in `unavailable` (the CLI's
+	 * `--skip-unavailable`). Default false: a tool that cannot be served (its package not
+	 * installed, its kind not supported outside n8n, its node failing to supply it) fails the
+	 * load with an UnavailableToolsError naming every such tool and the command that installs
+	 * missing packages.
+	 */
+	skipUnavailable?: boolean;
 }
-
-/** Runs the nested agent `node` of a workflow on a prompt (its `$fromAI` markers already filled). */
-export type WorkflowNestedAgentRunner = (
-	node: INode,
-	prompt: string,
-	options: { args: Record<string, unknown>; signal?: AbortSignal },
-) => Promise<string>;
 
 /** The agent of a workflow and its tools, ready for an agent loop. */
 export interface WorkflowTools {
 	agentNode: INode;
 	/** The tools as the agent loop, the servers and the CLI use them (observations, exact JSON Schema). */
-	tools: CompiledTool[];
+	tools: AgentTool[];
 	/** LangChain `DynamicStructuredTool` views of the same tools, in the same order (made on first read). */
 	readonly langChainTools: DynamicStructuredTool[];
 	/** `$fromAI` problems of nodes left out (only with `onBuildError: 'collect'`). */
 	problems: ToolBuildProblem[];
+	/** Tool nodes left out because they cannot be served (only with `skipUnavailable`). */
+	unavailable: UnavailableTool[];
 	host: StandaloneHost;
 	workflow: WorkflowExport;
+	/** Closes what tool sub-nodes opened (an MCP Client Tool's connection, a database pool). */
+	close(): Promise<void>;
 }
 
 /**
  * Loads an n8n workflow export (a file path, JSON text or the parsed object), finds its agent
  * (the target of `ai_tool` connections) and turns every enabled node connected to the agent's
- * `ai_tool` input into a tool that runs the real node through n8n-core.
+ * `ai_tool` input into a tool that runs the real node through n8n-core: n8n's tool sub-nodes
+ * (Calculator, HTTP Request Tool, Vector Store Tool, MCP Client Tool …) with the schema and the
+ * call their own `supplyData` gives, other nodes through their `$fromAI` markers.
  *
  * @throws InvalidArgumentError (INVALID_ARGUMENT) for a workflow that is neither a path nor an object.
  * @throws WorkflowFileError when the input is not a workflow export.
  * @throws AgentNotFoundError when there is no agent, or several and `agent` is not set.
- * @throws NodeTypeNotFoundError when a tool node's type is not installed.
+ * @throws UnavailableToolsError naming every tool that cannot be served (unless `skipUnavailable`).
  * @throws ToolBuildError on `$fromAI` problems (unless `onBuildError: 'collect'`).
  */
 export async function loadWorkflowTools(
@@ -86,14 +86,21 @@ export async function loadWorkflowTools(
 	const workflow = readWorkflowInput(workflowInput);
 	const agentNode = selectAgent(workflow, options.agent);
 	const host = options.host ?? (await StandaloneHost.create(options));
-	const { tools, problems } = buildAgentTools(workflow, agentNode, host, options);
+	const { tools, problems, unavailable, close } = await buildAgentTools(
+		workflow,
+		agentNode,
+		host,
+		options,
+	);
 	let views: DynamicStructuredTool[] | undefined;
 	return {
 		tools,
 		problems,
+		unavailable,
 		agentNode,
 		host,
 		workflow,
+		close,
 		get langChainTools() {
 			views ??= tools.map((tool) =>
 				toLangChainTool(tool, { maxOutputLength: options.maxOutputLength }),
@@ -101,81 +108,6 @@ export async function loadWorkflowTools(
 			return views;
 		},
 	};
-}
-
-/**
- * The tools of one agent node of a loaded workflow: every enabled node connected to its
- * `ai_tool` input, as a bridge tool running the real node, or — for a nested
- * AgentOrchestrator — the tool its modes code builds from its own parameters (name by
- * n8n's rule, its Tool Description, arguments from its prompt's `$fromAI`).
- *
- * @throws NodeTypeNotFoundError when a tool node's type is not installed.
- * @throws ToolBuildError on `$fromAI` problems (unless `onBuildError: 'collect'`).
- */
-export function buildAgentTools(
-	workflow: WorkflowExport,
-	agentNode: INode,
-	host: StandaloneHost,
-	options: Pick<LoadWorkflowToolsOptions, 'onBuildError' | 'runNestedAgent' | 'guard'> = {},
-): Pick<WorkflowTools, 'tools' | 'problems'> {
-	const runner = host.runnerFor(workflow, { guard: options.guard });
-	const takenNames = new Set<string>();
-	const tools: CompiledTool[] = [];
-	const problems: ToolBuildProblem[] = [];
-	for (const node of findToolNodes(workflow, agentNode.name)) {
-		const resolveExpression = (expression: string): unknown =>
-			host.resolveExpression(workflow, node, expression);
-		try {
-			if (isNestedAgentNode(node)) {
-				const tool = nestedAgentTool(
-					node,
-					(expression) => resolveDetachedExpression(workflow, node, expression),
-					options.runNestedAgent,
-				);
-				takenNames.add(tool.name);
-				tools.push(tool);
-				continue;
-			}
-			tools.push(
-				createNodeAsTool({
-					node,
-					nodeTypeDescription: host.describe(node),
-					runner,
-					takenNames,
-					resolveExpression,
-				}),
-			);
-		} catch (error) {
-			if (!(error instanceof ToolBuildError)) throw error;
-			problems.push(...error.problems);
-		}
-	}
-	if (problems.length > 0 && options.onBuildError !== 'collect') throw new ToolBuildError(problems);
-	return { tools, problems };
-}
-
-function nestedAgentTool(
-	node: INode,
-	resolveExpression: (expression: string) => unknown,
-	run: WorkflowNestedAgentRunner | undefined,
-): CompiledTool {
-	const written = node.parameters.toolDescription;
-	let description: string | undefined;
-	if (typeof written === 'string' && written.startsWith('=')) {
-		try {
-			description = String(resolveExpression(written) ?? '');
-		} catch (error) {
-			throw toolDescriptionError(node.name, error);
-		}
-	}
-	return createNestedAgentTool({
-		spec: nestedAgentToolSpec(node, { description }),
-		resolveExpression,
-		run: (prompt, runOptions) => {
-			if (!run) return Promise.reject(new NestedAgentUnavailableError(node.name));
-			return run(node, prompt, runOptions);
-		},
-	});
 }
 
 /**

@@ -1,4 +1,10 @@
-import { Workflow, type INode, type INodeTypes, type IWorkflowBase } from 'n8n-workflow';
+import {
+	Workflow,
+	type IConnections,
+	type INode,
+	type INodeTypes,
+	type IWorkflowBase,
+} from 'n8n-workflow';
 import type { WorkflowExport } from './workflow-file';
 
 /** n8n's instance default timezone when a workflow sets none (n8n's GENERIC_TIMEZONE default). */
@@ -36,6 +42,20 @@ export function oneNodeWorkflow(
 	node: INode,
 	options: OneNodeWorkflowOptions,
 ): { workflow: Workflow; workflowData: IWorkflowBase } {
+	return partialWorkflow([node], {}, options);
+}
+
+/**
+ * An n8n `Workflow` of some nodes of an export and the connections between them, with the
+ * export's id, name, settings and static data (as {@link oneNodeWorkflow}): e.g. a tool node
+ * and its sub-nodes, for n8n's `supplyData`. Every node's type must be in `nodeTypes`; their
+ * parameters get their defaults in place (pass copies).
+ */
+export function partialWorkflow(
+	nodes: INode[],
+	connections: IConnections,
+	options: OneNodeWorkflowOptions,
+): { workflow: Workflow; workflowData: IWorkflowBase } {
 	const source = options.workflow ?? {};
 	const settings = {
 		...source.settings,
@@ -47,8 +67,8 @@ export function oneNodeWorkflow(
 	const workflow = new Workflow({
 		id,
 		name,
-		nodes: [node],
-		connections: {},
+		nodes,
+		connections,
 		active: false,
 		nodeTypes: options.nodeTypes,
 		staticData: source.staticData,
@@ -60,8 +80,8 @@ export function oneNodeWorkflow(
 		active: false,
 		activeVersionId: null,
 		isArchived: false,
-		nodes: [node],
-		connections: {},
+		nodes,
+		connections,
 		settings,
 		createdAt: new Date(),
 		updatedAt: new Date(),

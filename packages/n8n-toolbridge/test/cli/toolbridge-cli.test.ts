@@ -233,7 +233,11 @@ describe('exit codes: 2 for what the user gave, never an error class name in the
 	it.each([
 		['a missing workflow file', ['tools', join(dir, 'missing.json')], /Cannot read workflow file/],
 		['a workflow file that is not JSON', ['tools', notJson], /is not valid JSON/],
-		['an unknown node type', ['tools', unknownType], /Node type "n8n-nodes-base\.noSuchNode"/],
+		[
+			'an unknown node type',
+			['tools', unknownType],
+			/"A" \(n8n-nodes-base\.noSuchNode\): it is not in the installed package n8n-nodes-base/,
+		],
 		['an unknown flag', ['tools', unknownType, '--bogus'], /Unknown option '--bogus'/],
 	])('%s exits 2', async (_what, args, message) => {
 		const { code, stderr } = await runInProcess(args);

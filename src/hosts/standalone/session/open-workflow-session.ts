@@ -5,11 +5,9 @@ import { withToolTimeout } from '../../../agent/time-limits/with-tool-timeout';
 import type { ToolBuildProblem } from '../../../errors/tool-build-error';
 import { argumentChecks } from '../../../errors/invalid-argument-error';
 import type { AgentTool } from '../../../tools/agent-tool';
-import {
-	buildAgentTools,
-	readWorkflowInput,
-	type LoadWorkflowToolsOptions,
-} from '../load-workflow-tools';
+import type { UnavailableTool } from '../../../errors/unavailable-tools-error';
+import { buildAgentTools } from '../agent-tools/build-agent-tools';
+import { readWorkflowInput, type LoadWorkflowToolsOptions } from '../load-workflow-tools';
 import { StandaloneHost } from '../standalone-host';
 import { selectAgent } from '../workflow-file';
 import { workflowNestedAgentRunner } from '../workflow/run-workflow-agent-node';
@@ -23,7 +21,14 @@ export interface OpenWorkflowSessionOptions
 		ConnectionOverrides,
 		Pick<
 			WorkflowSession,
-			'model' | 'debug' | 'onEvent' | 'onAgentEnd' | 'signal' | 'maxOutputLength' | 'guard'
+			| 'model'
+			| 'debug'
+			| 'onEvent'
+			| 'onAgentEnd'
+			| 'signal'
+			| 'maxOutputLength'
+			| 'guard'
+			| 'onToolsUnavailable'
 		> {
 	/**
 	 * Load the tools of the agent (`agent`, or the workflow's only one) into `tools`. Default
@@ -46,6 +51,13 @@ export interface OpenedWorkflowSession extends WorkflowSession {
 	tools: AgentTool[];
 	/** `$fromAI` problems of nodes left out (with `onBuildError: 'collect'`). */
 	problems: ToolBuildProblem[];
+	/** Tool nodes left out because they cannot be served (with `skipUnavailable`). */
+	unavailable: UnavailableTool[];
+	/**
+	 * Closes what the session's tool sub-nodes opened (an MCP Client Tool's connection, a
+	 * database pool) and cancels their runs. Call it when the session ends.
+	 */
+	close(): Promise<void>;
 	/** Where every observation of `tools` leaves the session. */
 	boundary: OutputBoundary;
 	/** A tool of `tools` by its tool name, else by its node's name. */
@@ -64,7 +76,7 @@ export interface OpenedWorkflowSession extends WorkflowSession {
  * @throws WorkflowFileError when the input is not a workflow export.
  * @throws AgentNotFoundError when tools are to be loaded and there is no agent, or several and `agent` is not set.
  * @throws ToolbridgeError (CREDENTIALS_INVALID) when a credentials source is malformed.
- * @throws NodeTypeNotFoundError / ToolBuildError as `loadWorkflowTools` does.
+ * @throws UnavailableToolsError / ToolBuildError as `loadWorkflowTools` does.
  */
 export async function openWorkflowSession(
 	workflowInput: string | object,
@@ -95,23 +107,30 @@ export async function openWorkflowSession(
 		signal: options.signal,
 		maxOutputLength: options.maxOutputLength,
 		guard: options.guard,
+		skipUnavailable: options.skipUnavailable,
+		onToolsUnavailable: options.onToolsUnavailable,
 		agentNode,
 		tools: [],
 		problems: [],
+		unavailable: [],
+		close: async () => {},
 		boundary,
 		findTool: (name) =>
 			session.tools.find((tool) => tool.name === name) ??
 			session.tools.find((tool) => tool.sourceNodeName === name),
 	};
 	if (agentNode) {
-		const built = buildAgentTools(workflow, agentNode, host, {
+		const built = await buildAgentTools(workflow, agentNode, host, {
 			onBuildError: options.onBuildError,
 			guard: options.guard,
+			skipUnavailable: options.skipUnavailable,
 			runNestedAgent: workflowNestedAgentRunner(session),
 		});
 		const timeoutMs = options.toolTimeoutMs ?? defaultRunTimeLimits.toolTimeoutMs;
 		session.tools = built.tools.map((tool) => bounded(withToolTimeout(tool, timeoutMs), boundary));
 		session.problems = built.problems;
+		session.unavailable = built.unavailable;
+		session.close = built.close;
 	}
 	return session;
 }

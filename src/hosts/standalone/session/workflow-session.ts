@@ -1,5 +1,6 @@
 import { Redactor } from '../../../chat/redactor';
 import type { Usage } from '../../../chat/types';
+import type { UnavailableTool } from '../../../errors/unavailable-tools-error';
 import type { NodeRunGuard, StandaloneHost } from '../standalone-host';
 import type { WorkflowExport } from '../workflow-file';
 import type { AgentEventListener } from '../../../agent/agent-event';
@@ -36,6 +37,17 @@ export interface WorkflowSession {
 	maxOutputLength?: number;
 	/** Stands around every node run of the session, nested agents' tools included (see {@link NodeRunGuard}). */
 	guard?: NodeRunGuard;
+	/**
+	 * Every agent of the session serves the tools that can be served and reports the others
+	 * to {@link onToolsUnavailable} (default false: an agent with an unavailable tool fails).
+	 */
+	skipUnavailable?: boolean;
+	/** Told, once per agent run, which tools `skipUnavailable` left out. */
+	onToolsUnavailable?: (info: {
+		agentName: string;
+		path: string[];
+		tools: UnavailableTool[];
+	}) => void;
 }
 
 /**

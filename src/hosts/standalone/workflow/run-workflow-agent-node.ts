@@ -1,6 +1,7 @@
 import type { INode } from 'n8n-workflow';
 import type { ChatMessage, Usage } from '../../../chat/types';
-import { buildAgentTools, type WorkflowNestedAgentRunner } from '../load-workflow-tools';
+import { buildAgentTools } from '../agent-tools/build-agent-tools';
+import type { WorkflowNestedAgentRunner } from '../agent-tools/workflow-nested-agent-runner';
 import type { AgentEvent } from '../../../agent/agent-event';
 import type { AgentResult, AgentState } from '../../../agent/agent-state';
 import type { AgentTool } from '../../../tools/agent-tool';
@@ -11,6 +12,7 @@ import { runValidator } from '../../../agent/modes/validator/run-validator';
 import type { ValidatorResult } from '../../../agent/modes/validator/validator-state';
 import { agentOutputItem } from '../../../agent/output-format/agent-output-item';
 import { runAgent } from '../../../agent/run-agent';
+import { n8nAgentToolNodeType } from '../sub-nodes/n8n-agent-tool';
 import { n8nAgentNodeType, readN8nAgentSettings } from './read-n8n-agent-settings';
 import { readOrchestratorSettings } from './read-orchestrator-settings';
 import type { ReadWorkflowAgentOptions, WorkflowAgentSettings } from './workflow-agent-settings';
@@ -82,87 +84,101 @@ export async function runWorkflowAgentNode(
 			`The prompt is empty: agent "${node.name}" reads the user's text ({{ $json.chatInput }}); give it as the prompt (--prompt TEXT).`,
 		);
 	}
-	const { tools } = buildAgentTools(session.workflow, node, session.host, {
+	const toolSet = await buildAgentTools(session.workflow, node, session.host, {
 		runNestedAgent: workflowNestedAgentRunner(session),
 		guard: session.guard,
+		skipUnavailable: session.skipUnavailable,
+		input: input.chatInput === undefined ? {} : { chatInput: input.chatInput },
 	});
-	const callModel = createChatModelCaller(settings.connection);
-	const redactor = session.redactor.with(settings.secrets);
-	const debug = session.debug ?? settings.debugLog;
-	const onEvent = frame.forwardDebug(emit);
-	const finish = (usage?: Usage): Usage => {
-		const total = frame.finish(usage);
-		session.onAgentEnd?.({ agentName: node.name, path: frame.path, usage: total });
-		return total;
-	};
-	// A run that fails still spent tokens (tracked through onState): they go to the parent agent as well.
-	const finishOnFailure = (error: unknown): never => {
-		finish();
-		throw redactor.error(error);
-	};
+	if (toolSet.unavailable.length > 0)
+		session.onToolsUnavailable?.({
+			agentName: node.name,
+			path: frame.path,
+			tools: toolSet.unavailable,
+		});
+	const { tools } = toolSet;
+	// What the tool sub-nodes opened (an MCP client, a database pool) closes with the run.
+	try {
+		const callModel = createChatModelCaller(settings.connection);
+		const redactor = session.redactor.with(settings.secrets);
+		const debug = session.debug ?? settings.debugLog;
+		const onEvent = frame.forwardDebug(emit);
+		const finish = (usage?: Usage): Usage => {
+			const total = frame.finish(usage);
+			session.onAgentEnd?.({ agentName: node.name, path: frame.path, usage: total });
+			return total;
+		};
+		// A run that fails still spent tokens (tracked through onState): they go to the parent agent as well.
+		const finishOnFailure = (error: unknown): never => {
+			finish();
+			throw redactor.error(error);
+		};
 
-	// What both drivers (full and validator mode) run with.
-	const driverOptions = {
-		tools,
-		callModel,
-		signal: frame.signal,
-		onEvent,
-		debug,
-		redactor,
-		maxOutputLength: session.maxOutputLength,
-		toolTimeoutMs: settings.toolTimeoutMs,
-		runTimeoutMs: settings.runTimeoutMs,
-	};
-	if (settings.mode === 'validator') {
-		const validator = settings.validator;
-		const { result } = await frame
-			.run(() =>
-				runValidator({
-					input: {
-						config: {
-							model: settings.config.model,
-							systemMessage: settings.config.systemMessage,
-							temperature: settings.config.temperature,
-							maxTokens: settings.config.maxTokens,
-							reasoning: settings.config.reasoning,
-							toolName: resolveValidatorToolName(validator?.tool, tools),
-							maxAttempts: validator?.maxAttempts,
-							validateOnly: validator?.validateOnly,
+		// What both drivers (full and validator mode) run with.
+		const driverOptions = {
+			tools,
+			callModel,
+			signal: frame.signal,
+			onEvent,
+			debug,
+			redactor,
+			maxOutputLength: session.maxOutputLength,
+			toolTimeoutMs: settings.toolTimeoutMs,
+			runTimeoutMs: settings.runTimeoutMs,
+		};
+		if (settings.mode === 'validator') {
+			const validator = settings.validator;
+			const { result } = await frame
+				.run(() =>
+					runValidator({
+						input: {
+							config: {
+								model: settings.config.model,
+								systemMessage: settings.config.systemMessage,
+								temperature: settings.config.temperature,
+								maxTokens: settings.config.maxTokens,
+								reasoning: settings.config.reasoning,
+								toolName: resolveValidatorToolName(validator?.tool, tools),
+								maxAttempts: validator?.maxAttempts,
+								validateOnly: validator?.validateOnly,
+							},
+							prompt: settings.prompt,
 						},
-						prompt: settings.prompt,
-					},
+						...driverOptions,
+						onState: frame.track,
+					}),
+				)
+				.catch(finishOnFailure);
+			return {
+				mode: 'validator',
+				settings,
+				tools,
+				path: frame.path,
+				result: { ...result, usage: finish(result.usage) },
+			};
+		}
+
+		const outcome = await frame
+			.run(() =>
+				runAgent({
+					input: { config: settings.config, prompt: settings.prompt, history: input.history },
 					...driverOptions,
+					concurrency: settings.concurrency,
 					onState: frame.track,
 				}),
 			)
 			.catch(finishOnFailure);
 		return {
-			mode: 'validator',
+			mode: 'full',
 			settings,
 			tools,
 			path: frame.path,
-			result: { ...result, usage: finish(result.usage) },
+			result: { ...outcome.result, usage: finish(outcome.result.usage) },
+			state: outcome.state,
 		};
+	} finally {
+		await toolSet.close();
 	}
-
-	const outcome = await frame
-		.run(() =>
-			runAgent({
-				input: { config: settings.config, prompt: settings.prompt, history: input.history },
-				...driverOptions,
-				concurrency: settings.concurrency,
-				onState: frame.track,
-			}),
-		)
-		.catch(finishOnFailure);
-	return {
-		mode: 'full',
-		settings,
-		tools,
-		path: frame.path,
-		result: { ...outcome.result, usage: finish(outcome.result.usage) },
-		state: outcome.state,
-	};
 }
 
 /**
@@ -203,9 +219,12 @@ function readAgentSettings(
 	// n8n's AI Agent is only ever the outermost agent here, so the session's model applies.
 	if (node.type === n8nAgentNodeType)
 		return readN8nAgentSettings(node, session.workflow, { ...options, model: session.model });
+	// n8n's AI Agent Tool is always a tool of another agent: it keeps its own model.
+	if (node.type === n8nAgentToolNodeType)
+		return readN8nAgentSettings(node, session.workflow, options);
 	throw new AgentConfigurationError(
 		'agent',
-		`Node "${node.name}" (${node.type}) is not an agent toolbridge can run: use an Agent Orchestrator (${orchestratorNodeType}) or n8n's AI Agent (${n8nAgentNodeType}).`,
+		`Node "${node.name}" (${node.type}) is not an agent toolbridge can run: use an Agent Orchestrator (${orchestratorNodeType}), n8n's AI Agent (${n8nAgentNodeType}) or n8n's AI Agent Tool (${n8nAgentToolNodeType}).`,
 	);
 }
 

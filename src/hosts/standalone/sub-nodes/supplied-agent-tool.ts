@@ -1,0 +1,58 @@
+import type { INode } from 'n8n-workflow';
+import type { AgentTool, ToolObservation } from '../../../tools/agent-tool';
+import {
+	agentToolFromLangChain,
+	type LangChainToolLike,
+} from '../../../tools/agent-tool-from-langchain';
+import { nodeErrorText } from '../../../tools/tool-observation-text';
+import type { NodeRunGuard } from '../standalone-host';
+import type { WorkflowExport } from '../workflow-file';
+
+/** Options of {@link suppliedAgentTool}. */
+export interface SuppliedAgentToolOptions {
+	/** The tool node that supplied it. */
+	node: INode;
+	/** The export the node belongs to (what the guard is told). */
+	workflow: WorkflowExport;
+	/** Stands around each call, as around every node run of the session (e.g. the private-network guard). */
+	guard?: NodeRunGuard;
+}
+
+/**
+ * An n8n LangChain tool (what a tool node's `supplyData` gave) as an {@link AgentTool}: its
+ * name, description and JSON Schema exactly as n8n's AI Agent hands them to the model
+ * (`agentToolFromLangChain`), its node's name and type, and a call that runs n8n's own tool
+ * in-process (`tool.invoke`, as n8n's AI Agent up to 2.x and the MCP Server Trigger call it)
+ * through the session's guard. A call never throws: failures are `isError` observations.
+ */
+export function suppliedAgentTool(
+	tool: LangChainToolLike,
+	options: SuppliedAgentToolOptions,
+): AgentTool {
+	const { node, workflow, guard } = options;
+	const adapted = agentToolFromLangChain(tool);
+	const agentTool: AgentTool = { ...adapted, sourceNodeName: node.name, nodeType: node.type };
+	if (!guard) return agentTool;
+	return {
+		...agentTool,
+		invoke: async (args, invokeOptions) => {
+			let observation: ToolObservation | undefined;
+			const result = await guard({ workflow, node }, async () => {
+				observation = await adapted.invoke(args, invokeOptions);
+				return { items: [] };
+			});
+			if (result.error)
+				return {
+					content: nodeErrorText(node.name, result.error),
+					isError: true,
+					data: { error: result.error },
+				};
+			return (
+				observation ?? {
+					content: `Error: the call of ${agentTool.name} was stopped before it ran.`,
+					isError: true,
+				}
+			);
+		},
+	};
+}
