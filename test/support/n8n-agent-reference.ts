@@ -23,6 +23,7 @@ import {
 import { ExecuteContext } from 'n8n-core';
 import { createAdditionalData } from '../../src/hosts/standalone/additional-data';
 import type { StandaloneHost } from '../../src/hosts/standalone/standalone-host';
+import type { SubWorkflowScope } from '../../src/hosts/standalone/sub-workflows/sub-workflow-runner';
 import type { WorkflowExport } from '../../src/hosts/standalone/workflow-file';
 
 const requireHere = createRequire(__filename);
@@ -59,7 +60,8 @@ export interface N8nReferenceTool {
 }
 
 /**
- * The tools n8n's AI Agent `agentName` of `workflowExport` would give its model.
+ * The tools n8n's AI Agent `agentName` of `workflowExport` would give its model (with
+ * `subWorkflows`, their sub-workflow calls run as the standalone host runs them).
  * @throws what n8n throws when a sub-node fails to supply its tool.
  */
 export async function n8nAgentTools(
@@ -67,6 +69,7 @@ export async function n8nAgentTools(
 	agentName: string,
 	host: StandaloneHost,
 	input: IDataObject = {},
+	options: { subWorkflows?: SubWorkflowScope } = {},
 ): Promise<{ tools: N8nReferenceTool[]; close(): Promise<void> }> {
 	const nodeTypes: INodeTypes = {
 		getByName: (type) =>
@@ -103,6 +106,7 @@ export async function n8nAgentTools(
 			updatedAt: new Date(),
 		},
 		nodeName: agentName,
+		subWorkflows: options.subWorkflows,
 	});
 	const items = [{ json: input }];
 	const inputData = { main: [items] };

@@ -83,6 +83,7 @@ export async function buildAgentTools(
 		agentNode,
 		[...kinds.values()].flatMap((kind) => (kind.kind === 'supplied' ? kind.subNodes : [])),
 		options.input,
+		options.guard,
 	);
 	const takenNames = new Set<string>();
 	const built = new Map<INode, AgentTool[]>();

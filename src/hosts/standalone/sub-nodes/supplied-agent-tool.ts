@@ -6,6 +6,7 @@ import {
 } from '../../../tools/agent-tool-from-langchain';
 import { nodeErrorText } from '../../../tools/tool-observation-text';
 import type { NodeRunGuard } from '../standalone-host';
+import { withCallSignal } from '../sub-workflows/call-signal';
 import type { WorkflowExport } from '../workflow-file';
 
 /** Options of {@link suppliedAgentTool}. */
@@ -30,7 +31,13 @@ export function suppliedAgentTool(
 	options: SuppliedAgentToolOptions,
 ): AgentTool {
 	const { node, workflow, guard } = options;
-	const adapted = agentToolFromLangChain(tool);
+	const langChain = agentToolFromLangChain(tool);
+	// The call's signal reaches sub-workflows the tool starts (n8n's tool code does not pass it on).
+	const adapted: AgentTool = {
+		...langChain,
+		invoke: (args, invokeOptions) =>
+			withCallSignal(invokeOptions.signal, () => langChain.invoke(args, invokeOptions)),
+	};
 	const agentTool: AgentTool = { ...adapted, sourceNodeName: node.name, nodeType: node.type };
 	if (!guard) return agentTool;
 	return {

@@ -3,7 +3,8 @@ import { createRunExecutionData } from 'n8n-workflow';
 import type { LangChainToolLike } from '../../../tools/agent-tool-from-langchain';
 import { createAdditionalData } from '../additional-data';
 import { partialWorkflow } from '../one-node-workflow';
-import type { StandaloneHost } from '../standalone-host';
+import type { NodeRunGuard, StandaloneHost } from '../standalone-host';
+import { subWorkflowScope } from '../sub-workflows/sub-workflow-runner';
 import type { WorkflowExport } from '../workflow-file';
 import { supplyNodeTools, type SupplyExecution } from './supply-node-tools';
 
@@ -29,6 +30,8 @@ export class ToolSupply {
 		private readonly agentNode: INode,
 		private readonly nodes: readonly INode[],
 		private readonly input: IDataObject = {},
+		/** Stands around each sub-workflow run the tools start (the session's guard). */
+		private readonly guard?: NodeRunGuard,
 	) {}
 
 	/**
@@ -42,6 +45,10 @@ export class ToolSupply {
 			credentialsHelper: this.host.credentialsHelper,
 			workflowData: this.workflowData!,
 			nodeName: node.name,
+			subWorkflows: subWorkflowScope(this.host, this.workflowExport, {
+				guard: this.guard,
+				signal: this.controller.signal,
+			}),
 		});
 		return await supplyNodeTools({ ...execution, additionalData }, inWorkflow, nodeType);
 	}

@@ -15,6 +15,7 @@ import { n8nCoreRuntime } from '../n8n-core-runtime';
 import { workflowTimezone } from '../one-node-workflow';
 import type { NodeRunGuard } from '../node-run-guard';
 import type { WorkflowExport } from '../workflow-file';
+import { currentCallSignal } from './call-signal';
 import { EXECUTE_WORKFLOW_TRIGGER, resolveSubWorkflow } from './resolve-sub-workflow';
 import { findSubWorkflowStart, subWorkflowPart } from './sub-workflow-part';
 import type { WorkflowLibrary } from './workflow-library';
@@ -36,7 +37,10 @@ export interface SubWorkflowScope {
 	caller: WorkflowExport;
 	/** Stands around each sub-workflow run (the session's network guard). */
 	guard?: NodeRunGuard;
-	/** The outer run's cancel signal: it cancels every sub-workflow run below it. */
+	/**
+	 * The outer run's cancel signal: it cancels every sub-workflow run below it (so does the
+	 * signal of the tool call running, see `withCallSignal`).
+	 */
 	signal?: AbortSignal;
 	/** Workflow names from the outermost one, the caller last. */
 	path: string[];
@@ -107,17 +111,19 @@ export function subWorkflowExecutor(
 		if (path.length - 1 > SUB_WORKFLOW_DEPTH_LIMIT) {
 			scope.chain.stopped ??= new SubWorkflowError(
 				'depth',
-				`Sub-workflow "${name}" was not run: workflows calling workflows went ${SUB_WORKFLOW_DEPTH_LIMIT} deep (${describePath(path)}). Does a workflow call itself? Give it a condition that ends the recursion.`,
+				`Sub-workflow "${name}" was not run: workflows calling workflows would go deeper than ${SUB_WORKFLOW_DEPTH_LIMIT} levels (${describePath(path)}). Does a workflow call itself? Give it a condition that ends the recursion.`,
 				{ workflowName: name, path },
 			);
 			throw scope.chain.stopped;
 		}
 		const runId = target.id ?? (source === 'library' ? name : options.parentWorkflowId);
+		const signals = [scope.signal, currentCallSignal()].filter((signal) => signal !== undefined);
 		const run = () =>
 			runSubWorkflow({ ...target, id: runId, name }, options, {
 				...scope,
 				caller: target,
 				path,
+				signal: signals.length > 1 ? AbortSignal.any(signals) : signals[0],
 			});
 		if (!scope.guard) return await run();
 		return await guarded(scope, target, options, run);

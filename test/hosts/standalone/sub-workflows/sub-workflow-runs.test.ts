@@ -70,7 +70,7 @@ describe('sub-workflow runs', () => {
 		const observation = await (await toolFor(call('sub-loop'))).invoke({}, { toolCallId: 'l1' });
 		expect(observation.isError).toBe(true);
 		expect(observation.content).toBe(
-			'Error: node "Call" failed: Sub-workflow "Calls itself" was not run: workflows calling workflows went 10 deep (Caller › Calls itself (×11)). Does a workflow call itself? Give it a condition that ends the recursion.',
+			'Error: node "Call" failed: Sub-workflow "Calls itself" was not run: workflows calling workflows would go deeper than 10 levels (Caller › Calls itself (×11)). Does a workflow call itself? Give it a condition that ends the recursion.',
 		);
 		expect(observation.data).toMatchObject({ error: { name: 'SubWorkflowError' } });
 	});

@@ -127,7 +127,7 @@ describe('sub-workflow sources', () => {
 		);
 		expect(observation.isError).toBe(true);
 		expect(observation.content).toBe(
-			`Error: node "Add" failed: Sub-workflow "nope42" ("Gone workflow") called by node "Add" was not found: none of the 6 workflows in ${SUB_WORKFLOWS_DIR} has that id or name, and the calling workflow has no Execute Workflow Trigger of its own. Export the sub-workflow from n8n and put its file in the workflows folder.`,
+			`Error: node "Add" failed: Sub-workflow "nope42" ("Gone workflow") called by node "Add" was not found: none of the 7 workflows in ${SUB_WORKFLOWS_DIR} has that id or name, and the calling workflow has no Execute Workflow Trigger of its own. Export the sub-workflow from n8n and put its file in the workflows folder.`,
 		);
 		const withoutLibrary = await callTool(callerWorkflow([missing]), await hostWith(), {
 			a: 1,
