@@ -155,7 +155,7 @@ describe('Call n8n Workflow Tool, every typeVersion', () => {
 });
 
 describe('Call n8n Workflow Tool: sources and failures', () => {
-	it('this workflow, as templates write it ({{ $workflow.id }}): its own trigger branch runs, beside the agent's chat trigger and model', async () => {
+	it('this workflow, as templates write it ({{ $workflow.id }}): its own trigger branch runs, beside the agent’s chat trigger and model', async () => {
 		const own = ownSubWorkflow('Upper', ['query'], { shout: '={{ $json.query.toUpperCase() }}' });
 		const shout = toolWorkflowNode('Shout', 1, { workflowId: '={{ $workflow.id }}' });
 		const workflow = agentWorkflow(
