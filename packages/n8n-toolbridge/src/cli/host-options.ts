@@ -1,5 +1,5 @@
 import type { ParseArgsConfig } from 'node:util';
-import type { LoadWorkflowToolsOptions } from 'n8n-nodes-toolbridge';
+import type { LoadWorkflowToolsOptions, UnavailableTool } from 'n8n-nodes-toolbridge';
 import { ownNodeTypes } from './own-node-types';
 
 /** Options every workflow command shares. */
@@ -7,6 +7,7 @@ export const workflowOptions = {
 	agent: { type: 'string' },
 	package: { type: 'string', multiple: true },
 	credentials: { type: 'string' },
+	'skip-unavailable': { type: 'boolean' },
 	json: { type: 'boolean' },
 } satisfies NonNullable<ParseArgsConfig['options']>;
 
@@ -16,6 +17,9 @@ export const workflowOptionsHelp = `  --agent NAME         the agent node, when 
                        TOOLBRIDGE_PACKAGE_DIRS adds more (path-list)
   --credentials FILE   JSON object of credentials keyed by credential name or type;
                        TOOLBRIDGE_CREDENTIALS (JSON) / TOOLBRIDGE_CREDENTIALS_FILE also work
+  --skip-unavailable   serve the tools that can be served; the others (package not
+                       installed, node kind not supported, node failing to supply its
+                       tool) are reported on stderr instead of failing (exit 2)
   --json               machine-readable output
   --debug              show stack traces`;
 
@@ -31,6 +35,7 @@ export function hostOptionsFrom(
 		agent: values.agent as string | undefined,
 		packageDirs: [...((values.package as string[] | undefined) ?? []), ...fromEnv],
 		credentialsFile: values.credentials as string | undefined,
+		skipUnavailable: values['skip-unavailable'] === true,
 		env,
 		nodeTypes: ownNodeTypes,
 	};
@@ -62,4 +67,10 @@ export function connectionFrom(
 		apiKey: values['api-key'] as string | undefined,
 		env,
 	};
+}
+
+/** The stderr report of the tools `--skip-unavailable` left out: one line per tool, under its agent. */
+export function skippedToolsText(tools: readonly UnavailableTool[]): string {
+	const lines = tools.map((tool) => `  - agent "${tool.agentName}": ${tool.message}`);
+	return `Skipped ${tools.length} tool${tools.length === 1 ? '' : 's'} that cannot be served (--skip-unavailable):\n${lines.join('\n')}\n`;
 }
