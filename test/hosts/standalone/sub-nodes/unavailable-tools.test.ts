@@ -4,6 +4,7 @@
  * command that installs the package at n8n-nodes-base's version; `skipUnavailable` serves
  * the rest and lists them.
  */
+import { readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { UnavailableToolsError } from '../../../../src/errors/unavailable-tools-error';
@@ -12,7 +13,9 @@ import { StandaloneHost } from '../../../../src/hosts/standalone/standalone-host
 import { agentWorkflow, langChainNode } from './sub-node-workflows';
 
 const baseDirectory = dirname(require.resolve('n8n-nodes-base/package.json'));
-const baseVersion = (require('n8n-nodes-base/package.json') as { version: string }).version;
+const baseVersion = (
+	JSON.parse(readFileSync(`${baseDirectory}/package.json`, 'utf8')) as { version: string }
+).version;
 
 const workflow = agentWorkflow(
 	'Without the LangChain package',
