@@ -13,6 +13,8 @@ export type UnavailableToolReason =
 
 /** One tool node of an agent that cannot be served, and why. */
 export interface UnavailableTool {
+	/** The agent whose `ai_tool` input the node is on. */
+	agentName: string;
 	/** The tool node's name (connected to the agent's `ai_tool` input). */
 	nodeName: string;
 	/** Its node type, e.g. `@n8n/n8n-nodes-langchain.toolCalculator`. */
@@ -37,19 +39,23 @@ export class UnavailableToolsError extends ToolbridgeError {
 	/** `npm install …` adding every missing package, when some are missing. */
 	readonly installCommand?: string;
 
-	constructor(agentName: string, tools: UnavailableTool[], installCommand?: string) {
-		super('TOOLS_UNAVAILABLE', UnavailableToolsError.describe(agentName, tools, installCommand));
+	constructor(tools: UnavailableTool[], installCommand?: string) {
+		super('TOOLS_UNAVAILABLE', UnavailableToolsError.describe(tools, installCommand));
 		this.name = 'UnavailableToolsError';
 		this.tools = tools;
 		this.installCommand = installCommand;
 	}
 
-	/** The message: one line per tool, then the install command and how to serve the others. */
-	static describe(agentName: string, tools: UnavailableTool[], installCommand?: string): string {
+	/** The message: one line per tool (under its agent), then the install command and how to serve the others. */
+	static describe(tools: UnavailableTool[], installCommand?: string): string {
 		const count = tools.length === 1 ? '1 tool' : `${tools.length} tools`;
-		const lines = tools.map((tool) => `  - ${tool.message}`);
+		const lines: string[] = [];
+		for (const agentName of new Set(tools.map((tool) => tool.agentName))) {
+			lines.push(`Agent "${agentName}":`);
+			for (const tool of tools) if (tool.agentName === agentName) lines.push(`  - ${tool.message}`);
+		}
 		if (installCommand) lines.push(`Add the missing packages with: ${installCommand}`);
 		lines.push('Use --skip-unavailable (library: skipUnavailable) to serve the other tools.');
-		return `Agent "${agentName}": ${count} cannot be served:\n${lines.join('\n')}`;
+		return `${count} cannot be served:\n${lines.join('\n')}`;
 	}
 }

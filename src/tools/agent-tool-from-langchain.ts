@@ -102,8 +102,8 @@ function observationOf(output: unknown): ToolObservation {
 		content,
 		// n8n's in-process tool wrapper reports a cancelled run or binary output as a string;
 		// n8n's LangChain tool nodes (Code Tool, Call n8n Workflow Tool, HTTP Request Tool …)
-		// answer a failure with `There was an error: "…"`.
-		isError: /^(Error( during node execution)?:|There was an error: ")/.test(content),
+		// answer a failure with `There was an error: "…"` (the HTTP Request Tool with `HTTP 503 ` first).
+		isError: /^(Error( during node execution)?:|(HTTP \d{3} )?There was an error: ")/.test(content),
 	};
 	if (observation.isError) return observation;
 	const value =

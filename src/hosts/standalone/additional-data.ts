@@ -8,16 +8,20 @@ import type {
 import { UnsupportedNodeError } from '../../errors/unsupported-node-error';
 import { n8nCoreRuntime } from './n8n-core-runtime';
 import { subWorkflowExecutor, type SubWorkflowScope } from './sub-workflows/sub-workflow-runner';
+import {
+	inProcessRunnerStatus,
+	startInProcessRunnerTask,
+} from './task-runner/in-process-task-runner';
 
 /** Base URL placeholders: n8n-core builds webhook/form URLs from them ("Invalid URL" without). */
 const LOCAL_BASE_URL = 'http://localhost:5678/';
 
 /**
  * The `additionalData` n8n-core's `WorkflowExecute` needs, for one execution, with what the
- * standalone host can give: the credentials helper, lifecycle hooks, placeholder URLs, and —
- * given `subWorkflows` — sub-workflows run in-process (`executeWorkflow`, see
- * `subWorkflowExecutor`); without it a sub-workflow call fails with a message saying so. Task
- * runners (Code node) are not available and fail with a message saying so.
+ * standalone host can give: the credentials helper, lifecycle hooks, placeholder URLs,
+ * JavaScript Code (the Code node, n8n's Code Tool) through n8n's task runner code in-process,
+ * and — given `subWorkflows` — sub-workflows run in-process (`executeWorkflow`, see
+ * `subWorkflowExecutor`); without it a sub-workflow call fails with a message saying so.
  */
 export function createAdditionalData(options: {
 	credentialsHelper: ICredentialsHelper;
@@ -55,13 +59,8 @@ export function createAdditionalData(options: {
 					}),
 				)
 			: unavailable('a sub-workflow execution (n8n server)'),
-		startRunnerTask: unavailable(
-			"n8n's task runner (JavaScript/Python Code runs only inside an n8n server)",
-		),
-		getRunnerStatus: () => ({
-			available: false as const,
-			reason: 'The standalone tool host has no task runner.',
-		}),
+		startRunnerTask: startInProcessRunnerTask,
+		getRunnerStatus: inProcessRunnerStatus,
 		getRunExecutionData: async () => undefined,
 		getRuntimeCredential: async () => undefined,
 		logAiEvent: () => {},

@@ -36,6 +36,8 @@ export interface RunWorkflowAgentOptions
 	debug?: boolean;
 	/** Called when any agent run ends (nested ones first), with its whole usage. */
 	onAgentEnd?: WorkflowSession['onAgentEnd'];
+	/** Told, once per agent run, which tools `skipUnavailable` left out. */
+	onToolsUnavailable?: WorkflowSession['onToolsUnavailable'];
 }
 
 interface WorkflowAgentRunBase {

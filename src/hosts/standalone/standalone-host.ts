@@ -9,6 +9,8 @@ import {
 } from 'n8n-workflow';
 import { MissingCredentialError } from '../../errors/missing-credential-error';
 import { UnsupportedNodeError } from '../../errors/unsupported-node-error';
+import type { UnavailableTool } from '../../errors/unavailable-tools-error';
+import { installCommandFor } from './sub-nodes/node-availability';
 import type { NodeRunner, NodeRunOptions, NodeRunResult } from '../../tools/node-runner';
 import { createAdditionalData } from './additional-data';
 import { loadCredentialRecords, type CredentialRecords } from './credential-store';
@@ -125,6 +127,15 @@ export class StandaloneHost {
 				`${label} runs Python, which needs n8n's Python task runner; the standalone host has none.`,
 			);
 		}
+	}
+
+	/**
+	 * The one command that installs the missing packages of `tools` where this host finds them
+	 * (beside its n8n-nodes-base; n8n's LangChain nodes at n8n-nodes-base's version), or
+	 * undefined when no installable package is missing.
+	 */
+	installCommandFor(tools: readonly UnavailableTool[]): string | undefined {
+		return installCommandFor(tools, this.nodeTypes);
 	}
 
 	/** The first credential the node references that was not supplied, as an error (not thrown). */

@@ -1,5 +1,5 @@
 import type { ParseArgsConfig } from 'node:util';
-import type { LoadWorkflowToolsOptions } from 'n8n-nodes-toolbridge';
+import type { LoadWorkflowToolsOptions, UnavailableTool } from 'n8n-nodes-toolbridge';
 import { ownNodeTypes } from './own-node-types';
 
 /** Options every workflow command shares. */
@@ -8,6 +8,7 @@ export const workflowOptions = {
 	package: { type: 'string', multiple: true },
 	credentials: { type: 'string' },
 	workflows: { type: 'string' },
+	'skip-unavailable': { type: 'boolean' },
 	json: { type: 'boolean' },
 } satisfies NonNullable<ParseArgsConfig['options']>;
 
@@ -19,6 +20,9 @@ export const workflowOptionsHelp = `  --agent NAME         the agent node, when 
                        TOOLBRIDGE_CREDENTIALS (JSON) / TOOLBRIDGE_CREDENTIALS_FILE also work
   --workflows DIR      exported workflows that sub-workflow calls (Call n8n Workflow
                        Tool, Execute Workflow) find by id, then by name
+  --skip-unavailable   serve the tools that can be served; the others (package not
+                       installed, node kind not supported, node failing to supply its
+                       tool) are reported on stderr instead of failing (exit 2)
   --json               machine-readable output
   --debug              show stack traces`;
 
@@ -40,6 +44,7 @@ export function hostOptionsFrom(
 		credentialsFile: values.credentials as string | undefined,
 		workflows: values.workflows as string | undefined,
 		onNotice: stderr && ((message) => stderr(`Note: ${message}\n`)),
+		skipUnavailable: values['skip-unavailable'] === true,
 		env,
 		nodeTypes: ownNodeTypes,
 	};
@@ -71,4 +76,10 @@ export function connectionFrom(
 		apiKey: values['api-key'] as string | undefined,
 		env,
 	};
+}
+
+/** The stderr report of the tools `--skip-unavailable` left out: one line per tool, under its agent. */
+export function skippedToolsText(tools: readonly UnavailableTool[]): string {
+	const lines = tools.map((tool) => `  - agent "${tool.agentName}": ${tool.message}`);
+	return `Skipped ${tools.length} tool${tools.length === 1 ? '' : 's'} that cannot be served (--skip-unavailable):\n${lines.join('\n')}\n`;
 }

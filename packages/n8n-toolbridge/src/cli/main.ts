@@ -9,4 +9,10 @@ void runCli(process.argv.slice(2), commands, {
 	env: process.env,
 }).then((code) => {
 	process.exitCode = code;
+	// The command is done. Some node libraries keep the process alive after they are closed (n8n's
+	// Postgres pool manager holds an interval for the life of the process): once the output is
+	// written, exit unless the process ended by itself first.
+	setTimeout(() => {
+		process.stdout.write('', () => process.stderr.write('', () => process.exit(code)));
+	}, 100).unref();
 });

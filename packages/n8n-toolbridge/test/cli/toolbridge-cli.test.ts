@@ -76,8 +76,13 @@ describe('toolbridge (spawned)', () => {
 	it('bad $fromAI: problems with path and position, exit 2', () => {
 		const result = spawnCli(['tools', workflow('bad-from-ai.json'), '--json']);
 		expect(result.status).toBe(2);
-		expect(JSON.parse(result.stdout).map((tool: { name: string }) => tool.name)).toEqual([
-			'Hash_text',
+		const [agent] = JSON.parse(result.stdout).agents;
+		expect(agent.tools.map((tool: { name: string }) => tool.name)).toEqual(['Hash_text']);
+		expect(agent.problems).toEqual([
+			expect.objectContaining({
+				nodeName: 'Broken record',
+				path: 'assignments.assignments[0].value',
+			}),
 		]);
 		expect(result.stderr).toContain(
 			`Node "Broken record", assignments.assignments[0].value at position 33: Found type 'integer'`,
@@ -96,9 +101,12 @@ describe('toolbridge (in process)', () => {
 			...fixturePackage,
 		]);
 		expect(code).toBe(0);
-		expect(JSON.parse(stdout)).toEqual([
+		expect(JSON.parse(stdout).agents).toHaveLength(1);
+		expect(JSON.parse(stdout).agents[0].tools).toEqual([
 			{
 				name: 'Stats',
+				node: 'Stats',
+				nodeType: expect.any(String),
 				description: 'Text statistics',
 				parameters: {
 					$schema: 'http://json-schema.org/draft-07/schema#',
@@ -186,7 +194,6 @@ describe('toolbridge (in process)', () => {
 			/--args is not valid JSON/,
 		],
 		[['tools'], /Expected exactly one workflow file/],
-		[['tools', workflow('two-agents.json')], /Several agents in this workflow/],
 		[['tools', 'x.json', '--bogus'], /Unknown option '--bogus'/],
 		[['frobnicate'], /Unknown command "frobnicate"/],
 	])('usage problem %j exits 2 without a stack trace', async (args, message) => {

@@ -12,7 +12,6 @@ import { resolveDetachedExpression } from '../resolve-detached-expression';
 import type { NodeRunGuard, StandaloneHost } from '../standalone-host';
 import { findToolNodes, type WorkflowExport } from '../workflow-file';
 import { createN8nAgentTool } from '../sub-nodes/n8n-agent-tool';
-import { installCommandFor } from '../sub-nodes/node-availability';
 import { suppliedAgentTool } from '../sub-nodes/supplied-agent-tool';
 import { ToolSupply } from '../sub-nodes/tool-supply';
 import { nestedOrchestratorTool } from './nested-orchestrator-tool';
@@ -74,7 +73,7 @@ export async function buildAgentTools(
 			kinds.set(node, toolNodeKind(node, workflow, host));
 		} catch (error) {
 			if (!(error instanceof UnavailableToolProblem)) throw error;
-			unavailable.push(error.tool);
+			unavailable.push({ agentName: agentNode.name, ...error.tool });
 		}
 	}
 	const supply = new ToolSupply(
@@ -96,13 +95,14 @@ export async function buildAgentTools(
 			);
 			const taken = tools.find((tool) => takenNames.has(tool.name));
 			if (taken) {
-				unavailable.push(duplicateName(node, taken.name));
+				unavailable.push(duplicateName(agentNode, node, taken.name));
 				continue;
 			}
 			for (const tool of tools) takenNames.add(tool.name);
 			built.set(node, tools);
 		} catch (error) {
 			unavailable.push({
+				agentName: agentNode.name,
 				nodeName: node.name,
 				nodeType: node.type,
 				reason: 'SUPPLY_FAILED',
@@ -145,11 +145,7 @@ export async function buildAgentTools(
 	const close = (): Promise<void> => supply.close();
 	if (unavailable.length > 0 && !options.skipUnavailable) {
 		await close();
-		throw new UnavailableToolsError(
-			agentNode.name,
-			unavailable,
-			installCommandFor(unavailable, host.nodeTypes),
-		);
+		throw new UnavailableToolsError(unavailable, host.installCommandFor(unavailable));
 	}
 	if (problems.length > 0 && options.onBuildError !== 'collect') {
 		await close();
@@ -168,8 +164,9 @@ function runNested(
 	return run(node, undefined, { args: {}, signal });
 }
 
-function duplicateName(node: INode, name: string): UnavailableTool {
+function duplicateName(agentNode: INode, node: INode, name: string): UnavailableTool {
 	return {
+		agentName: agentNode.name,
 		nodeName: node.name,
 		nodeType: node.type,
 		reason: 'NODE_UNSUPPORTED',

@@ -20,7 +20,7 @@ export type ToolNodeKind =
 
 /** Thrown by {@link toolNodeKind} for a tool node that cannot be served. */
 export class UnavailableToolProblem extends Error {
-	constructor(readonly tool: UnavailableTool) {
+	constructor(readonly tool: Omit<UnavailableTool, 'agentName'>) {
 		super(tool.message);
 		this.name = 'UnavailableToolProblem';
 	}

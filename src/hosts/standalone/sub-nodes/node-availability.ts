@@ -18,7 +18,7 @@ export function findUnavailableNodes(
 	tool: INode,
 	nodes: readonly INode[],
 	nodeTypes: StandaloneNodeTypes,
-): UnavailableTool | undefined {
+): Omit<UnavailableTool, 'agentName'> | undefined {
 	const missing: Array<{ node: INode; packageName: string; packageMissing: boolean }> = [];
 	for (const node of nodes) {
 		const { packageName, found } = nodeTypes.locate(node.type);

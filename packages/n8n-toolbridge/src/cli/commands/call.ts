@@ -5,6 +5,7 @@ import {
 	connectionOptions,
 	connectionOptionsHelp,
 	hostOptionsFrom,
+	skippedToolsText,
 	workflowOptions,
 	workflowOptionsHelp,
 } from '../host-options';
@@ -32,7 +33,8 @@ export const callCommand: CliCommand = {
 
 Executes one tool exactly as the agent would: the arguments are validated (with lenient
 coercion) against the tool's schema, put into the node's $fromAI parameters, and the real
-n8n node runs through n8n-core. Prints what the model would read (credentials redacted,
+n8n node runs through n8n-core; an n8n tool sub-node (Calculator, HTTP Request Tool …)
+answers through the tool its own code supplies. Prints what the model would read (credentials redacted,
 long text cut). <tool> is the tool name (see "toolbridge tools") or the node name. Exit
 code 1 when the call returns an error.
 
@@ -68,13 +70,17 @@ ${workflowOptionsHelp.replace('show stack traces', "show stack traces and a nest
 				if (end.path.length === 1) usage = end.usage;
 			},
 		});
+		if (session.unavailable.length > 0) io.stderr(skippedToolsText(session.unavailable));
 		const tool = session.findTool(toolName);
 		if (!tool) {
+			await session.close();
 			throw new UsageError(
 				`No tool "${toolName}". Available tools: ${session.tools.map((candidate) => candidate.name).join(', ') || 'none'}.`,
 			);
 		}
-		const observation = await tool.invoke(args, { toolCallId: 'toolbridge-cli' });
+		const observation = await tool
+			.invoke(args, { toolCallId: 'toolbridge-cli' })
+			.finally(() => session.close());
 		if (values.json) {
 			const printed = {
 				tool: tool.name,

@@ -9,6 +9,7 @@ import {
 	connectionOptions,
 	connectionOptionsHelp,
 	hostOptionsFrom,
+	skippedToolsText,
 	workflowOptions,
 	workflowOptionsHelp,
 } from '../host-options';
@@ -31,8 +32,8 @@ export const mcpCommand: CliCommand = {
 
 An MCP server (Model Context Protocol) offering the tools of the workflow's agent — every
 node on its ai_tool input — to Claude Desktop, Cursor, VS Code or any MCP client. tools/list
-gives each tool's JSON Schema from its $fromAI markers; tools/call runs the real n8n node
-and returns what the model would read (text, plus structuredContent when it is JSON). Bad
+gives each tool's JSON Schema (from its $fromAI markers, or what an n8n tool sub-node
+supplies); tools/call runs the real n8n node and returns what the model would read (text, plus structuredContent when it is JSON). Bad
 arguments and node failures are isError results. A cancelled call stops its node.
 
 By default the protocol runs over stdin/stdout (what desktop clients start); logs go to
@@ -77,6 +78,7 @@ ${workflowOptionsHelp.replace(/\n {2}--json[^\n]*/, '')}`,
 			}),
 		});
 		const { workflow } = session;
+		if (session.unavailable.length > 0) io.stderr(skippedToolsText(session.unavailable));
 		const agentNode = session.agentNode!;
 		const tools: McpTool[] = session.tools.map(mcpToolFromAgentTool);
 		if (values['expose-agent']) {
@@ -100,6 +102,7 @@ ${workflowOptionsHelp.replace(/\n {2}--json[^\n]*/, '')}`,
 			log(`serving ${summary} over stdio`);
 			const { serveMcpStdio } = await import('../../mcp/serve-mcp-stdio');
 			await serveMcpStdio(createMcpServer(options));
+			await session.close();
 			exitSoonAfterShutdown(EXIT.ok);
 			return EXIT.ok;
 		}
@@ -115,6 +118,7 @@ ${workflowOptionsHelp.replace(/\n {2}--json[^\n]*/, '')}`,
 		const signal = await untilShutdown();
 		log(`${signal}: stopping`);
 		await server.close();
+		await session.close();
 		exitSoonAfterShutdown(EXIT.ok);
 		return EXIT.ok;
 	},

@@ -11,6 +11,7 @@ import {
 	connectionOptions,
 	connectionOptionsHelp,
 	hostOptionsFrom,
+	skippedToolsText,
 	workflowOptions,
 	workflowOptionsHelp,
 } from '../host-options';
@@ -65,6 +66,7 @@ used up), 2 usage or settings (no API key, no model, $fromAI problems).`,
 				...connectionFrom(values, io.env),
 				prompt,
 				onEvent,
+				onToolsUnavailable: ({ tools }) => io.stderr(skippedToolsText(tools)),
 				debug: debug || undefined,
 				onAgentEnd: debug
 					? ({ path, usage }) =>

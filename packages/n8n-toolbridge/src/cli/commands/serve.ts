@@ -12,6 +12,7 @@ import {
 	connectionOptions,
 	connectionOptionsHelp,
 	hostOptionsFrom,
+	skippedToolsText,
 	workflowOptions,
 	workflowOptionsHelp,
 } from '../host-options';
@@ -79,6 +80,7 @@ ${workflowOptionsHelp.replace(/\n {2}--json[^\n]*/, '').replace('the agent node,
 				? findAgentNames(workflow)
 				: [selectAgent(workflow, values.agent as string).name];
 		if (agents.length === 0) selectAgent(workflow); // throws AgentNotFoundError with the usual message
+		const reported = new Set<string>();
 		const session = await openWorkflowSession(workflow, {
 			...hostOptionsFrom(values, io.env, io.stderr),
 			...connectionFrom(values, io.env),
@@ -87,6 +89,12 @@ ${workflowOptionsHelp.replace(/\n {2}--json[^\n]*/, '').replace('the agent node,
 				allowPrivateNetwork: values['allow-private-network'] === true,
 			}),
 			loadTools: false,
+			// Each agent builds its tools per request: report what --skip-unavailable left out once per agent.
+			onToolsUnavailable: ({ agentName, tools }) => {
+				if (reported.has(agentName)) return;
+				reported.add(agentName);
+				io.stderr(skippedToolsText(tools));
+			},
 		});
 		const { serveOpenAI } = await import('../../openai/serve-openai');
 		const log = (line: string) => io.stderr(`toolbridge serve: ${line}\n`);
