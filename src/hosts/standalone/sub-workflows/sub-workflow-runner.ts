@@ -101,7 +101,13 @@ export function subWorkflowExecutor(
 			node: options.node,
 			library: scope.host.workflows,
 		});
-		const name = target.name ?? target.id ?? 'unnamed workflow';
+		const name =
+			target.name ??
+			(source === 'inline'
+				? `workflow JSON of node ${options.node?.name ?? ''}`.trim()
+				: source === 'library'
+					? (target.id ?? 'unnamed workflow')
+					: 'this workflow');
 		if (source === 'self-by-trigger') {
 			scope.host.workflows.notice(
 				`Node "${options.node?.name}" calls workflow "${info.id}", which is not among the given workflows: running this workflow's own Execute Workflow Trigger instead (templates from n8n.io keep their author's workflow id). Pass the sub-workflow's export with --workflows DIR if it is another workflow.`,
