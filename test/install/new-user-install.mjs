@@ -17,9 +17,10 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { checkCallWorkflowTool } from './call-workflow-tool.mjs';
 
 const repo = resolve(import.meta.dirname ?? new URL('.', import.meta.url).pathname, '../..');
 const keep = process.argv.includes('--keep');
@@ -234,6 +235,24 @@ async function main() {
 		listed.tools.map((tool) => tool.name).join(',') === 'Hash_text,MD5_text',
 		'toolbridge mcp answers tools/list',
 	);
+	if (!existsSync(join(user, 'node_modules/@n8n/n8n-nodes-langchain'))) {
+		// The add-on for n8n's LangChain nodes, at n8n-nodes-base's version (the README's recipe).
+		const { version } = JSON.parse(
+			readFileSync(join(user, 'node_modules/n8n-nodes-base/package.json'), 'utf8'),
+		);
+		run(
+			'npm',
+			[
+				'install',
+				'--ignore-scripts',
+				'--no-audit',
+				'--no-fund',
+				`@n8n/n8n-nodes-langchain@${version}`,
+			],
+			{ cwd: user },
+		);
+	}
+	await checkCallWorkflowTool({ repo, user, check, say });
 	const library = run(
 		'node',
 		[

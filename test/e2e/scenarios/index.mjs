@@ -20,6 +20,7 @@ import { webhookMemoryStreaming } from './webhook-memory-streaming.mjs';
 import { nestedUnderN8nAgent, nestedUnderOrchestrator, validatorMode } from './agent-modes.mjs';
 import { humanReview } from './human-review.mjs';
 import { binaryInputScenario, modelSubNodeWithTool } from './chat-model-sub-nodes.mjs';
+import { callWorkflowTool } from './call-workflow-tool.mjs';
 
 /**
  * @typedef {object} Scenario
@@ -205,5 +206,21 @@ export const scenarios = [
 		issue: 18,
 		needs: ['fake'],
 		run: binaryInputScenario({ via: 'builtin', file: 'pdf' }),
+	},
+	{
+		id: 'call-workflow-tool-engine',
+		title:
+			"AgentOrchestrator (engine path) + n8n's Call n8n Workflow Tool 2.2: $fromAI inputs reach a published sub-workflow, its answer is the tool node's run",
+		issue: 24,
+		needs: ['fake'],
+		run: callWorkflowTool('engine'),
+	},
+	{
+		id: 'call-workflow-tool-in-process',
+		title:
+			"AgentOrchestrator (in-process) + n8n's Call n8n Workflow Tool 2.2: n8n's supplied tool runs the sub-workflow, same schema and answer",
+		issue: 24,
+		needs: ['fake'],
+		run: callWorkflowTool('inProcess'),
 	},
 ];
