@@ -28,7 +28,7 @@ import type { WorkflowExport } from './workflow-file';
 import { oneNodeWorkflow } from './one-node-workflow';
 import type { NodeRunGuard } from './node-run-guard';
 import { WorkflowLibrary, type WorkflowsSource } from './sub-workflows/workflow-library';
-import { subWorkflowScope, type SubWorkflowScope } from './sub-workflows/sub-workflow-runner';
+import { subWorkflowScope } from './sub-workflows/sub-workflow-runner';
 
 /** Options of {@link StandaloneHost.create}. */
 export interface StandaloneHostOptions extends PackageLoaderOptions {
@@ -224,8 +224,7 @@ export class StandaloneHost {
 	 * `options.signal` aborts, the execution is cancelled the way n8n cancels one (the node's
 	 * cancel signal fires, so e.g. an HTTP request stops) and the result is a cancellation
 	 * error at once. Sub-workflows the node calls run in-process with the same credentials,
-	 * signal and `options.guard` (see `subWorkflowExecutor`); a chain of them too deep is the
-	 * node's error.
+	 * signal and `options.guard` (see `subWorkflowExecutor`).
 	 */
 	async runNode(
 		workflowExport: WorkflowExport,
@@ -246,12 +245,11 @@ export class StandaloneHost {
 			workflow: workflowExport,
 			nodeTypes: this.nodeTypes,
 		});
-		const chain: SubWorkflowScope['chain'] = {};
 		const additionalData = createAdditionalData({
 			credentialsHelper: this.credentialsHelper,
 			workflowData,
 			nodeName: node.name,
-			subWorkflows: subWorkflowScope(this, workflowExport, { ...options, chain }),
+			subWorkflows: subWorkflowScope(this, workflowExport, options),
 		});
 		let execution: ReturnType<WorkflowExecute['run']> | undefined;
 		const tracked = trackNodeRunSockets(() => {
@@ -284,7 +282,6 @@ export class StandaloneHost {
 		try {
 			const run = await Promise.race([tracked.result, cancelled]);
 			if (run === 'cancelled') return cancelledResult(node);
-			if (chain.stopped) return { items: [], error: toNodeRunError(chain.stopped) };
 			const task = run.data.resultData.runData[node.name]?.[0];
 			const error = task?.error ?? run.data.resultData.error;
 			if (error) return { items: [], error: toNodeRunError(error) };

@@ -44,8 +44,11 @@ export interface SubWorkflowScope {
 	signal?: AbortSignal;
 	/** Workflow names from the outermost one, the caller last. */
 	path: string[];
-	/** One per outer run: the depth error, so that outer levels pass it on instead of wrapping it. */
-	chain: { stopped?: SubWorkflowError };
+	/**
+	 * One per call from the outermost workflow, shared by every level below it: the depth error,
+	 * so that outer levels pass it on instead of wrapping it (absent at the outermost level).
+	 */
+	chain?: { stopped?: SubWorkflowError };
 }
 
 /**
@@ -56,7 +59,7 @@ export interface SubWorkflowScope {
 export function subWorkflowScope(
 	host: SubWorkflowHost,
 	caller: WorkflowExport,
-	options: Pick<SubWorkflowScope, 'guard' | 'signal'> & { chain?: SubWorkflowScope['chain'] } = {},
+	options: Pick<SubWorkflowScope, 'guard' | 'signal'> = {},
 ): SubWorkflowScope {
 	return {
 		host,
@@ -64,7 +67,6 @@ export function subWorkflowScope(
 		guard: options.guard,
 		signal: options.signal,
 		path: [caller.name ?? caller.id ?? 'workflow'],
-		chain: options.chain ?? {},
 	};
 }
 
@@ -114,13 +116,14 @@ export function subWorkflowExecutor(
 			);
 		}
 		const path = [...scope.path, name];
+		const chain = scope.chain ?? {};
 		if (path.length - 1 > SUB_WORKFLOW_DEPTH_LIMIT) {
-			scope.chain.stopped ??= new SubWorkflowError(
+			chain.stopped ??= new SubWorkflowError(
 				'depth',
 				`Sub-workflow "${name}" was not run: workflows calling workflows would go deeper than ${SUB_WORKFLOW_DEPTH_LIMIT} levels (${describePath(path)}). Does a workflow call itself? Give it a condition that ends the recursion.`,
 				{ workflowName: name, path },
 			);
-			throw scope.chain.stopped;
+			throw chain.stopped;
 		}
 		const runId = target.id ?? (source === 'library' ? name : options.parentWorkflowId);
 		const signals = [scope.signal, currentCallSignal()].filter((signal) => signal !== undefined);
@@ -129,6 +132,7 @@ export function subWorkflowExecutor(
 				...scope,
 				caller: target,
 				path,
+				chain,
 				signal: signals.length > 1 ? AbortSignal.any(signals) : signals[0],
 			});
 		if (!scope.guard) return await run();
@@ -187,7 +191,7 @@ export function subWorkflowExecutor(
 		} finally {
 			inner.signal?.removeEventListener('abort', onAbort);
 		}
-		if (inner.chain.stopped) throw inner.chain.stopped;
+		if (inner.chain?.stopped) throw inner.chain.stopped;
 		const executionId = additionalData.executionId ?? '';
 		const { error, lastNodeExecuted } = result.data.resultData;
 		if (result.status === 'canceled') {

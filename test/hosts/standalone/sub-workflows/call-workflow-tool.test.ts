@@ -210,6 +210,22 @@ describe('Call n8n Workflow Tool: sources and failures', () => {
 		await close();
 	});
 
+	it('a depth error ends that call only: the next call of the same tool runs (the model picks the workflow)', async () => {
+		const node = toolWorkflowNode('Any workflow', 2.2, {
+			workflowId: "={{ $fromAI('workflow', 'sub-loop or sub-echo') }}",
+			workflowInputs: workflowInputs({ text: "={{ $fromAI('text') }}" }, 'string'),
+		});
+		const { tool, close } = await oneTool(agentWorkflow('Pick', [node]));
+		const loop = await tool.invoke({ workflow: 'sub-loop', text: 'go' }, { toolCallId: 'd1' });
+		expect(loop.content).toMatch(/^There was an error: "Sub-workflow "Calls itself" was not run/);
+		expect(
+			await tool.invoke({ workflow: 'sub-echo', text: 'x' }, { toolCallId: 'd2' }),
+		).toMatchObject({
+			isError: false,
+		});
+		await close();
+	});
+
 	it("the call's cancel signal cancels the sub-workflow the tool started: the node after its Wait never runs", async () => {
 		const node = toolWorkflowNode('Slow', 2.2, {
 			workflowId: 'sub-slow',
