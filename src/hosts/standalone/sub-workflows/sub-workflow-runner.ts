@@ -4,7 +4,6 @@ import {
 	type ExecuteWorkflowData,
 	type ExecuteWorkflowOptions,
 	type ICredentialsHelper,
-	type INodeExecutionData,
 	type INodeTypes,
 	type IRun,
 	type IWorkflowBase,
@@ -16,7 +15,8 @@ import { workflowTimezone } from '../one-node-workflow';
 import type { NodeRunGuard } from '../node-run-guard';
 import type { WorkflowExport } from '../workflow-file';
 import { currentCallSignal } from './call-signal';
-import { EXECUTE_WORKFLOW_TRIGGER, resolveSubWorkflow } from './resolve-sub-workflow';
+import { resolveSubWorkflow } from './resolve-sub-workflow';
+import { subWorkflowOutput } from './sub-workflow-output';
 import { findSubWorkflowStart, subWorkflowPart } from './sub-workflow-part';
 import type { WorkflowLibrary } from './workflow-library';
 
@@ -112,7 +112,7 @@ export function subWorkflowExecutor(
 					: 'this workflow');
 		if (source === 'self-by-trigger') {
 			scope.host.workflows.notice(
-				`Node "${options.node?.name}" calls workflow "${info.id}", which is not among the given workflows: running this workflow's own Execute Workflow Trigger instead (templates from n8n.io keep their author's workflow id). Pass the sub-workflow's export with --workflows DIR if it is another workflow.`,
+				`${options.node ? `Node "${options.node.name}"` : 'A node'} calls workflow "${info.id}", which is not among the given workflows: running this workflow's own Execute Workflow Trigger instead (templates from n8n.io keep their author's workflow id). Pass the sub-workflow's export with --workflows DIR if it is another workflow.`,
 			);
 		}
 		const path = [...scope.path, name];
@@ -136,7 +136,7 @@ export function subWorkflowExecutor(
 				signal: signals.length > 1 ? AbortSignal.any(signals) : signals[0],
 			});
 		if (!scope.guard) return await run();
-		return await guarded(scope, target, options, run);
+		return await guarded(scope, { ...target, name }, options, run);
 	};
 
 	async function runSubWorkflow(
@@ -227,13 +227,14 @@ export function subWorkflowExecutor(
 /** Runs `run` inside the scope's guard; a refusal the guard answers with becomes the call's error. */
 async function guarded(
 	scope: SubWorkflowScope,
-	target: WorkflowExport,
+	target: WorkflowExport & { name: string },
 	options: ExecuteWorkflowOptions,
 	run: () => Promise<ExecuteWorkflowData>,
 ): Promise<ExecuteWorkflowData> {
 	let outcome: ExecuteWorkflowData | undefined;
 	let failure: unknown;
-	const node = options.node ?? findSubWorkflowStart(target, target.name ?? '');
+	const { name } = target;
+	const node = options.node ?? findSubWorkflowStart(target, name);
 	const answer = await scope.guard!(
 		{ workflow: scope.caller, node, subWorkflow: target },
 		async () => {
@@ -245,7 +246,6 @@ async function guarded(
 			return { items: [] };
 		},
 	);
-	const name = target.name ?? target.id ?? 'unnamed workflow';
 	if (answer.error) {
 		throw new SubWorkflowError('failed', `Sub-workflow "${name}": ${answer.error.message}`, {
 			workflowName: name,
@@ -254,36 +254,6 @@ async function guarded(
 	}
 	if (failure !== undefined) throw failure;
 	return outcome!;
-}
-
-/**
- * n8n's `buildSubWorkflowOutput`: the last executed node's `main` output — its last run only
- * when the caller asks (`returnLastRunOnly`) or the Execute Workflow Trigger is older than 1.2
- * and not set to "all runs"; else every run, merged per output branch in execution order.
- */
-export function subWorkflowOutput(
-	run: IRun,
-	workflow: WorkflowExport,
-	returnLastRunOnly: boolean,
-): Array<INodeExecutionData[] | null> {
-	const { runData, lastNodeExecuted } = run.data.resultData;
-	const runs = lastNodeExecuted
-		? [...(runData[lastNodeExecuted] ?? [])].sort(
-				(a, b) => (a.executionIndex ?? 0) - (b.executionIndex ?? 0),
-			)
-		: [];
-	const trigger = workflow.nodes.find((node) => node.type === EXECUTE_WORKFLOW_TRIGGER);
-	const lastRunOnly =
-		returnLastRunOnly ||
-		((trigger?.typeVersion ?? 1) < 1.2 && trigger?.parameters?.returnOutput !== 'allRuns');
-	if (!lastRunOnly && runs.length > 0) {
-		const branches = Math.max(...runs.map((task) => task.data?.main?.length ?? 0));
-		return Array.from({ length: branches }, (_, branch) =>
-			runs.flatMap((task) => task.data?.main?.[branch] ?? []),
-		);
-	}
-	const last = lastNodeExecuted ? runData[lastNodeExecuted]?.at(-1) : undefined;
-	return last?.data?.main ?? [null];
 }
 
 /** A chain of workflow names with repeats folded: `Main › Calls itself (×11)`. */

@@ -12,7 +12,7 @@ import type { INode, IRun } from 'n8n-workflow';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadWorkflowTools } from '../../../../src/hosts/standalone/load-workflow-tools';
 import { StandaloneHost } from '../../../../src/hosts/standalone/standalone-host';
-import { subWorkflowOutput } from '../../../../src/hosts/standalone/sub-workflows/sub-workflow-runner';
+import { subWorkflowOutput } from '../../../../src/hosts/standalone/sub-workflows/sub-workflow-output';
 import {
 	callerWorkflow,
 	executeWorkflowNode,
