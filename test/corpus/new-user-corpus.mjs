@@ -84,8 +84,12 @@ function toolsOf(file) {
 /** One short reason per failure. @param {string} stderr */
 function classify(stderr) {
 	const text = stderr.trim();
+	const install = /Add the missing packages with: (.*)/.exec(text);
+	if (install) return `missing package named, with its install command: ${install[1]}`;
 	const missing = /package "([^"]+)" is not installed/.exec(text);
 	if (missing) return `package not installed: ${missing[1]}`;
+	const unavailable = /^\s*- (.*)$/m.exec(text);
+	if (unavailable) return `cannot be served: ${unavailable[1].replace(/^"[^"]*" /, '')}`;
 	if (/Several agents/.test(text)) return 'several agents: --agent needed';
 	if (/\$fromAI problems/.test(text)) return '$fromAI problems';
 	return text.split('\n')[0].slice(0, 160);
