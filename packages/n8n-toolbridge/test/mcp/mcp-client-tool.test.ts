@@ -6,6 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import { loadWorkflowTools, StandaloneHost, type WorkflowExport } from 'n8n-nodes-toolbridge';
+import type { INode, INodeParameters } from 'n8n-workflow';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { n8nAgentTools } from '../../../../test/support/n8n-agent-reference';
 import { startToolbridgeServer, type ToolbridgeServer } from '../support/toolbridge-process';
@@ -23,7 +24,12 @@ beforeAll(async () => {
 		'127.0.0.1:0',
 	]);
 	host = await StandaloneHost.create({ env: {} });
-	const node = (name: string, type: string, typeVersion: number, parameters: object) => ({
+	const node = (
+		name: string,
+		type: string,
+		typeVersion: number,
+		parameters: INodeParameters,
+	): INode => ({
 		id: name,
 		name,
 		type,
