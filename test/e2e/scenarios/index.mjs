@@ -20,6 +20,7 @@ import { webhookMemoryStreaming } from './webhook-memory-streaming.mjs';
 import { nestedUnderN8nAgent, nestedUnderOrchestrator, validatorMode } from './agent-modes.mjs';
 import { humanReview } from './human-review.mjs';
 import { binaryInputScenario, modelSubNodeWithTool } from './chat-model-sub-nodes.mjs';
+import { orchestratorLangChainTools } from './langchain-tools.mjs';
 
 /**
  * @typedef {object} Scenario
@@ -205,5 +206,21 @@ export const scenarios = [
 		issue: 18,
 		needs: ['fake'],
 		run: binaryInputScenario({ via: 'builtin', file: 'pdf' }),
+	},
+	{
+		id: 'langchain-tools-engine',
+		title:
+			"AgentOrchestrator (engine) + n8n's Calculator and a JavaScript Code Tool (LangChain tool sub-nodes): n8n's schemas, each call a node run, the model reads 42 and the Code Tool's result",
+		issue: 24,
+		needs: ['fake'],
+		run: orchestratorLangChainTools('engine'),
+	},
+	{
+		id: 'langchain-tools-in-process',
+		title:
+			"AgentOrchestrator (in-process) + n8n's Calculator and a JavaScript Code Tool: the tools n8n's supplyData gives, called in-process",
+		issue: 24,
+		needs: ['fake'],
+		run: orchestratorLangChainTools('inProcess'),
 	},
 ];

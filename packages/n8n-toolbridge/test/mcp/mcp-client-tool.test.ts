@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { loadWorkflowTools, StandaloneHost, type WorkflowExport } from 'n8n-nodes-toolbridge';
 import type { INode, INodeParameters } from 'n8n-workflow';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { n8nAgentTools } from '../../../../test/support/n8n-agent-reference';
+import { n8nAgentTools, toolFaces } from '../../../../test/support/n8n-agent-reference';
 import { startToolbridgeServer, type ToolbridgeServer } from '../support/toolbridge-process';
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
@@ -67,15 +67,7 @@ describe("n8n's MCP Client Tool against toolbridge mcp --http", () => {
 			['Crypto_server_Hash_text', 'Crypto server'],
 			['Crypto_server_MD5_text', 'Crypto server'],
 		]);
-		expect(
-			loaded.tools.map(({ name, description, parameters }) => ({ name, description, parameters })),
-		).toEqual(
-			reference.tools.map(({ name, description, parameters }) => ({
-				name,
-				description,
-				parameters,
-			})),
-		);
+		expect(toolFaces(loaded.tools)).toEqual(toolFaces(reference.tools));
 		expect(loaded.tools[0].parameters).toMatchObject({
 			properties: { text: { type: 'string' } },
 			required: ['text'],
