@@ -8,6 +8,8 @@
  *   call       process start → `toolbridge call <workflow> Hash_text` has run the Crypto node
  *   mcp list   process start → the answer to MCP tools/list (initialize, then tools/list,
  *              written to stdin at once) over stdio
+ *   LangChain  (when @n8n/n8n-nodes-langchain is installed) `tools` and `call Calculator` of
+ *              fixtures/workflows/calculator-agent.json: n8n's Calculator and Think tool nodes
  *
  * Anchors measured in the same run: `node -e 0` (the runtime's own start), and — when the
  * e2e cache holds n8n 2.41.1 (npm run test:e2e installs it) — `n8n execute` of the same
@@ -27,6 +29,11 @@ const repo = resolve(import.meta.dirname ?? new URL('.', import.meta.url).pathna
 const RUNS = Number(process.env.BENCH_CLI_RUNS ?? 5);
 const bin = join(repo, 'packages/n8n-toolbridge/bin/toolbridge.js');
 const workflow = join(repo, 'fixtures/workflows/crypto-agent.json');
+/** A workflow with n8n's Calculator and Think (measured when @n8n/n8n-nodes-langchain is installed). */
+const calculatorWorkflow = join(repo, 'fixtures/workflows/calculator-agent.json');
+const langChainInstalled = existsSync(
+	join(repo, 'node_modules/@n8n/n8n-nodes-langchain/package.json'),
+);
 const hasTime = existsSync('/usr/bin/time');
 
 /** @param {number[]} values */
@@ -189,9 +196,25 @@ async function main() {
 			rows[`${variant.name} mcp`] = await series('toolbridge mcp: start → tools/list answer', () =>
 				timeMcpList(node, variant.env),
 			);
+			if (langChainInstalled) {
+				// n8n's LangChain tool nodes (the add-on): only the node files this workflow uses load.
+				rows[`${variant.name} lc tools`] = await series('toolbridge tools (LangChain tools)', () =>
+					timeProcess(node, [bin, 'tools', calculatorWorkflow], variant.env),
+				);
+				rows[`${variant.name} lc call`] = await series('toolbridge call Calculator', () =>
+					timeProcess(
+						node,
+						[bin, 'call', calculatorWorkflow, 'Calculator', '--args', '{"input":"2+2*3"}'],
+						variant.env,
+					),
+				);
+			}
 			const anchor = rows[`${variant.name} node`].median;
+			const langChain = langChainInstalled
+				? `, LangChain tools ${(rows[`${variant.name} lc tools`].median / anchor).toFixed(1)}×, call Calculator ${(rows[`${variant.name} lc call`].median / anchor).toFixed(1)}×`
+				: '';
 			console.log(
-				`  ratios to node -e 0 (median): tools ${(rows[`${variant.name} tools`].median / anchor).toFixed(1)}×, call ${(rows[`${variant.name} call`].median / anchor).toFixed(1)}×, mcp list ${(rows[`${variant.name} mcp`].median / anchor).toFixed(1)}×\n`,
+				`  ratios to node -e 0 (median): tools ${(rows[`${variant.name} tools`].median / anchor).toFixed(1)}×, call ${(rows[`${variant.name} call`].median / anchor).toFixed(1)}×, mcp list ${(rows[`${variant.name} mcp`].median / anchor).toFixed(1)}×${langChain}\n`,
 			);
 		}
 	}

@@ -162,3 +162,25 @@ function langChainHelpers(): {
 	const nodeModules = dirname(dirname(requireHere.resolve('n8n-nodes-base/package.json')));
 	return requireHere(join(nodeModules, '@n8n/n8n-nodes-langchain/dist/utils/helpers.js'));
 }
+
+/** What a model is told of one tool: the part the comparisons with n8n check. */
+export interface ToolFace {
+	name: string;
+	description: string;
+	parameters: object;
+}
+
+/**
+ * The tools' faces keyed by `<source node> › <tool name>`, `$schema` left out (n8n's converter
+ * keeps the draft line, this package's drops it): compare ours with n8n's in one `toEqual`.
+ */
+export function toolFaces(
+	tools: ReadonlyArray<ToolFace & { sourceNodeName?: string }>,
+): Record<string, ToolFace> {
+	return Object.fromEntries(
+		tools.map(({ sourceNodeName, name, description, parameters }) => {
+			const { $schema: _draft, ...rest } = parameters as Record<string, unknown>;
+			return [`${sourceNodeName} › ${name}`, { name, description, parameters: rest }];
+		}),
+	);
+}

@@ -21,6 +21,7 @@ import { nestedUnderN8nAgent, nestedUnderOrchestrator, validatorMode } from './a
 import { humanReview } from './human-review.mjs';
 import { binaryInputScenario, modelSubNodeWithTool } from './chat-model-sub-nodes.mjs';
 import { callWorkflowTool } from './call-workflow-tool.mjs';
+import { orchestratorLangChainTools } from './langchain-tools.mjs';
 
 /**
  * @typedef {object} Scenario
@@ -206,6 +207,22 @@ export const scenarios = [
 		issue: 18,
 		needs: ['fake'],
 		run: binaryInputScenario({ via: 'builtin', file: 'pdf' }),
+	},
+	{
+		id: 'langchain-tools-engine',
+		title:
+			"AgentOrchestrator (engine) + n8n's Calculator and a JavaScript Code Tool (LangChain tool sub-nodes): n8n's schemas, each call a node run, the model reads 42 and the Code Tool's result",
+		issue: 24,
+		needs: ['fake'],
+		run: orchestratorLangChainTools('engine'),
+	},
+	{
+		id: 'langchain-tools-in-process',
+		title:
+			"AgentOrchestrator (in-process) + n8n's Calculator and a JavaScript Code Tool: the tools n8n's supplyData gives, called in-process",
+		issue: 24,
+		needs: ['fake'],
+		run: orchestratorLangChainTools('inProcess'),
 	},
 	{
 		id: 'call-workflow-tool-engine',

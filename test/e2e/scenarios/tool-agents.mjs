@@ -34,7 +34,7 @@ import {
  * @returns {Promise<any>} parsed run result
  * @throws {Error} when n8n reports the execution as failed
  */
-async function importAndExecute(scope, baseUrl, buildWorkflow) {
+export async function importAndExecute(scope, baseUrl, buildWorkflow) {
 	const n8n = await scope.run.cliN8n();
 	const credential = openRouterCredential(`cred-${scope.id}`.slice(0, 21), baseUrl);
 	await n8n.importCredentials([credential]);

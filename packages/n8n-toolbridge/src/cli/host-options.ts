@@ -1,5 +1,11 @@
 import type { ParseArgsConfig } from 'node:util';
-import type { LoadWorkflowToolsOptions, UnavailableTool } from 'n8n-nodes-toolbridge';
+import {
+	findAgentNames,
+	selectAgent,
+	type LoadWorkflowToolsOptions,
+	type UnavailableTool,
+	type WorkflowExport,
+} from 'n8n-nodes-toolbridge';
 import { ownNodeTypes } from './own-node-types';
 
 /** Options every workflow command shares. */
@@ -82,4 +88,15 @@ export function connectionFrom(
 export function skippedToolsText(tools: readonly UnavailableTool[]): string {
 	const lines = tools.map((tool) => `  - agent "${tool.agentName}": ${tool.message}`);
 	return `Skipped ${tools.length} tool${tools.length === 1 ? '' : 's'} that cannot be served (--skip-unavailable):\n${lines.join('\n')}\n`;
+}
+
+/**
+ * The agents a command serves: the one `--agent` names, else every top-level agent.
+ * @throws AgentNotFoundError when `--agent` names no agent, or the workflow has none.
+ */
+export function agentsToServe(workflow: WorkflowExport, agent: string | undefined): string[] {
+	if (agent !== undefined) return [selectAgent(workflow, agent).name];
+	const agents = findAgentNames(workflow);
+	if (agents.length === 0) selectAgent(workflow); // throws AgentNotFoundError with the usual message
+	return agents;
 }

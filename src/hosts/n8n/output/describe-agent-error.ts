@@ -52,6 +52,12 @@ const hints: Record<string, string> = {
 		"A connected node's type (or version) is not installed here, or cannot act as a tool.",
 	NODE_UNSUPPORTED:
 		'A connected node needs something only a running n8n instance offers (a trigger, a webhook, a task runner).',
+	TOOLS_UNAVAILABLE:
+		'Some connected tools cannot be served (the message names each, and the command that installs missing packages).',
+	PACKAGE_MISSING:
+		"A connected node's package is not installed here; the message gives the command that installs it.",
+	SUPPLY_FAILED:
+		"A connected tool sub-node could not supply its tool (its server unreachable, a credential missing); the message gives the node's own reason.",
 	CREDENTIAL_MISSING:
 		'A connected node uses a credential that was not provided. Select or create the credential on that node.',
 	PEER_DEPENDENCY_MISSING:

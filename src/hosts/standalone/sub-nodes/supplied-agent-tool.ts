@@ -5,6 +5,7 @@ import {
 	type LangChainToolLike,
 } from '../../../tools/agent-tool-from-langchain';
 import { nodeErrorText } from '../../../tools/tool-observation-text';
+import { toNodeRunError } from '../../../tools/to-node-run-error';
 import type { NodeRunGuard } from '../standalone-host';
 import { withCallSignal } from '../sub-workflows/call-signal';
 import type { WorkflowExport } from '../workflow-file';
@@ -31,7 +32,20 @@ export function suppliedAgentTool(
 	options: SuppliedAgentToolOptions,
 ): AgentTool {
 	const { node, workflow, guard } = options;
-	const langChain = agentToolFromLangChain(tool);
+	// n8n's tool answers its own failures as text; what it throws is told with the node's name.
+	const langChain = agentToolFromLangChain({
+		name: tool.name,
+		description: tool.description,
+		schema: tool.schema,
+		metadata: tool.metadata,
+		invoke: async (input: unknown, config?: Record<string, unknown>) => {
+			try {
+				return await tool.invoke(input, config);
+			} catch (error) {
+				throw new Error(thrownErrorText(node, error).replace(/^Error: /, ''));
+			}
+		},
+	});
 	// The call's signal reaches sub-workflows the tool starts (n8n's tool code does not pass it on).
 	const adapted: AgentTool = {
 		...langChain,
@@ -62,4 +76,26 @@ export function suppliedAgentTool(
 			);
 		},
 	};
+}
+
+/**
+ * What the model reads when n8n's tool throws (its own failures it answers as text): the node,
+ * the message with its cause (`fetch failed` says little without `connect ECONNREFUSED …`) and
+ * n8n's description.
+ */
+function thrownErrorText(node: INode, error: unknown): string {
+	const runError = toNodeRunError(error);
+	// `fetch failed` says little without what failed: add the first cause that says more.
+	for (
+		let cause = (error as { cause?: unknown } | null)?.cause;
+		typeof cause === 'object' && cause !== null;
+		cause = (cause as { cause?: unknown }).cause
+	) {
+		const message = (cause as { message?: unknown }).message;
+		if (typeof message === 'string' && message !== '' && !runError.message.includes(message)) {
+			runError.message = `${runError.message} (${message})`;
+			break;
+		}
+	}
+	return nodeErrorText(node.name, runError);
 }

@@ -1,9 +1,4 @@
-import {
-	findAgentNames,
-	openWorkflowSession,
-	readWorkflowInput,
-	selectAgent,
-} from 'n8n-nodes-toolbridge';
+import { openWorkflowSession, readWorkflowInput } from 'n8n-nodes-toolbridge';
 import { assertSafeBinding, DEFAULT_HOST } from '../../http/listen-address';
 import { privateNetworkGuard } from '../../network/private-network-guard';
 import { EXIT, type CliCommand } from '../cli-command';
@@ -11,6 +6,7 @@ import {
 	connectionFrom,
 	connectionOptions,
 	connectionOptionsHelp,
+	agentsToServe,
 	hostOptionsFrom,
 	skippedToolsText,
 	workflowOptions,
@@ -75,11 +71,7 @@ ${workflowOptionsHelp.replace(/\n {2}--json[^\n]*/, '').replace('the agent node,
 		assertSafeBinding(address, token, 'toolbridge serve --host 127.0.0.1');
 
 		const workflow = readWorkflowInput(positionals[0]);
-		const agents =
-			values.agent === undefined
-				? findAgentNames(workflow)
-				: [selectAgent(workflow, values.agent as string).name];
-		if (agents.length === 0) selectAgent(workflow); // throws AgentNotFoundError with the usual message
+		const agents = agentsToServe(workflow, values.agent as string | undefined);
 		const reported = new Set<string>();
 		const session = await openWorkflowSession(workflow, {
 			...hostOptionsFrom(values, io.env, io.stderr),

@@ -1,8 +1,6 @@
 import {
-	findAgentNames,
 	loadWorkflowTools,
 	readWorkflowInput,
-	selectAgent,
 	StandaloneHost,
 	ToolBuildError,
 	UnavailableToolsError,
@@ -14,6 +12,7 @@ import {
 } from 'n8n-nodes-toolbridge';
 import { EXIT, type CliCommand } from '../cli-command';
 import {
+	agentsToServe,
 	hostOptionsFrom,
 	skippedToolsText,
 	workflowOptions,
@@ -114,11 +113,7 @@ ${workflowOptionsHelp}`,
 		if (positionals.length !== 1)
 			throw new UsageError('Expected exactly one workflow file: toolbridge tools <workflow.json>');
 		const workflow = readWorkflowInput(positionals[0]);
-		const agents =
-			values.agent === undefined
-				? findAgentNames(workflow)
-				: [selectAgent(workflow, values.agent as string).name];
-		if (agents.length === 0) selectAgent(workflow); // throws AgentNotFoundError with the usual message
+		const agents = agentsToServe(workflow, values.agent as string | undefined);
 		const options = hostOptionsFrom(values, io.env, io.stderr);
 		const host = await StandaloneHost.create(options);
 		const loaded: WorkflowTools[] = [];
