@@ -62,6 +62,17 @@ const hints: Record<string, string> = {
 		'A connected node uses a credential that was not provided. Select or create the credential on that node.',
 	PEER_DEPENDENCY_MISSING:
 		"n8n's own libraries (zod, @langchain/core, n8n-workflow, n8n-core) were not found. Inside n8n they come with n8n; outside it, install n8n-toolbridge instead.",
+	// Sub-workflows in the standalone host (Call n8n Workflow Tool, Execute Workflow node).
+	SUB_WORKFLOW_NOT_FOUND:
+		'A sub-workflow was not among the given workflows. Export it from n8n and pass its folder with --workflows DIR (library: the workflows option).',
+	SUB_WORKFLOW_NO_TRIGGER:
+		'The sub-workflow has no Execute Workflow Trigger (nor a Manual or Chat Trigger) to start from. Add one.',
+	SUB_WORKFLOW_FAILED:
+		'A node of the sub-workflow failed; the message names the sub-workflow and the node. Run the sub-workflow on its own to see why.',
+	SUB_WORKFLOW_DEPTH:
+		'Workflows call workflows deeper than the limit (10): a workflow probably calls itself. Give the recursion a condition that ends it.',
+	SUB_WORKFLOW_WAITING:
+		'The sub-workflow stopped to wait (a Wait node, a form, a human review); outside n8n nothing can resume it. Remove the wait, or run the workflow in n8n.',
 	WORKFLOW_FILE_INVALID:
 		'The workflow file is not an n8n workflow export. Export it again from n8n ("Download").',
 	// Files sent with the prompt ("Binary Input").
