@@ -62,7 +62,6 @@ export class StandaloneHost {
 	private constructor(
 		readonly nodeTypes: StandaloneNodeTypes,
 		readonly credentialsHelper: StandaloneCredentialsHelper,
-		/** The exported workflows sub-workflow calls resolve against. */
 		readonly workflows: WorkflowLibrary,
 	) {}
 
@@ -79,11 +78,9 @@ export class StandaloneHost {
 			records: options.credentials,
 			env: options.env,
 		});
-		return new StandaloneHost(
-			nodeTypes,
-			new StandaloneCredentialsHelper(records, nodeTypes),
-			WorkflowLibrary.from(options.workflows, options.onNotice),
-		);
+		const credentials = new StandaloneCredentialsHelper(records, nodeTypes);
+		const workflows = WorkflowLibrary.from(options.workflows, options.onNotice);
+		return new StandaloneHost(nodeTypes, credentials, workflows);
 	}
 
 	/**
@@ -186,14 +183,11 @@ export class StandaloneHost {
 	 */
 	runnerFor(workflow: WorkflowExport, options: { guard?: NodeRunGuard } = {}): NodeRunner {
 		const { guard } = options;
+		const run: NodeRunner['run'] = (node, input, runOptions) =>
+			this.runNode(workflow, node, input, { ...runOptions, guard });
 		return {
 			describe: (node) => this.describe(node),
-			run: guard
-				? (node, input, runOptions) =>
-						guard({ workflow, node }, () =>
-							this.runNode(workflow, node, input, { ...runOptions, guard }),
-						)
-				: (node, input, runOptions) => this.runNode(workflow, node, input, runOptions),
+			run: guard ? (node, ...rest) => guard({ workflow, node }, () => run(node, ...rest)) : run,
 		};
 	}
 
@@ -223,8 +217,7 @@ export class StandaloneHost {
 	 * model's arguments). Node errors come back in the result, never thrown. When
 	 * `options.signal` aborts, the execution is cancelled the way n8n cancels one (the node's
 	 * cancel signal fires, so e.g. an HTTP request stops) and the result is a cancellation
-	 * error at once. Sub-workflows the node calls run in-process with the same credentials,
-	 * signal and `options.guard` (see `subWorkflowExecutor`).
+	 * error at once. Its sub-workflows share its credentials, signal and `options.guard`.
 	 */
 	async runNode(
 		workflowExport: WorkflowExport,
