@@ -295,16 +295,6 @@ async function main() {
 		listed.tools.map((tool) => tool.name).join(',') === 'Hash_text,MD5_text',
 		'toolbridge mcp answers tools/list',
 	);
-	const library = run(
-		'node',
-		[
-			'-e',
-			"const t = require('n8n-toolbridge'); console.log(['loadWorkflowTools', 'runWorkflowAgent', 'createMcpServer', 'serveOpenAI', 'privateNetworkGuard'].map((name) => name + ': ' + typeof t[name]).join(', '))",
-		],
-		{ cwd: user },
-	);
-	check(!library.stdout.includes('undefined'), 'require("n8n-toolbridge") gives the library');
-
 	// n8n's LangChain tool nodes: without the add-on, one message naming the nodes and the command.
 	const calculatorAgent = join(repo, 'fixtures/workflows/calculator-agent.json');
 	const missing = run('npx', ['--no-install', 'toolbridge', 'tools', calculatorAgent], {
@@ -355,6 +345,15 @@ async function main() {
 		{ cwd: user },
 	);
 	check(computed.stdout === '8\n', "toolbridge call runs n8n's Calculator: 2+2*3 = 8");
+	const library = run(
+		'node',
+		[
+			'-e',
+			"const t = require('n8n-toolbridge'); console.log(['loadWorkflowTools', 'runWorkflowAgent', 'createMcpServer', 'serveOpenAI', 'privateNetworkGuard'].map((name) => name + ': ' + typeof t[name]).join(', '))",
+		],
+		{ cwd: user },
+	);
+	check(!library.stdout.includes('undefined'), 'require("n8n-toolbridge") gives the library');
 
 	run(
 		'npm',
