@@ -250,9 +250,7 @@ describe('request options on the wire', () => {
 			  "model": "anthropic/claude-sonnet-4",
 			  "parallel_tool_calls": false,
 			  "presence_penalty": -0.5,
-			  "reasoning": {
-			    "effort": "low",
-			  },
+			  "reasoning_effort": "low",
 			  "seed": 7,
 			  "stop": [
 			    "END",

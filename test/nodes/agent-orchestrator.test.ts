@@ -131,7 +131,7 @@ describe('AgentOrchestrator node', () => {
 			model: 'test/model',
 			temperature: 0.2,
 			max_tokens: 99,
-			reasoning: { effort: 'low' },
+			reasoning_effort: 'low',
 		});
 		expect(fake.requests[0].body.messages[0]).toEqual({ role: 'system', content: 'Use tools.' });
 	});

@@ -1,4 +1,5 @@
 import type { ISupplyDataFunctions } from 'n8n-workflow';
+import { chatServerOf } from '../../../chat/chat-server';
 import { AgentConfigurationError } from '../../../errors/agent-configuration-error';
 import { chatConnectionFor } from '../settings/chat-connection-for';
 import { readCredentialConnection } from '../settings/read-credential-connection';
@@ -63,7 +64,10 @@ export async function readChatModelSettings(
 			'The model is empty. Pick one from the list or give a model id such as anthropic/claude-sonnet-4.',
 		);
 
-	const config: ToolbridgeNativeModel['config'] = { model: modelId };
+	const config: ToolbridgeNativeModel['config'] = {
+		model: modelId,
+		server: chatServerOf(connection),
+	};
 	for (const [key, value] of Object.entries(model.config))
 		if (value !== undefined) (config as Record<string, unknown>)[key] = value;
 	if (options.temperature !== undefined) config.temperature = options.temperature;

@@ -10,6 +10,7 @@ import { createLangChainModelCaller } from '../langchain/langchain-model-caller'
 import { readConnectedModel } from './read-connected-model';
 import { toolbridgeNativeModelOf } from '../chat-model/toolbridge-native-model';
 import { traceModelCalls, type ModelTraceContext } from '../chat-model/trace-model-calls';
+import { chatServerOf } from '../../../chat/chat-server';
 import { Redactor } from '../../../chat/redactor';
 import type { MemoryErrorPolicy } from '../memory/node-memory';
 import type { AgentOutputFormat } from '../../../agent/output-format/agent-output-item';
@@ -164,7 +165,13 @@ export async function readAgentNodeSettings(
 		model,
 		options.timeout,
 	);
-	return { ...common, connection, modelSource: 'built-in', secrets };
+	return {
+		...common,
+		config: { ...config, server: chatServerOf(connection) },
+		connection,
+		modelSource: 'built-in',
+		secrets,
+	};
 }
 
 /**
