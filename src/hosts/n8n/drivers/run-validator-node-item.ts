@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { ValidatorError } from '../../../agent/modes/validator/validator-error';
 import { inProcessAgentTool } from '../engine/in-process-agent-tool';
-import { resolveValidatorToolName } from '../../../agent/modes/validator/resolve-validator-tool-name';
+import { validatorConfigFor } from '../../../agent/modes/validator/validator-config-for';
 import { runValidator } from '../../../agent/modes/validator/run-validator';
 import { Redactor } from '../../../chat/redactor';
 import type { CallModel } from '../../../agent/call-model-step';
@@ -46,24 +46,6 @@ export async function runValidatorNodeItem(
 	const validator = readValidatorSettings((name, fallback) =>
 		context.getNodeParameter(name, itemIndex, fallback),
 	);
-	const toolName = resolveValidatorToolName(validator.tool, tools);
-	const {
-		model,
-		systemMessage,
-		fallbackModels,
-		providerPreferences,
-		promptCaching,
-		temperature,
-		maxTokens,
-		topP,
-		topK,
-		frequencyPenalty,
-		presencePenalty,
-		seed,
-		stop,
-		reasoning,
-		providerOptions,
-	} = settings.config;
 
 	const sink = new NodeEventSink(context, itemIndex);
 	const { memory, openStream } = await connectItemMemory(context, itemIndex, {
@@ -78,29 +60,8 @@ export async function runValidatorNodeItem(
 		for (const line of [...modelSourceNotes(settings), ...prompt.notes]) sink.debug(line);
 	const { state, result } = await runValidator({
 		input: {
-			config: {
-				// The full loop's model settings, in one place (validator parity).
-				...{
-					model,
-					fallbackModels,
-					providerPreferences,
-					promptCaching,
-					temperature,
-					maxTokens,
-					topP,
-					topK,
-					frequencyPenalty,
-					presencePenalty,
-					seed,
-					stop,
-					reasoning,
-					providerOptions,
-				},
-				systemMessage,
-				toolName,
-				maxAttempts: validator.maxAttempts,
-				validateOnly: validator.validateOnly,
-			},
+			// The full loop's model settings, from the one helper both hosts use (validator parity).
+			config: validatorConfigFor(settings.config, validator, tools),
 			prompt: prompt.prompt,
 			history,
 		},

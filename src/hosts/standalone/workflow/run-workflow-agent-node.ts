@@ -6,7 +6,7 @@ import type { AgentResult, AgentState } from '../../../agent/agent-state';
 import type { AgentTool } from '../../../tools/agent-tool';
 import { createChatModelCaller } from '../../../agent/create-chat-model-caller';
 import { enterAgentFrame, type AgentFrame } from '../../../agent/modes/nested/agent-frame';
-import { resolveValidatorToolName } from '../../../agent/modes/validator/resolve-validator-tool-name';
+import { validatorConfigFor } from '../../../agent/modes/validator/validator-config-for';
 import { runValidator } from '../../../agent/modes/validator/run-validator';
 import type { ValidatorResult } from '../../../agent/modes/validator/validator-state';
 import { agentOutputItem } from '../../../agent/output-format/agent-output-item';
@@ -119,16 +119,8 @@ export async function runWorkflowAgentNode(
 			.run(() =>
 				runValidator({
 					input: {
-						config: {
-							model: settings.config.model,
-							systemMessage: settings.config.systemMessage,
-							temperature: settings.config.temperature,
-							maxTokens: settings.config.maxTokens,
-							reasoning: settings.config.reasoning,
-							toolName: resolveValidatorToolName(validator?.tool, tools),
-							maxAttempts: validator?.maxAttempts,
-							validateOnly: validator?.validateOnly,
-						},
+						// Every model setting of the full loop, from the one helper both hosts use.
+						config: validatorConfigFor(settings.config, validator ?? {}, tools),
 						prompt: settings.prompt,
 					},
 					...driverOptions,
