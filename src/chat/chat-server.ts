@@ -54,3 +54,20 @@ export function chatServerOf(connection: { baseUrl: string; openRouter?: boolean
 export function chatServerCapabilities(server: ChatServer | undefined): ChatServerCapabilities {
 	return chatServers[server ?? 'openrouter'];
 }
+
+/**
+ * Where servers put a turn's reasoning text, in the order read: OpenRouter and Ollama
+ * `reasoning`; DeepSeek, vLLM, LM Studio and llama.cpp `reasoning_content`. Some servers
+ * send the same text under both names, so only the first one present counts. (OpenRouter's
+ * `reasoning_details`, kept for the round trip, win over both.)
+ */
+export const reasoningTextFields = ['reasoning', 'reasoning_content'] as const;
+
+/** The reasoning text of a stream delta or a message's extra fields: its first non-empty {@link reasoningTextFields} field. */
+export function reasoningTextIn(fields: Readonly<Record<string, unknown>> | undefined): string {
+	for (const field of reasoningTextFields) {
+		const value = fields?.[field];
+		if (typeof value === 'string' && value !== '') return value;
+	}
+	return '';
+}
