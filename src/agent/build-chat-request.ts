@@ -1,3 +1,4 @@
+import { toWireTool } from '../chat/tool-conversion';
 import type { ChatRequest, WireTool, WireToolChoice } from '../chat/types';
 import type { JsonSchema } from '../schema/json-schema';
 import { modelFamilyFromModelId, type ModelFamily } from '../schema/model-family';
@@ -93,14 +94,13 @@ function wireTools(tools: AgentState['tools'], family: ModelFamily): WireTool[] 
 	}
 	let wire = byFamily.get(family);
 	if (!wire) {
-		wire = tools.map((tool): WireTool => ({
-			type: 'function',
-			function: {
+		wire = tools.map((tool) =>
+			toWireTool({
 				name: tool.name,
 				description: tool.description,
 				parameters: shapedSchema(tool.parameters, family),
-			},
-		}));
+			}),
+		);
 		byFamily.set(family, wire);
 	}
 	return wire;

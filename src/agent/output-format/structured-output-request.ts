@@ -1,4 +1,5 @@
-import type { ChatMessage, ChatRequest, ContentPart, WireTool } from '../../chat/types';
+import { toWireTool } from '../../chat/tool-conversion';
+import type { ChatMessage, ChatRequest, ContentPart } from '../../chat/types';
 import type { JsonSchema } from '../../schema/json-schema';
 import { modelFamilies, type ModelFamily } from '../../schema/model-family';
 import { shapeToolSchema } from '../../schema/shape-tool-schema';
@@ -89,14 +90,14 @@ export function constrainOutputCall(
 		if (request.tools) request.tool_choice = 'none';
 		return;
 	}
-	const tool: WireTool = {
-		type: 'function',
-		function: {
+	const tool = toWireTool(
+		{
 			name: finalAnswerToolName,
 			description: `Gives the final answer (${name}). Its arguments are the answer.`,
-			parameters: shapeToolSchema(envelope.schema, { family }),
+			parameters: envelope.schema,
 		},
-	};
+		family,
+	);
 	request.tools = [...(request.tools ?? []), tool];
 	request.tool_choice = { type: 'function', function: { name: finalAnswerToolName } };
 	delete request.parallel_tool_calls;

@@ -1,4 +1,5 @@
-import type { ChatRequest, WireTool } from '../../../chat/types';
+import { toWireTool } from '../../../chat/tool-conversion';
+import type { ChatRequest } from '../../../chat/types';
 import { ValidatorError } from './validator-error';
 import { modelRequest } from '../../model-options';
 import type { ToolCallRequest } from '../../next-action';
@@ -62,10 +63,8 @@ export function buildValidatorRequest(state: ValidatorState): ChatRequest {
 			: state.tools.filter((tool) => tool.name === config.toolName);
 	// The same model settings as the full loop sends (one place: modelRequest).
 	return modelRequest(config, state.messages, (request) => {
-		request.tools = offered.map((tool): WireTool => ({
-			type: 'function',
-			function: { name: tool.name, description: tool.description, parameters: tool.parameters },
-		}));
+		// The canonical schemas, unshaped: the arguments are validated against exactly what is sent.
+		request.tools = offered.map((tool) => toWireTool(tool));
 		request.tool_choice =
 			config.toolName === undefined
 				? 'required'
