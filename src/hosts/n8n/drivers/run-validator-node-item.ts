@@ -1,21 +1,12 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { ValidatorError } from '../../../agent/modes/validator/validator-error';
-import { inProcessAgentTool } from '../engine/in-process-agent-tool';
 import { validatorConfigFor } from '../../../agent/modes/validator/validator-config-for';
 import { runValidator } from '../../../agent/modes/validator/run-validator';
-import { Redactor } from '../../../chat/redactor';
 import type { CallModel } from '../../../agent/call-model-step';
-import { loadConnectedTools } from '../langchain/load-connected-tools';
-import {
-	modelCallerOf,
-	modelSourceNotes,
-	readAgentNodeSettings,
-} from '../settings/read-agent-node-settings';
-import { NodeEventSink } from './node-event-sink';
-import { connectItemMemory } from '../memory/node-memory';
+import { modelCallerOf, modelSourceNotes } from '../settings/read-agent-node-settings';
+import { openNodeItem } from './open-node-item';
 import { validatorTranscript } from '../../../agent/modes/validator/validator-transcript';
 import { readValidatorSettings } from '../settings/read-mode-settings';
-import { readBinaryPrompt } from '../binary/read-binary-parts';
 import { readItemBatching, runItemBatches } from './run-item-batches';
 
 /** Test seam: replaces the chat client. */
@@ -39,22 +30,11 @@ export async function runValidatorNodeItem(
 	itemIndex: number,
 	options: RunValidatorNodeItemOptions = {},
 ): Promise<INodeExecutionData> {
-	const settings = await readAgentNodeSettings(context, itemIndex);
-	const prompt = await readBinaryPrompt(context, itemIndex, settings.prompt);
-	const redactor = new Redactor(settings.secrets);
-	const tools = (await loadConnectedTools(context, itemIndex)).map(inProcessAgentTool);
+	const { settings, prompt, redactor, tools, sink, memory, openStream, history } =
+		await openNodeItem(context, itemIndex);
 	const validator = readValidatorSettings((name, fallback) =>
 		context.getNodeParameter(name, itemIndex, fallback),
 	);
-
-	const sink = new NodeEventSink(context, itemIndex);
-	const { memory, openStream } = await connectItemMemory(context, itemIndex, {
-		policy: settings.memoryErrorPolicy,
-		debugLog: settings.debugLog,
-		redactor,
-		sink,
-	});
-	const history = await memory.load();
 	openStream();
 	if (settings.debugLog)
 		for (const line of [...modelSourceNotes(settings), ...prompt.notes]) sink.debug(line);

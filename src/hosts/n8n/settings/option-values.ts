@@ -1,4 +1,4 @@
-import { jsonSyntaxProblem } from '../../../chat/json-syntax-problem';
+import { parseJsonOption } from '../../../agent/parse-json-option';
 import { AgentConfigurationError } from '../../../errors/agent-configuration-error';
 
 /** A comma- or newline-separated list ("a, b"), without empty entries; absent: empty. */
@@ -46,7 +46,7 @@ export function readStopSequences(text: unknown): string[] {
 }
 
 /**
- * A JSON-object option (its text, or the object n8n already parsed); empty text or `{}`: undefined.
+ * A JSON-object option (its text, or the object n8n already parsed); absent, empty or `{}`: undefined.
  *
  * @throws {AgentConfigurationError} naming `setting` when the value is not a JSON object.
  */
@@ -55,19 +55,16 @@ export function readJsonObject(
 	setting: string,
 	example: string,
 ): Record<string, unknown> | undefined {
-	if (value === undefined || (typeof value === 'string' && value.trim() === '')) return undefined;
-	let parsed: unknown = value;
-	if (typeof value === 'string') {
-		try {
-			parsed = JSON.parse(value);
-		} catch (error) {
-			// Not the parser's error as the cause: its message quotes the text (header values, say).
-			throw new AgentConfigurationError(
+	const parsed = parseJsonOption(
+		value,
+		// Not the parser's error as the cause: its message quotes the text (header values, say).
+		(problem) =>
+			new AgentConfigurationError(
 				setting,
-				`${setting} must be a JSON object such as ${example}; found text that is not JSON: ${jsonSyntaxProblem(error)}`,
-			);
-		}
-	}
+				`${setting} must be a JSON object such as ${example}; found text that is not JSON: ${problem}`,
+			),
+	);
+	if (parsed === undefined) return undefined;
 	if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
 		throw new AgentConfigurationError(
 			setting,
