@@ -18,7 +18,12 @@ import { withCacheBreakpoints } from './prompt-cache-breakpoints';
  */
 export interface ModelSettings {
 	model: string;
-	/** The server the requests go to; absent: OpenRouter (see `ChatServer`). */
+	/**
+	 * The server the requests are built for; absent: OpenRouter (see `ChatServer`). The hosts'
+	 * readers set it from the connection; `runAgent` and `runValidator` take it from
+	 * `createChatModelCaller`'s `server` when it is absent. Driving `nextAction` yourself, set it
+	 * to your caller's `server`, and pass `fallbackModels` with each call.
+	 */
 	server?: ChatServer;
 	/** OpenRouter prompt caching: `cache_control` breakpoints on the system message and the latest long tool results, for families that need them. */
 	promptCaching?: boolean;
