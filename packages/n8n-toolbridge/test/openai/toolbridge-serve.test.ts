@@ -37,6 +37,8 @@ function hashingModel(request: FakeRequest) {
 	if (messages.at(-1)?.role === 'tool') return textReply(`Hash: ${lastToolResult(request)}`);
 	const word = /"([^"]+)"/.exec(messages.at(-1)?.content ?? '')?.[1] ?? 'nothing';
 	if (word === 'slow') return { ...textReply('Slow answer.'), chunkDelayMs: 400 };
+	// A model that repeats its own key, in deltas of 3 characters: the key is split across them.
+	if (word === 'leak') return textReply(`My key is ${apiKey}, as asked.`, { deltaSize: 3 });
 	return toolCallReply([
 		{ id: `call_${request.index}`, name: 'Hash_text', arguments: { text: word } },
 	]);
@@ -148,6 +150,22 @@ describe('toolbridge serve (openai client)', () => {
 			},
 		});
 		expect(new Set(chunks.map((chunk) => chunk.id)).size).toBe(1);
+	});
+
+	it('the model key never reaches the client, streamed (split across deltas) or not', async () => {
+		const messages = [{ role: 'user' as const, content: 'say "leak"' }];
+		const expected = 'My key is [REDACTED], as asked.';
+		const whole = await client.chat.completions.create({ model: 'Agent Orchestrator', messages });
+		expect(whole.choices[0].message.content).toBe(expected);
+		const stream = await client.chat.completions.create({
+			model: 'Agent Orchestrator',
+			messages,
+			stream: true,
+		});
+		const deltas: string[] = [];
+		for await (const chunk of stream) deltas.push(chunk.choices[0]?.delta.content ?? '');
+		expect(deltas.join('')).toBe(expected);
+		expect(deltas.join('')).not.toContain(apiKey.slice(0, 6));
 	});
 
 	it("error statuses in OpenAI's shape: 404 unknown model, 400 for client-side tools, 401 without the token", async () => {

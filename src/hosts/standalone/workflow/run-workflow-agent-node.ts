@@ -10,6 +10,7 @@ import { resolveValidatorToolName } from '../../../agent/modes/validator/resolve
 import { runValidator } from '../../../agent/modes/validator/run-validator';
 import type { ValidatorResult } from '../../../agent/modes/validator/validator-state';
 import { agentOutputItem } from '../../../agent/output-format/agent-output-item';
+import { redactingEventListener } from '../../../agent/redacting-event-listener';
 import { runAgent } from '../../../agent/run-agent';
 import { n8nAgentNodeType, readN8nAgentSettings } from './read-n8n-agent-settings';
 import { readOrchestratorSettings } from './read-orchestrator-settings';
@@ -63,9 +64,12 @@ export async function runWorkflowAgentNode(
 	input: WorkflowAgentNodeInput,
 ): Promise<WorkflowAgentNodeOutcome> {
 	const settings = await readAgentSettings(session, node, input);
-	// Only the outermost agent talks to the session; nested agents' lines reach it through the frame chain.
+	const redactor = session.redactor.with(settings.secrets);
+	// Only the outermost agent talks to the session; nested agents' lines reach it through the
+	// frame chain. Its streamed text is redacted on the way out (a key split across deltas too).
+	const outer = session.onEvent && redactingEventListener(session.onEvent, redactor);
 	const emit = (event: AgentEvent): void => {
-		if (frame.path.length === 1) session.onEvent?.(event);
+		if (frame.path.length === 1) outer?.onEvent(event);
 	};
 	const frame: AgentFrame = enterAgentFrame({
 		name: node.name,
@@ -87,10 +91,10 @@ export async function runWorkflowAgentNode(
 		guard: session.guard,
 	});
 	const callModel = createChatModelCaller(settings.connection);
-	const redactor = session.redactor.with(settings.secrets);
 	const debug = session.debug ?? settings.debugLog;
 	const onEvent = frame.forwardDebug(emit);
 	const finish = (usage?: Usage): Usage => {
+		outer?.flush();
 		const total = frame.finish(usage);
 		session.onAgentEnd?.({ agentName: node.name, path: frame.path, usage: total });
 		return total;
