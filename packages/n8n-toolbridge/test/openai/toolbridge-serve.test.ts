@@ -4,6 +4,7 @@
  * as the agent's own model server.
  */
 import { createHash } from 'node:crypto';
+import { connect } from 'node:net';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -214,6 +215,29 @@ describe('toolbridge serve (openai client)', () => {
 			'1',
 		);
 		expect((await slow).choices[0].message.content).toBe('Slow answer.');
+	});
+
+	it('a client that trickles its body holds no slot: others are served meanwhile', async () => {
+		const { hostname, port } = new URL(server.url);
+		const socket = connect(Number(port), hostname);
+		await new Promise((resolve) => socket.once('connect', resolve));
+		const body = JSON.stringify({
+			model: 'Agent Orchestrator',
+			messages: [{ role: 'user', content: 'hi' }],
+		});
+		socket.write(
+			`POST /v1/chat/completions HTTP/1.1\r\nHost: ${server.url.slice(7)}\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 10)}`,
+		);
+		try {
+			await new Promise((resolve) => setTimeout(resolve, 300));
+			const completion = await client.chat.completions.create({
+				model: 'Agent Orchestrator',
+				messages: [{ role: 'user', content: 'Hash "meanwhile"' }],
+			});
+			expect(completion.choices[0].message.content).toContain(sha256('meanwhile'));
+		} finally {
+			socket.destroy();
+		}
 	});
 });
 
