@@ -12,6 +12,7 @@ import type { ValidatorResult } from '../../../agent/modes/validator/validator-s
 import { agentOutputItem } from '../../../agent/output-format/agent-output-item';
 import { redactingEventListener } from '../../../agent/redacting-event-listener';
 import { runAgent } from '../../../agent/run-agent';
+import { captureContentFrom, startAgentTrace } from '../../../tracing/agent-trace';
 import { n8nAgentNodeType, readN8nAgentSettings } from './read-n8n-agent-settings';
 import { readOrchestratorSettings } from './read-orchestrator-settings';
 import type { ReadWorkflowAgentOptions, WorkflowAgentSettings } from './workflow-agent-settings';
@@ -86,21 +87,32 @@ export async function runWorkflowAgentNode(
 			`The prompt is empty: agent "${node.name}" reads the user's text ({{ $json.chatInput }}); give it as the prompt (--prompt TEXT).`,
 		);
 	}
-	const { tools } = buildAgentTools(session.workflow, node, session.host, {
+	// Spans (when an OpenTelemetry SDK is registered): this run, its model calls and tool calls.
+	const trace = startAgentTrace({
+		agentName: node.name,
+		model: settings.config.model,
+		baseUrl: settings.connection.baseUrl,
+		captureContent: captureContentFrom(session.connection.env),
+		redactor,
+		prompt: settings.prompt,
+	});
+	const tools = buildAgentTools(session.workflow, node, session.host, {
 		runNestedAgent: workflowNestedAgentRunner(session),
 		guard: session.guard,
-	});
-	const callModel = createChatModelCaller(settings.connection);
+	}).tools.map(trace.tool);
+	const callModel = trace.callModel(createChatModelCaller(settings.connection));
 	const debug = session.debug ?? settings.debugLog;
 	const onEvent = frame.forwardDebug(emit);
 	const finish = (usage?: Usage): Usage => {
 		outer?.flush();
 		const total = frame.finish(usage);
 		session.onAgentEnd?.({ agentName: node.name, path: frame.path, usage: total });
+		trace.end({ usage: total });
 		return total;
 	};
 	// A run that fails still spent tokens (tracked through onState): they go to the parent agent as well.
 	const finishOnFailure = (error: unknown): never => {
+		trace.fail(error);
 		finish();
 		throw redactor.error(error);
 	};
@@ -121,23 +133,25 @@ export async function runWorkflowAgentNode(
 		const validator = settings.validator;
 		const { result } = await frame
 			.run(() =>
-				runValidator({
-					input: {
-						config: {
-							model: settings.config.model,
-							systemMessage: settings.config.systemMessage,
-							temperature: settings.config.temperature,
-							maxTokens: settings.config.maxTokens,
-							reasoning: settings.config.reasoning,
-							toolName: resolveValidatorToolName(validator?.tool, tools),
-							maxAttempts: validator?.maxAttempts,
-							validateOnly: validator?.validateOnly,
+				trace.run(() =>
+					runValidator({
+						input: {
+							config: {
+								model: settings.config.model,
+								systemMessage: settings.config.systemMessage,
+								temperature: settings.config.temperature,
+								maxTokens: settings.config.maxTokens,
+								reasoning: settings.config.reasoning,
+								toolName: resolveValidatorToolName(validator?.tool, tools),
+								maxAttempts: validator?.maxAttempts,
+								validateOnly: validator?.validateOnly,
+							},
+							prompt: settings.prompt,
 						},
-						prompt: settings.prompt,
-					},
-					...driverOptions,
-					onState: frame.track,
-				}),
+						...driverOptions,
+						onState: frame.track,
+					}),
+				),
 			)
 			.catch(finishOnFailure);
 		return {
@@ -151,12 +165,14 @@ export async function runWorkflowAgentNode(
 
 	const outcome = await frame
 		.run(() =>
-			runAgent({
-				input: { config: settings.config, prompt: settings.prompt, history: input.history },
-				...driverOptions,
-				concurrency: settings.concurrency,
-				onState: frame.track,
-			}),
+			trace.run(() =>
+				runAgent({
+					input: { config: settings.config, prompt: settings.prompt, history: input.history },
+					...driverOptions,
+					concurrency: settings.concurrency,
+					onState: frame.track,
+				}),
+			),
 		)
 		.catch(finishOnFailure);
 	return {
