@@ -14,6 +14,7 @@ import {
 } from '../settings/read-agent-node-settings';
 import { agentOutputJson } from '../output/agent-output-json';
 import { NodeEventSink } from './node-event-sink';
+import { traceNodeAgent } from './trace-node-agent';
 import { readBinaryPrompt } from '../binary/read-binary-parts';
 
 /** Test seam: replaces the chat client (the node itself never passes it). */
@@ -45,7 +46,10 @@ export async function runAgentNodeItem(
 	const settings = await readAgentNodeSettings(context, itemIndex);
 	const prompt = await readBinaryPrompt(context, itemIndex, settings.prompt);
 	const redactor = new Redactor(settings.secrets);
-	const tools = (await loadConnectedTools(context, itemIndex)).map(inProcessAgentTool);
+	const trace = traceNodeAgent(context, settings, { prompt: prompt.prompt, redactor });
+	const tools = (await loadConnectedTools(context, itemIndex))
+		.map(inProcessAgentTool)
+		.map(trace.tool);
 	const sink = new NodeEventSink(context, itemIndex);
 	const { memory, openStream } = await connectItemMemory(context, itemIndex, {
 		policy: settings.memoryErrorPolicy,
@@ -70,26 +74,30 @@ export async function runAgentNodeItem(
 	try {
 		const outcome = await frame
 			.run(() =>
-				runAgent({
-					input: { config: settings.config, prompt: prompt.prompt, history },
-					tools,
-					callModel: options.callModel ?? modelCallerOf(settings),
-					signal: frame.signal,
-					onEvent: frame.forwardDebug(sink.onEvent),
-					concurrency: settings.concurrency,
-					debug: settings.debugLog,
-					redactor,
-					toolTimeoutMs: settings.toolTimeoutMs,
-					runTimeoutMs: settings.runTimeoutMs,
-					onState: frame.track,
-				}),
+				trace.run(() =>
+					runAgent({
+						input: { config: settings.config, prompt: prompt.prompt, history },
+						tools,
+						callModel: trace.callModel(options.callModel ?? modelCallerOf(settings)),
+						signal: frame.signal,
+						onEvent: frame.forwardDebug(sink.onEvent),
+						concurrency: settings.concurrency,
+						debug: settings.debugLog,
+						redactor,
+						toolTimeoutMs: settings.toolTimeoutMs,
+						runTimeoutMs: settings.runTimeoutMs,
+						onState: frame.track,
+					}),
+				),
 			)
 			.catch((error: unknown) => {
+				trace.fail(error);
 				// A run that fails still spent tokens: they go to the parent agent (if any) as well.
 				frame.finish();
 				throw redactor.error(error);
 			});
 		result = { ...outcome.result, usage: frame.finish(outcome.result.usage) };
+		trace.end({ usage: result.usage });
 		await memory.save(outcome.state.messages.slice(outcome.state.turnStart));
 	} finally {
 		sink.end();

@@ -4,6 +4,7 @@ import { inProcessAgentTool } from '../engine/in-process-agent-tool';
 import { resolveValidatorToolName } from '../../../agent/modes/validator/resolve-validator-tool-name';
 import { runValidator } from '../../../agent/modes/validator/run-validator';
 import { Redactor } from '../../../chat/redactor';
+import { traceNodeAgent } from './trace-node-agent';
 import type { CallModel } from '../../../agent/call-model-step';
 import { loadConnectedTools } from '../langchain/load-connected-tools';
 import {
@@ -42,7 +43,10 @@ export async function runValidatorNodeItem(
 	const settings = await readAgentNodeSettings(context, itemIndex);
 	const prompt = await readBinaryPrompt(context, itemIndex, settings.prompt);
 	const redactor = new Redactor(settings.secrets);
-	const tools = (await loadConnectedTools(context, itemIndex)).map(inProcessAgentTool);
+	const trace = traceNodeAgent(context, settings, { prompt: prompt.prompt, redactor });
+	const tools = (await loadConnectedTools(context, itemIndex))
+		.map(inProcessAgentTool)
+		.map(trace.tool);
 	const validator = readValidatorSettings((name, fallback) =>
 		context.getNodeParameter(name, itemIndex, fallback),
 	);
@@ -76,46 +80,52 @@ export async function runValidatorNodeItem(
 	openStream();
 	if (settings.debugLog)
 		for (const line of [...modelSourceNotes(settings), ...prompt.notes]) sink.debug(line);
-	const { state, result } = await runValidator({
-		input: {
-			config: {
-				// The full loop's model settings, in one place (validator parity).
-				...{
-					model,
-					fallbackModels,
-					providerPreferences,
-					promptCaching,
-					temperature,
-					maxTokens,
-					topP,
-					topK,
-					frequencyPenalty,
-					presencePenalty,
-					seed,
-					stop,
-					reasoning,
-					providerOptions,
+	const { state, result } = await trace
+		.run(() =>
+			runValidator({
+				input: {
+					config: {
+						// The full loop's model settings, in one place (validator parity).
+						...{
+							model,
+							fallbackModels,
+							providerPreferences,
+							promptCaching,
+							temperature,
+							maxTokens,
+							topP,
+							topK,
+							frequencyPenalty,
+							presencePenalty,
+							seed,
+							stop,
+							reasoning,
+							providerOptions,
+						},
+						systemMessage,
+						toolName,
+						maxAttempts: validator.maxAttempts,
+						validateOnly: validator.validateOnly,
+					},
+					prompt: prompt.prompt,
+					history,
 				},
-				systemMessage,
-				toolName,
-				maxAttempts: validator.maxAttempts,
-				validateOnly: validator.validateOnly,
-			},
-			prompt: prompt.prompt,
-			history,
-		},
-		tools,
-		callModel: options.callModel ?? modelCallerOf(settings),
-		signal: context.getExecutionCancelSignal?.(),
-		onEvent: sink.onEvent,
-		debug: settings.debugLog,
-		redactor,
-		toolTimeoutMs: settings.toolTimeoutMs,
-		runTimeoutMs: settings.runTimeoutMs,
-	}).catch((error: unknown) => {
-		sink.end();
-		throw redactor.error(error);
-	});
+				tools,
+				callModel: trace.callModel(options.callModel ?? modelCallerOf(settings)),
+				signal: context.getExecutionCancelSignal?.(),
+				onEvent: sink.onEvent,
+				debug: settings.debugLog,
+				redactor,
+				toolTimeoutMs: settings.toolTimeoutMs,
+				runTimeoutMs: settings.runTimeoutMs,
+			}),
+		)
+		.catch((error: unknown) => {
+			trace.fail(error);
+			sink.end();
+			throw redactor.error(error);
+		});
+	trace.end({ usage: result.usage });
 	// The turn as the next one (validator or full loop) reads it: the question, the accepted call, its result.
 	await memory.save(validatorTranscript(prompt.prompt, state));
 	sink.end();
