@@ -109,9 +109,11 @@ function tree(spans: CollectedSpan[], parent?: string, depth = 0): string[] {
 describe('toolbridge run --otel-endpoint', () => {
 	let collector: OtlpCollector;
 	let spans: CollectedSpan[];
+	let withContent: OtlpCollector;
 
 	beforeAll(async () => {
-		collector = await tracedRun();
+		// Both runs at once: two CLI processes, two collectors.
+		[collector, withContent] = await Promise.all([tracedRun(), tracedRun(['--otel-content'])]);
 		spans = collector.spans();
 	}, 120_000);
 
@@ -196,8 +198,7 @@ describe('toolbridge run --otel-endpoint', () => {
 			expect(everything).not.toContain(text);
 	});
 
-	it('--otel-content adds prompts, answers, tool arguments and results, still without secrets', async () => {
-		const withContent = await tracedRun(['--otel-content']);
+	it('--otel-content adds prompts, answers, tool arguments and results, still without secrets', () => {
 		const everything = withContent.requests.map((request) => request.body).join('\n');
 		expect(everything).not.toContain(coordinatorKey);
 		expect(everything).not.toContain(hashingKey);
@@ -212,7 +213,7 @@ describe('toolbridge run --otel-endpoint', () => {
 		expect(JSON.parse(coordinator.attributes['gen_ai.input.messages'] as string)).toEqual([
 			{ role: 'user', parts: [{ type: 'text', content: 'Write about owls and hash "owl"' }] },
 		]);
-	}, 120_000);
+	});
 });
 
 describe('the OTLP endpoint', () => {
