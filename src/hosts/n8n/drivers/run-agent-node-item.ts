@@ -50,7 +50,7 @@ export async function runAgentNodeItem(
 	const tools = (await loadConnectedTools(context, itemIndex))
 		.map(inProcessAgentTool)
 		.map(trace.tool);
-	const sink = new NodeEventSink(context, itemIndex);
+	const sink = new NodeEventSink(context, itemIndex, [], redactor);
 	const { memory, openStream } = await connectItemMemory(context, itemIndex, {
 		policy: settings.memoryErrorPolicy,
 		debugLog: settings.debugLog,

@@ -69,7 +69,7 @@ export async function runValidatorNodeItem(
 		providerOptions,
 	} = settings.config;
 
-	const sink = new NodeEventSink(context, itemIndex);
+	const sink = new NodeEventSink(context, itemIndex, [], redactor);
 	const { memory, openStream } = await connectItemMemory(context, itemIndex, {
 		policy: settings.memoryErrorPolicy,
 		debugLog: settings.debugLog,
