@@ -30,6 +30,8 @@ const packs = join(work, 'packs');
 const user = join(work, 'user');
 const bare = join(work, 'n8n-package-alone');
 const FORBIDDEN_IN_ROOT = [
+	// n8n's own copy inside n8n (an optional peer): a second copy of a newer minor gets a no-op tracer.
+	'@opentelemetry/api',
 	'@modelcontextprotocol/sdk',
 	'zod',
 	'@langchain/core',
