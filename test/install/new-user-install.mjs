@@ -3,7 +3,8 @@
 /**
  * A new user's install, as CI runs it after `npm ci && npm run build`:
  *
- *   npm pack --workspaces --include-workspace-root      (every tarball a user needs)
+ *   npm pack --workspace n8n-toolbridge --include-workspace-root   (every tarball a user needs;
+ *                                                    packages/real-clients is test-only)
  *   npm install --ignore-scripts ./*.tgz                 (into an empty folder)
  *   npx toolbridge tools … / npx toolbridge call … / npx toolbridge mcp (tools/list)
  *   require('n8n-toolbridge')
@@ -29,6 +30,8 @@ const packs = join(work, 'packs');
 const user = join(work, 'user');
 const bare = join(work, 'n8n-package-alone');
 const FORBIDDEN_IN_ROOT = [
+	// n8n's own copy inside n8n (an optional peer): a second copy of a newer minor gets a no-op tracer.
+	'@opentelemetry/api',
 	'@modelcontextprotocol/sdk',
 	'zod',
 	'@langchain/core',
@@ -139,7 +142,14 @@ async function main() {
 	const packed = JSON.parse(
 		run(
 			'npm',
-			['pack', '--workspaces', '--include-workspace-root', '--json', `--pack-destination=${packs}`],
+			[
+				'pack',
+				'--workspace',
+				'n8n-toolbridge',
+				'--include-workspace-root',
+				'--json',
+				`--pack-destination=${packs}`,
+			],
 			{ cwd: repo },
 		).stdout,
 	);

@@ -11,6 +11,8 @@ import {
 	type AgentNodeSettings,
 } from '../settings/read-agent-node-settings';
 import { NodeEventSink } from './node-event-sink';
+import { traceNodeAgent } from './trace-node-agent';
+import type { AgentTrace } from '../../../tracing/agent-trace';
 
 /** What an in-process driver runs one item with. */
 export interface OpenNodeItem {
@@ -26,12 +28,14 @@ export interface OpenNodeItem {
 	openStream: () => void;
 	/** The conversation the memory holds. */
 	history: ChatMessage[];
+	/** The item's OpenTelemetry spans (tools already traced; `run`, `callModel`, `end`, `fail` for the rest). */
+	trace: AgentTrace;
 }
 
 /**
  * Opens one item for an in-process driver (the full loop and validator mode): its settings,
- * prompt with binary parts, redactor, connected tools, event sink and memory, with the
- * history loaded (under the node's "On Memory Error" policy).
+ * prompt with binary parts, redactor, its spans, connected tools (traced), event sink and
+ * memory, with the history loaded (under the node's "On Memory Error" policy).
  *
  * @throws {AgentConfigurationError} for bad settings, and what the readers, the tools' and
  * the memory's sub-nodes throw (a memory error only with "On Memory Error: Fail").
@@ -43,8 +47,12 @@ export async function openNodeItem(
 	const settings = await readAgentNodeSettings(context, itemIndex);
 	const prompt = await readBinaryPrompt(context, itemIndex, settings.prompt);
 	const redactor = new Redactor(settings.secrets);
-	const tools = (await loadConnectedTools(context, itemIndex)).map(inProcessAgentTool);
-	const sink = new NodeEventSink(context, itemIndex);
+	const trace = traceNodeAgent(context, settings, { prompt: prompt.prompt, redactor });
+	const tools = (await loadConnectedTools(context, itemIndex))
+		.map(inProcessAgentTool)
+		.map(trace.tool);
+	// Streamed text is redacted too (a key the model repeats must not reach n8n's chat).
+	const sink = new NodeEventSink(context, itemIndex, [], redactor);
 	const { memory, openStream } = await connectItemMemory(context, itemIndex, {
 		policy: settings.memoryErrorPolicy,
 		debugLog: settings.debugLog,
@@ -52,5 +60,5 @@ export async function openNodeItem(
 		sink,
 	});
 	const history = await memory.load();
-	return { settings, prompt, redactor, tools, sink, memory, openStream, history };
+	return { settings, prompt, redactor, tools, sink, memory, openStream, history, trace };
 }

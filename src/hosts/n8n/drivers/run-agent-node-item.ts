@@ -33,7 +33,7 @@ export async function runAgentNodeItem(
 	itemIndex: number,
 	options: RunAgentNodeItemOptions = {},
 ): Promise<INodeExecutionData> {
-	const { settings, prompt, redactor, tools, sink, memory, openStream, history } =
+	const { settings, prompt, redactor, tools, sink, memory, openStream, history, trace } =
 		await openNodeItem(context, itemIndex);
 
 	// Nested agents (called as tools in-process) report their debug lines and usage to this run.
@@ -51,26 +51,30 @@ export async function runAgentNodeItem(
 	try {
 		const outcome = await frame
 			.run(() =>
-				runAgent({
-					input: { config: settings.config, prompt: prompt.prompt, history },
-					tools,
-					callModel: options.callModel ?? modelCallerOf(settings),
-					signal: frame.signal,
-					onEvent: frame.forwardDebug(sink.onEvent),
-					concurrency: settings.concurrency,
-					debug: settings.debugLog,
-					redactor,
-					toolTimeoutMs: settings.toolTimeoutMs,
-					runTimeoutMs: settings.runTimeoutMs,
-					onState: frame.track,
-				}),
+				trace.run(() =>
+					runAgent({
+						input: { config: settings.config, prompt: prompt.prompt, history },
+						tools,
+						callModel: trace.callModel(options.callModel ?? modelCallerOf(settings)),
+						signal: frame.signal,
+						onEvent: frame.forwardDebug(sink.onEvent),
+						concurrency: settings.concurrency,
+						debug: settings.debugLog,
+						redactor,
+						toolTimeoutMs: settings.toolTimeoutMs,
+						runTimeoutMs: settings.runTimeoutMs,
+						onState: frame.track,
+					}),
+				),
 			)
 			.catch((error: unknown) => {
+				trace.fail(error);
 				// A run that fails still spent tokens: they go to the parent agent (if any) as well.
 				frame.finish();
 				throw redactor.error(error);
 			});
 		result = { ...outcome.result, usage: frame.finish(outcome.result.usage) };
+		trace.end({ usage: result.usage });
 		await memory.save(outcome.state.messages.slice(outcome.state.turnStart));
 	} finally {
 		sink.end();

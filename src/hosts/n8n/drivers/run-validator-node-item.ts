@@ -30,7 +30,7 @@ export async function runValidatorNodeItem(
 	itemIndex: number,
 	options: RunValidatorNodeItemOptions = {},
 ): Promise<INodeExecutionData> {
-	const { settings, prompt, redactor, tools, sink, memory, openStream, history } =
+	const { settings, prompt, redactor, tools, sink, memory, openStream, history, trace } =
 		await openNodeItem(context, itemIndex);
 	const validator = readValidatorSettings((name, fallback) =>
 		context.getNodeParameter(name, itemIndex, fallback),
@@ -38,25 +38,31 @@ export async function runValidatorNodeItem(
 	openStream();
 	if (settings.debugLog)
 		for (const line of [...modelSourceNotes(settings), ...prompt.notes]) sink.debug(line);
-	const { state, result } = await runValidator({
-		input: {
-			// The full loop's model settings, from the one helper both hosts use (validator parity).
-			config: validatorConfigFor(settings.config, validator, tools),
-			prompt: prompt.prompt,
-			history,
-		},
-		tools,
-		callModel: options.callModel ?? modelCallerOf(settings),
-		signal: context.getExecutionCancelSignal?.(),
-		onEvent: sink.onEvent,
-		debug: settings.debugLog,
-		redactor,
-		toolTimeoutMs: settings.toolTimeoutMs,
-		runTimeoutMs: settings.runTimeoutMs,
-	}).catch((error: unknown) => {
-		sink.end();
-		throw redactor.error(error);
-	});
+	const { state, result } = await trace
+		.run(() =>
+			runValidator({
+				input: {
+					// The full loop's model settings, from the one helper both hosts use (validator parity).
+					config: validatorConfigFor(settings.config, validator, tools),
+					prompt: prompt.prompt,
+					history,
+				},
+				tools,
+				callModel: trace.callModel(options.callModel ?? modelCallerOf(settings)),
+				signal: context.getExecutionCancelSignal?.(),
+				onEvent: sink.onEvent,
+				debug: settings.debugLog,
+				redactor,
+				toolTimeoutMs: settings.toolTimeoutMs,
+				runTimeoutMs: settings.runTimeoutMs,
+			}),
+		)
+		.catch((error: unknown) => {
+			trace.fail(error);
+			sink.end();
+			throw redactor.error(error);
+		});
+	trace.end({ usage: result.usage });
 	// The turn as the next one (validator or full loop) reads it: the question, the accepted call, its result.
 	await memory.save(validatorTranscript(prompt.prompt, state));
 	sink.end();

@@ -10,7 +10,9 @@ import { validatorConfigFor } from '../../../agent/modes/validator/validator-con
 import { runValidator } from '../../../agent/modes/validator/run-validator';
 import type { ValidatorResult } from '../../../agent/modes/validator/validator-state';
 import { agentOutputItem } from '../../../agent/output-format/agent-output-item';
+import { redactingEventListener } from '../../../agent/redacting-event-listener';
 import { runAgent } from '../../../agent/run-agent';
+import { captureContentFrom, startAgentTrace } from '../../../tracing/agent-trace';
 import { n8nAgentNodeType, readN8nAgentSettings } from './read-n8n-agent-settings';
 import { readOrchestratorSettings } from './read-orchestrator-settings';
 import type { ReadWorkflowAgentOptions, WorkflowAgentSettings } from './workflow-agent-settings';
@@ -63,9 +65,12 @@ export async function runWorkflowAgentNode(
 	input: WorkflowAgentNodeInput,
 ): Promise<WorkflowAgentNodeOutcome> {
 	const settings = await readAgentSettings(session, node, input);
-	// Only the outermost agent talks to the session; nested agents' lines reach it through the frame chain.
+	const redactor = session.redactor.with(settings.secrets);
+	// Only the outermost agent talks to the session; nested agents' lines reach it through the
+	// frame chain. Its streamed text is redacted on the way out (a key split across deltas too).
+	const outer = session.onEvent && redactingEventListener(session.onEvent, redactor);
 	const emit = (event: AgentEvent): void => {
-		if (frame.path.length === 1) session.onEvent?.(event);
+		if (frame.path.length === 1) outer?.onEvent(event);
 	};
 	const frame: AgentFrame = enterAgentFrame({
 		name: node.name,
@@ -82,21 +87,32 @@ export async function runWorkflowAgentNode(
 			`The prompt is empty: agent "${node.name}" reads the user's text ({{ $json.chatInput }}); give it as the prompt (--prompt TEXT).`,
 		);
 	}
-	const { tools } = buildAgentTools(session.workflow, node, session.host, {
+	// Spans (when an OpenTelemetry SDK is registered): this run, its model calls and tool calls.
+	const trace = startAgentTrace({
+		agentName: node.name,
+		model: settings.config.model,
+		baseUrl: settings.connection.baseUrl,
+		captureContent: captureContentFrom(session.connection.env),
+		redactor,
+		prompt: settings.prompt,
+	});
+	const tools = buildAgentTools(session.workflow, node, session.host, {
 		runNestedAgent: workflowNestedAgentRunner(session),
 		guard: session.guard,
-	});
-	const callModel = createChatModelCaller(settings.connection);
-	const redactor = session.redactor.with(settings.secrets);
+	}).tools.map(trace.tool);
+	const callModel = trace.callModel(createChatModelCaller(settings.connection));
 	const debug = session.debug ?? settings.debugLog;
 	const onEvent = frame.forwardDebug(emit);
 	const finish = (usage?: Usage): Usage => {
+		outer?.flush();
 		const total = frame.finish(usage);
 		session.onAgentEnd?.({ agentName: node.name, path: frame.path, usage: total });
+		trace.end({ usage: total });
 		return total;
 	};
 	// A run that fails still spent tokens (tracked through onState): they go to the parent agent as well.
 	const finishOnFailure = (error: unknown): never => {
+		trace.fail(error);
 		finish();
 		throw redactor.error(error);
 	};
@@ -117,15 +133,17 @@ export async function runWorkflowAgentNode(
 		const validator = settings.validator;
 		const { result } = await frame
 			.run(() =>
-				runValidator({
-					input: {
-						// Every model setting of the full loop, from the one helper both hosts use.
-						config: validatorConfigFor(settings.config, validator ?? {}, tools),
-						prompt: settings.prompt,
-					},
-					...driverOptions,
-					onState: frame.track,
-				}),
+				trace.run(() =>
+					runValidator({
+						input: {
+							// Every model setting of the full loop, from the one helper both hosts use.
+							config: validatorConfigFor(settings.config, validator ?? {}, tools),
+							prompt: settings.prompt,
+						},
+						...driverOptions,
+						onState: frame.track,
+					}),
+				),
 			)
 			.catch(finishOnFailure);
 		return {
@@ -139,12 +157,14 @@ export async function runWorkflowAgentNode(
 
 	const outcome = await frame
 		.run(() =>
-			runAgent({
-				input: { config: settings.config, prompt: settings.prompt, history: input.history },
-				...driverOptions,
-				concurrency: settings.concurrency,
-				onState: frame.track,
-			}),
+			trace.run(() =>
+				runAgent({
+					input: { config: settings.config, prompt: settings.prompt, history: input.history },
+					...driverOptions,
+					concurrency: settings.concurrency,
+					onState: frame.track,
+				}),
+			),
 		)
 		.catch(finishOnFailure);
 	return {
