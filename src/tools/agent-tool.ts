@@ -1,5 +1,6 @@
 import type { JsonSchema } from '../schema/json-schema';
 import type { ToolSchema } from '../schema/build-tool-schema';
+import type { ToolReview } from './tool-review';
 
 /** What a tool hands back to the agent: the text the model reads, and whether it is an error. */
 export interface ToolObservation {
@@ -20,6 +21,11 @@ export interface ToolObservation {
 export interface ToolInvokeOptions {
 	toolCallId: string;
 	signal?: AbortSignal;
+	/**
+	 * This call's human review already happened and approved it (a tool behind a review gate
+	 * then runs without asking again; see {@link AgentTool.review}).
+	 */
+	reviewed?: true;
 }
 
 /**
@@ -42,6 +48,11 @@ export interface AgentTool {
 	nodeType?: string;
 	/** True for a nested agent: a call runs another agent's whole loop. */
 	nestedAgent?: true;
+	/**
+	 * Set for a tool behind a human-review gate (an n8n `…HitlTool` node): each call is
+	 * approved first (`gateToolWithReview`); a tool's time limit starts after the approval.
+	 */
+	review?: ToolReview;
 	invoke(args: Record<string, unknown>, options: ToolInvokeOptions): Promise<ToolObservation>;
 }
 

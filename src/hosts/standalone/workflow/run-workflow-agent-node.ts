@@ -85,6 +85,7 @@ export async function runWorkflowAgentNode(
 	const { tools } = buildAgentTools(session.workflow, node, session.host, {
 		runNestedAgent: workflowNestedAgentRunner(session),
 		guard: session.guard,
+		review: session.review,
 	});
 	const callModel = createChatModelCaller(settings.connection);
 	const redactor = session.redactor.with(settings.secrets);
