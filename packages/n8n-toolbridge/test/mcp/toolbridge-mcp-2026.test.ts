@@ -149,7 +149,7 @@ describe('toolbridge mcp --http, MCP 2026-07-28 (SDK v2 client)', () => {
 			}),
 		});
 		expect(response.status).toBe(200);
-		expect((await response.json()).result).toMatchObject({
+		expect(((await response.json()) as { result: unknown }).result).toMatchObject({
 			resultType: 'complete',
 			ttlMs: 60_000,
 			cacheScope: 'public',

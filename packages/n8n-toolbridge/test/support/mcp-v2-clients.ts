@@ -21,11 +21,9 @@ function newClient(era: ClientEra, approval: ApprovalAnswer): Client {
 		},
 	);
 	if (approval !== 'none') {
-		client.setRequestHandler('elicitation/create', async () =>
-			approval === 'approve'
-				? { action: 'accept', content: { approve: true } }
-				: { action: 'accept', content: { approve: false, reason: 'wrong release' } },
-		);
+		const content: Record<string, string | boolean> =
+			approval === 'approve' ? { approve: true } : { approve: false, reason: 'wrong release' };
+		client.setRequestHandler('elicitation/create', async () => ({ action: 'accept', content }));
 	}
 	return client;
 }
