@@ -26,9 +26,9 @@ function signingModel({ index, body }: FakeRequest) {
 		return toolCallReply([
 			{ id: 'call_sign', name: 'Sign_release', arguments: { text: 'v2.0.0' } },
 		]);
-	const tool = (body.messages as Array<{ role: string; content: string }>).findLast(
-		(message) => message.role === 'tool',
-	);
+	const tool = (body.messages as Array<{ role: string; content: string }>)
+		.filter((message) => message.role === 'tool')
+		.at(-1);
 	return textReply(`Tool: ${tool?.content}`);
 }
 
