@@ -1,5 +1,4 @@
 #!/usr/bin/env node
-// @ts-check
 /**
  * `npm run test:clients`: MCP clients no one here wrote, against the built `toolbridge mcp`
  * with fixtures/workflows/crypto-agent.json (real n8n Crypto nodes), over stdio and Streamable
