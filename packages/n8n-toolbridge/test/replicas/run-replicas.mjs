@@ -58,7 +58,9 @@ async function main() {
 	const started = performance.now();
 	const replicas = await Promise.all([startReplica(), startReplica(), startReplica()]);
 	await Promise.all(replicas.map((replica) => waitReady(replica.port)));
-	console.log(`3 replicas ready in ${Math.round(performance.now() - started)} ms (ports ${replicas.map((replica) => replica.port).join(', ')})`);
+	console.log(
+		`3 replicas ready in ${Math.round(performance.now() - started)} ms (ports ${replicas.map((replica) => replica.port).join(', ')})`,
+	);
 
 	let next = 0;
 	const proxy = http.createServer(async (request, response) => {
@@ -69,7 +71,13 @@ async function main() {
 			const replica = replicas[next++ % replicas.length];
 			const outcome = await new Promise((resolvePromise) => {
 				const upstream = http.request(
-					{ host: '127.0.0.1', port: replica.port, method: request.method, path: request.url, headers: request.headers },
+					{
+						host: '127.0.0.1',
+						port: replica.port,
+						method: request.method,
+						path: request.url,
+						headers: request.headers,
+					},
 					(answer) => {
 						replica.served++;
 						response.writeHead(answer.statusCode ?? 502, answer.headers);
@@ -81,7 +89,11 @@ async function main() {
 				// Refused: nothing reached the replica, the next one may take the request. Any other
 				// failure: the request may have been received (and the tool run): no retry.
 				upstream.on('error', (error) =>
-					resolvePromise(/** @type {NodeJS.ErrnoException} */ (error).code === 'ECONNREFUSED' ? 'refused' : 'broken'),
+					resolvePromise(
+						/** @type {NodeJS.ErrnoException} */ (error).code === 'ECONNREFUSED'
+							? 'refused'
+							: 'broken',
+					),
 				);
 				upstream.end(body);
 			});
@@ -90,7 +102,9 @@ async function main() {
 		}
 		response.writeHead(502).end();
 	});
-	await new Promise((resolvePromise) => proxy.listen(0, '127.0.0.1', () => resolvePromise(undefined)));
+	await new Promise((resolvePromise) =>
+		proxy.listen(0, '127.0.0.1', () => resolvePromise(undefined)),
+	);
 	const address = /** @type {import('node:net').AddressInfo} */ (proxy.address());
 	const url = new URL(`http://127.0.0.1:${address.port}/mcp`);
 
@@ -126,7 +140,9 @@ async function main() {
 
 	for (let call = 1; call <= CALLS; call++) {
 		if (call === KILL_BEFORE) {
-			const exited = new Promise((resolvePromise) => replicas[1].child.once('exit', resolvePromise));
+			const exited = new Promise((resolvePromise) =>
+				replicas[1].child.once('exit', resolvePromise),
+			);
 			replicas[1].child.kill('SIGKILL');
 			await exited;
 			console.log(`replica #2 killed before call ${call}`);
@@ -154,8 +170,12 @@ async function main() {
 		failed += client.failures.length;
 		await client.close().catch(() => undefined);
 	}
-	console.log(`requests answered per replica: ${replicas.map((replica) => replica.served).join(', ')} (#2 killed before call ${KILL_BEFORE})`);
-	const calledOn = replicas.map((replica) => (replica.stderr().match(/tools\/call Hash_text → ok/g) ?? []).length);
+	console.log(
+		`requests answered per replica: ${replicas.map((replica) => replica.served).join(', ')} (#2 killed before call ${KILL_BEFORE})`,
+	);
+	const calledOn = replicas.map(
+		(replica) => (replica.stderr().match(/tools\/call Hash_text → ok/g) ?? []).length,
+	);
 	console.log(`tool calls run per replica: ${calledOn.join(', ')}`);
 	if (calledOn.some((count) => count === 0)) {
 		console.log('FAIL: a replica ran no tool call (the calls did not spread)');
@@ -163,7 +183,9 @@ async function main() {
 	}
 	for (const replica of replicas) replica.child.kill();
 	proxy.close();
-	console.log(failed === 0 ? `PASS: ${clients.length * CALLS} calls, 0 failed` : `FAIL: ${failed} failed`);
+	console.log(
+		failed === 0 ? `PASS: ${clients.length * CALLS} calls, 0 failed` : `FAIL: ${failed} failed`,
+	);
 	process.exitCode = failed === 0 ? 0 : 1;
 }
 
