@@ -30,6 +30,7 @@ const user = join(work, 'user');
 const bare = join(work, 'n8n-package-alone');
 const FORBIDDEN_IN_ROOT = [
 	'@modelcontextprotocol/sdk',
+	'@modelcontextprotocol/server',
 	'zod',
 	'@langchain/core',
 	'n8n-core',
@@ -177,7 +178,7 @@ async function main() {
 			'n8n-nodes-base',
 			'@langchain/core',
 			'zod',
-			'@modelcontextprotocol/sdk',
+			'@modelcontextprotocol/server',
 			'n8n-nodes-toolbridge',
 		].every((name) => name in standalone.dependencies),
 		"n8n-toolbridge has n8n's libraries, the MCP SDK and the n8n package as dependencies",
