@@ -8,6 +8,9 @@
  *   call       process start → `toolbridge call <workflow> Hash_text` has run the Crypto node
  *   mcp list   process start → the answer to MCP tools/list (initialize, then tools/list,
  *              written to stdin at once) over stdio
+ *   mcp open   process start → the answer to the opening request over stdio: server/discover
+ *              (MCP 2026-07-28) and initialize (2025), answered before n8n loads (target
+ *              ≤ 400 ms on Node 20)
  *
  * Anchors measured in the same run: `node -e 0` (the runtime's own start), and — when the
  * e2e cache holds n8n 2.41.1 (npm run test:e2e installs it) — `n8n execute` of the same
@@ -89,6 +92,53 @@ function timeMcpList(node, env) {
 		});
 		send({ jsonrpc: '2.0', method: 'notifications/initialized' });
 		send({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} });
+	});
+}
+
+const DISCOVER = {
+	jsonrpc: '2.0',
+	id: 1,
+	method: 'server/discover',
+	params: {
+		_meta: {
+			'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+			'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1' },
+			'io.modelcontextprotocol/clientCapabilities': {},
+		},
+	},
+};
+const INITIALIZE = {
+	jsonrpc: '2.0',
+	id: 1,
+	method: 'initialize',
+	params: {
+		protocolVersion: '2025-06-18',
+		capabilities: {},
+		clientInfo: { name: 'bench', version: '1' },
+	},
+};
+
+/**
+ * Process start → the answer to an MCP opening request over stdio.
+ * @param {string} node @param {NodeJS.ProcessEnv} env @param {object} opening
+ * @returns {Promise<{ wall: number, cpu: number }>}
+ */
+function timeMcpOpening(node, env, opening) {
+	return new Promise((resolvePromise, reject) => {
+		const started = performance.now();
+		const child = spawn(node, [bin, 'mcp', workflow], { cwd: repo, env });
+		let buffer = '';
+		let stderr = '';
+		child.stderr.on('data', (data) => (stderr += data));
+		child.on('exit', (code) => code && reject(new Error(`mcp exited ${code}:\n${stderr}`)));
+		child.stdout.on('data', (data) => {
+			buffer += data;
+			if (!buffer.includes('"id":1')) return;
+			const wall = performance.now() - started;
+			child.kill();
+			resolvePromise({ wall, cpu: Number.NaN });
+		});
+		child.stdin.write(`${JSON.stringify(opening)}\n`);
 	});
 }
 
@@ -186,12 +236,20 @@ async function main() {
 					variant.env,
 				),
 			);
+			rows[`${variant.name} discover`] = await series(
+				'toolbridge mcp: start → server/discover answer',
+				() => timeMcpOpening(node, variant.env, DISCOVER),
+			);
+			rows[`${variant.name} initialize`] = await series(
+				'toolbridge mcp: start → initialize answer',
+				() => timeMcpOpening(node, variant.env, INITIALIZE),
+			);
 			rows[`${variant.name} mcp`] = await series('toolbridge mcp: start → tools/list answer', () =>
 				timeMcpList(node, variant.env),
 			);
 			const anchor = rows[`${variant.name} node`].median;
 			console.log(
-				`  ratios to node -e 0 (median): tools ${(rows[`${variant.name} tools`].median / anchor).toFixed(1)}×, call ${(rows[`${variant.name} call`].median / anchor).toFixed(1)}×, mcp list ${(rows[`${variant.name} mcp`].median / anchor).toFixed(1)}×\n`,
+				`  ratios to node -e 0 (median): tools ${(rows[`${variant.name} tools`].median / anchor).toFixed(1)}×, call ${(rows[`${variant.name} call`].median / anchor).toFixed(1)}×, mcp discover ${(rows[`${variant.name} discover`].median / anchor).toFixed(1)}×, mcp list ${(rows[`${variant.name} mcp`].median / anchor).toFixed(1)}×\n`,
 			);
 		}
 	}

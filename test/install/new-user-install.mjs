@@ -33,6 +33,7 @@ const FORBIDDEN_IN_ROOT = [
 	// n8n's own copy inside n8n (an optional peer): a second copy of a newer minor gets a no-op tracer.
 	'@opentelemetry/api',
 	'@modelcontextprotocol/sdk',
+	'@modelcontextprotocol/server',
 	'zod',
 	'@langchain/core',
 	'n8n-core',
@@ -187,7 +188,7 @@ async function main() {
 			'n8n-nodes-base',
 			'@langchain/core',
 			'zod',
-			'@modelcontextprotocol/sdk',
+			'@modelcontextprotocol/server',
 			'n8n-nodes-toolbridge',
 		].every((name) => name in standalone.dependencies),
 		"n8n-toolbridge has n8n's libraries, the MCP SDK and the n8n package as dependencies",

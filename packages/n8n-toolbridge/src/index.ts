@@ -5,9 +5,14 @@
  * libraries along, so it works outside n8n.
  */
 export * from 'n8n-nodes-toolbridge';
-// MCP server (official SDK)
-export { createMcpServer } from './mcp/create-mcp-server';
-export type { McpServerOptions } from './mcp/create-mcp-server';
+// MCP server (official SDK v2: 2026-07-28 and 2025 clients, stateless over HTTP)
+export { createMcpServer, mcpServerFactory } from './mcp/create-mcp-server';
+export type { McpServerOptions, McpServerFactory } from './mcp/create-mcp-server';
+export { workflowServerDescription } from './mcp/mcp-description';
+export type { McpServerDescription } from './mcp/mcp-description';
+export { toolAnnotations, annotationsFromNotes } from './mcp/tool-annotations';
+export type { McpToolAnnotations } from './mcp/tool-annotations';
+export { toJsonSchema2020 } from './mcp/json-schema-2020';
 export { mcpToolFromAgentTool } from './mcp/mcp-tool';
 export type { McpTool, McpToolCallContext } from './mcp/mcp-tool';
 export { workflowAgentMcpTool } from './mcp/workflow-agent-tool';
@@ -15,6 +20,7 @@ export type { WorkflowAgentToolOptions } from './mcp/workflow-agent-tool';
 export { toolCallResult } from './mcp/tool-call-result';
 export type { ToolCallResult } from './mcp/tool-call-result';
 export { serveMcpStdio } from './mcp/serve-mcp-stdio';
+export type { McpStdioOptions } from './mcp/serve-mcp-stdio';
 export { serveMcpHttp } from './mcp/serve-mcp-http';
 export type { McpHttpOptions } from './mcp/serve-mcp-http';
 // OpenAI-compatible server

@@ -11,6 +11,8 @@ import { toolDescriptionError } from '../../tools/compile-tool-schema';
 import { createNodeAsTool } from '../../tools/create-node-as-tool';
 import { toLangChainTool } from '../../tools/langchain-tool-view';
 import { resolveDetachedExpression } from './resolve-detached-expression';
+import { isReviewGateNode, reviewGateSpec } from './review-gate';
+import { gateToolWithReview, type ToolReviewer } from '../../tools/tool-review';
 import { StandaloneHost, type NodeRunGuard, type StandaloneHostOptions } from './standalone-host';
 import {
 	findToolNodes,
@@ -43,6 +45,12 @@ export interface LoadWorkflowToolsOptions extends StandaloneHostOptions {
 	 * needed.
 	 */
 	runNestedAgent?: WorkflowNestedAgentRunner;
+	/**
+	 * Approves calls of tools behind an n8n human-review gate (a `…HitlTool` node between
+	 * the tools and the agent): each such call asks it first. Without it those calls are
+	 * refused (an error observation saying nobody can review), never run unreviewed.
+	 */
+	review?: ToolReviewer;
 }
 
 /** Runs the nested agent `node` of a workflow on a prompt (its `$fromAI` markers already filled). */
@@ -107,7 +115,9 @@ export async function loadWorkflowTools(
  * The tools of one agent node of a loaded workflow: every enabled node connected to its
  * `ai_tool` input, as a bridge tool running the real node, or — for a nested
  * AgentOrchestrator — the tool its modes code builds from its own parameters (name by
- * n8n's rule, its Tool Description, arguments from its prompt's `$fromAI`).
+ * n8n's rule, its Tool Description, arguments from its prompt's `$fromAI`). A human-review
+ * gate (n8n's `…HitlTool` node) is not a tool itself: the tools on its own `ai_tool` input
+ * are, each asking `review` before it runs (see `gateToolWithReview`).
  *
  * @throws NodeTypeNotFoundError when a tool node's type is not installed.
  * @throws ToolBuildError on `$fromAI` problems (unless `onBuildError: 'collect'`).
@@ -116,38 +126,43 @@ export function buildAgentTools(
 	workflow: WorkflowExport,
 	agentNode: INode,
 	host: StandaloneHost,
-	options: Pick<LoadWorkflowToolsOptions, 'onBuildError' | 'runNestedAgent' | 'guard'> = {},
+	options: Pick<
+		LoadWorkflowToolsOptions,
+		'onBuildError' | 'runNestedAgent' | 'guard' | 'review'
+	> = {},
 ): Pick<WorkflowTools, 'tools' | 'problems'> {
 	const runner = host.runnerFor(workflow, { guard: options.guard });
 	const takenNames = new Set<string>();
 	const tools: CompiledTool[] = [];
 	const problems: ToolBuildProblem[] = [];
-	for (const node of findToolNodes(workflow, agentNode.name)) {
-		const resolveExpression = (expression: string): unknown =>
-			host.resolveExpression(workflow, node, expression);
-		try {
-			if (isNestedAgentNode(node)) {
-				const tool = nestedAgentTool(
-					node,
-					(expression) => resolveDetachedExpression(workflow, node, expression),
-					options.runNestedAgent,
-				);
-				takenNames.add(tool.name);
-				tools.push(tool);
-				continue;
-			}
-			tools.push(
-				createNodeAsTool({
-					node,
-					nodeTypeDescription: host.describe(node),
-					runner,
-					takenNames,
-					resolveExpression,
-				}),
+	const build = (node: INode): CompiledTool => {
+		if (isNestedAgentNode(node)) {
+			const tool = nestedAgentTool(
+				node,
+				(expression) => resolveDetachedExpression(workflow, node, expression),
+				options.runNestedAgent,
 			);
-		} catch (error) {
-			if (!(error instanceof ToolBuildError)) throw error;
-			problems.push(...error.problems);
+			takenNames.add(tool.name);
+			return tool;
+		}
+		return createNodeAsTool({
+			node,
+			nodeTypeDescription: host.describe(node),
+			runner,
+			takenNames,
+			resolveExpression: (expression) => host.resolveExpression(workflow, node, expression),
+		});
+	};
+	for (const node of findToolNodes(workflow, agentNode.name)) {
+		const gate = isReviewGateNode(node) ? reviewGateSpec(workflow, node) : undefined;
+		for (const toolNode of gate ? findToolNodes(workflow, node.name) : [node]) {
+			try {
+				const tool = build(toolNode);
+				tools.push(gate ? gateToolWithReview(tool, gate, options.review) : tool);
+			} catch (error) {
+				if (!(error instanceof ToolBuildError)) throw error;
+				problems.push(...error.problems);
+			}
 		}
 	}
 	if (problems.length > 0 && options.onBuildError !== 'collect') throw new ToolBuildError(problems);

@@ -7,6 +7,12 @@ export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 /** Default time a client has to send its whole body: 30 s (1 MiB at 35 KB/s). */
 export const DEFAULT_BODY_TIMEOUT_MS = 30_000;
 
+/** Options of {@link readJsonBody}. */
+export interface ReadJsonBodyOptions {
+	/** Time the whole body may take to arrive (ms). Default {@link DEFAULT_BODY_TIMEOUT_MS}. */
+	timeoutMs?: number;
+}
+
 /**
  * Reads a request body as JSON, refusing more than `maxBytes` as soon as it is exceeded
  * (the declared `Content-Length` is checked before reading) and a body not complete within
@@ -19,8 +25,9 @@ export const DEFAULT_BODY_TIMEOUT_MS = 30_000;
 export async function readJsonBody(
 	request: IncomingMessage,
 	maxBytes = DEFAULT_MAX_BODY_BYTES,
-	timeoutMs = DEFAULT_BODY_TIMEOUT_MS,
+	options: ReadJsonBodyOptions = {},
 ): Promise<unknown> {
+	const timeoutMs = options.timeoutMs ?? DEFAULT_BODY_TIMEOUT_MS;
 	// Both refusals end the connection after the answer: the rest of the body is never read.
 	const tooLarge = () =>
 		new HttpError(413, `The request body is larger than ${maxBytes} bytes.`, 'request_too_large', {

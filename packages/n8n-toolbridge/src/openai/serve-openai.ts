@@ -3,11 +3,7 @@ import type { WorkflowSession } from 'n8n-nodes-toolbridge';
 import { ConcurrencyLimit } from '../http/concurrency-limit';
 import { HttpError } from '../http/http-error';
 import type { ListenAddress } from '../http/listen-address';
-import {
-	DEFAULT_BODY_TIMEOUT_MS,
-	DEFAULT_MAX_BODY_BYTES,
-	readJsonBody,
-} from '../http/read-json-body';
+import { DEFAULT_MAX_BODY_BYTES, readJsonBody } from '../http/read-json-body';
 import { acquireSlot, checkRequest } from '../http/request-guards';
 import { sendJson, startHttpServer, type RunningHttpServer } from '../http/start-http-server';
 import { completeChat } from './complete-chat';
@@ -111,11 +107,9 @@ export async function serveOpenAI(options: OpenAIServerOptions): Promise<Running
 			if (request.method !== 'POST')
 				throw new HttpError(405, `Use POST for ${path}.`, 'method_not_allowed', { Allow: 'POST' });
 			// The body first: a client that sends it slowly must not hold a slot meanwhile.
-			const body = await readJsonBody(
-				request,
-				options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
-				options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS,
-			);
+			const body = await readJsonBody(request, options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES, {
+				timeoutMs: options.bodyTimeoutMs,
+			});
 			const call = endpoint(body);
 			if (!options.agents.includes(call.model)) throw unknownModel(call.model);
 			const release = acquireSlot(limit);

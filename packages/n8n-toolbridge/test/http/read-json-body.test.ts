@@ -11,10 +11,10 @@ afterEach(
 	() => new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve())),
 );
 
-/** A server whose every request is read with `readJsonBody(request, maxBytes, timeoutMs)`. */
+/** A server whose every request is read with `readJsonBody(request, maxBytes, { timeoutMs })`. */
 async function serve(maxBytes: number, timeoutMs: number): Promise<number> {
 	server = createServer((request, response) => {
-		readJsonBody(request, maxBytes, timeoutMs).then(
+		readJsonBody(request, maxBytes, { timeoutMs }).then(
 			(body) => sendJson(response, 200, { body }),
 			(error: HttpError) => sendJson(response, error.status, { type: error.type }, error.headers),
 		);

@@ -23,7 +23,14 @@ export interface OpenWorkflowSessionOptions
 		ConnectionOverrides,
 		Pick<
 			WorkflowSession,
-			'model' | 'debug' | 'onEvent' | 'onAgentEnd' | 'signal' | 'maxOutputLength' | 'guard'
+			| 'model'
+			| 'debug'
+			| 'onEvent'
+			| 'onAgentEnd'
+			| 'signal'
+			| 'maxOutputLength'
+			| 'guard'
+			| 'review'
 		> {
 	/**
 	 * Load the tools of the agent (`agent`, or the workflow's only one) into `tools`. Default
@@ -95,6 +102,7 @@ export async function openWorkflowSession(
 		signal: options.signal,
 		maxOutputLength: options.maxOutputLength,
 		guard: options.guard,
+		review: options.review,
 		agentNode,
 		tools: [],
 		problems: [],
@@ -107,6 +115,7 @@ export async function openWorkflowSession(
 		const built = buildAgentTools(workflow, agentNode, host, {
 			onBuildError: options.onBuildError,
 			guard: options.guard,
+			review: options.review,
 			runNestedAgent: workflowNestedAgentRunner(session),
 		});
 		const timeoutMs = options.toolTimeoutMs ?? defaultRunTimeLimits.toolTimeoutMs;

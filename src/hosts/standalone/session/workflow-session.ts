@@ -3,6 +3,7 @@ import type { Usage } from '../../../chat/types';
 import type { NodeRunGuard, StandaloneHost } from '../standalone-host';
 import type { WorkflowExport } from '../workflow-file';
 import type { AgentEventListener } from '../../../agent/agent-event';
+import type { ToolReviewer } from '../../../tools/tool-review';
 import type { ConnectionOverrides } from '../workflow/resolve-connection-fields';
 
 /**
@@ -36,6 +37,11 @@ export interface WorkflowSession {
 	maxOutputLength?: number;
 	/** Stands around every node run of the session, nested agents' tools included (see {@link NodeRunGuard}). */
 	guard?: NodeRunGuard;
+	/**
+	 * Approves calls of tools behind an n8n human-review gate, nested agents' included;
+	 * without it such calls are refused (see `gateToolWithReview`).
+	 */
+	review?: ToolReviewer;
 }
 
 /**

@@ -99,6 +99,7 @@ export async function runWorkflowAgentNode(
 	const tools = buildAgentTools(session.workflow, node, session.host, {
 		runNestedAgent: workflowNestedAgentRunner(session),
 		guard: session.guard,
+		review: session.review,
 	}).tools.map(trace.tool);
 	const callModel = trace.callModel(createChatModelCaller(settings.connection));
 	const debug = session.debug ?? settings.debugLog;
