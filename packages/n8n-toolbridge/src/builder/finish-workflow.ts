@@ -36,7 +36,9 @@ const WORKFLOW_ID_CHARS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0
 
 /** A fresh n8n-style workflow id: 16 letters and digits. */
 export function newWorkflowId(): string {
-	return [...randomBytes(16)].map((byte) => WORKFLOW_ID_CHARS[byte % WORKFLOW_ID_CHARS.length]).join('');
+	return [...randomBytes(16)]
+		.map((byte) => WORKFLOW_ID_CHARS[byte % WORKFLOW_ID_CHARS.length])
+		.join('');
 }
 
 /**
@@ -55,13 +57,13 @@ export function finishWorkflow(
 	options: FinishWorkflowOptions = {},
 ): { workflow: BuiltWorkflow; credentialsNeeded: CredentialNeeded[] } {
 	const randomId =
-		options.randomId ?? ((kind: 'workflow' | 'uuid') => (kind === 'workflow' ? newWorkflowId() : randomUUID()));
+		options.randomId ??
+		((kind: 'workflow' | 'uuid') => (kind === 'workflow' ? newWorkflowId() : randomUUID()));
 	const names = builder.toJSON().nodes.map((node) => node.name ?? '');
 	const credentialsNeeded: CredentialNeeded[] = [];
 	for (const name of names) {
 		const config = builder.getNode(name)?.config as
-			| { position?: unknown; id?: unknown; credentials?: Record<string, unknown> }
-			| undefined;
+			{ position?: unknown; id?: unknown; credentials?: Record<string, unknown> } | undefined;
 		if (!config) continue;
 		delete config.position;
 		delete config.id;

@@ -1,5 +1,13 @@
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import {
+	existsSync,
+	mkdirSync,
+	mkdtempSync,
+	readdirSync,
+	readFileSync,
+	renameSync,
+	rmSync,
+} from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { extract } from 'tar';
@@ -38,7 +46,8 @@ export interface FindLangChainPackageOptions {
 }
 
 /** Files kept from the tarball: descriptions, generated type definitions and the license. */
-const KEPT = /^package\/(package\.json|LICENSE[^/]*|dist\/types\/nodes\.json|dist\/node-definitions\/.*)$/;
+const KEPT =
+	/^package\/(package\.json|LICENSE[^/]*|dist\/types\/nodes\.json|dist\/node-definitions\/.*)$/;
 
 /** The cache folder of the builder (descriptions of packages that are not installed). */
 export function builderCacheDir(env: NodeJS.ProcessEnv = process.env): string {
@@ -145,7 +154,9 @@ async function fetchTarball(
 		});
 		const tarball = readdirSync(scratch).find((name) => name.endsWith('.tgz'));
 		if (!tarball)
-			throw new NodeDescriptionsError(`npm pack wrote no tarball for ${LANGCHAIN_PACKAGE}@${version}.`);
+			throw new NodeDescriptionsError(
+				`npm pack wrote no tarball for ${LANGCHAIN_PACKAGE}@${version}.`,
+			);
 		// node-tar refuses absolute paths and `..` entries; only the description files are written.
 		await extract({
 			file: join(scratch, tarball),

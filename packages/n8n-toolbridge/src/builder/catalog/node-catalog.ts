@@ -127,7 +127,9 @@ export class NodeCatalog {
 		const entry = this.find(type);
 		if (!entry) return undefined;
 		const wanted = version ?? entry.defaultVersion;
-		const found = entry.descriptions.find((description) => versionsOf(description).includes(wanted));
+		const found = entry.descriptions.find((description) =>
+			versionsOf(description).includes(wanted),
+		);
 		if (!found) throw new NodeVersionNotFoundError(type, wanted, entry.versions);
 		return found;
 	}
@@ -182,7 +184,10 @@ function readDescriptionIndex(file: string, packageName: string): INodeTypeDescr
 	try {
 		const list = JSON.parse(readFileSync(file, 'utf8')) as INodeTypeDescription[];
 		// The index names nodes without their package: `slack`, not `n8n-nodes-base.slack`.
-		return list.map((description) => ({ ...description, name: `${packageName}.${description.name}` }));
+		return list.map((description) => ({
+			...description,
+			name: `${packageName}.${description.name}`,
+		}));
 	} catch (error) {
 		throw new NodeDescriptionsError(
 			`Cannot read the node descriptions of ${packageName} (${file}): ${(error as Error).message}`,
@@ -215,10 +220,7 @@ function catalogType(
 }
 
 /** Descriptions of the host's other packages, from their node classes (community packages ship no index). */
-function hostPackageTypes(
-	host: StandaloneHost,
-	skip: Set<string>,
-): Map<string, CatalogNodeType[]> {
+function hostPackageTypes(host: StandaloneHost, skip: Set<string>): Map<string, CatalogNodeType[]> {
 	const byPackage = new Map<string, CatalogNodeType[]>();
 	for (const type of Object.keys(host.nodeTypes.getKnownTypes())) {
 		const packageName = type.slice(0, type.lastIndexOf('.'));

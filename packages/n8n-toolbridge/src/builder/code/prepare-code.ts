@@ -98,7 +98,11 @@ export function prepareCode(text: string): string {
 		);
 	let program: Node & { body: Node[] };
 	try {
-		program = parse(code, { ecmaVersion: 'latest', sourceType: 'module', locations: true }) as Node & {
+		program = parse(code, {
+			ecmaVersion: 'latest',
+			sourceType: 'module',
+			locations: true,
+		}) as Node & {
 			body: Node[];
 		};
 	} catch (error) {

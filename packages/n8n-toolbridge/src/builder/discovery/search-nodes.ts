@@ -137,7 +137,8 @@ export function searchNodes(
 			.sort((a, b) => b.score - a.score || a.entry.node.type.localeCompare(b.entry.node.type))
 			.slice(0, limit);
 		const lines = [`## "${query}"`];
-		if (hits.length === 0) lines.push('No nodes found; try another word (a service name, or what the node does).');
+		if (hits.length === 0)
+			lines.push('No nodes found; try another word (a service name, or what the node does).');
 		for (const { entry } of hits) lines.push(...entryLines(entry));
 		return lines.join('\n');
 	});

@@ -98,5 +98,9 @@ function withoutNodes(workflow: WorkflowExport, names: Set<string>): WorkflowExp
 			]),
 		);
 	}
-	return { ...workflow, nodes: workflow.nodes.filter((node) => !names.has(node.name)), connections };
+	return {
+		...workflow,
+		nodes: workflow.nodes.filter((node) => !names.has(node.name)),
+		connections,
+	};
 }

@@ -65,7 +65,7 @@ export function checkGraph(json: WorkflowJSON, catalog: NodeCatalog): BuildIssue
 				'INVALID_CONNECTION',
 				edge.target,
 				edge.type === 'main'
-					? `"${edge.target}" (${target.type}) takes no main input${isTrigger(targetType) ? ' (it is a trigger: it starts the workflow)' : ' (it is a sub-node: put it in its parent\'s subnodes)'}, but "${edge.source}" connects to it.`
+					? `"${edge.target}" (${target.type}) takes no main input${isTrigger(targetType) ? ' (it is a trigger: it starts the workflow)' : " (it is a sub-node: put it in its parent's subnodes)"}, but "${edge.source}" connects to it.`
 					: `"${edge.target}" (${target.type}) takes no ${edge.type} input, but "${edge.source}" connects to it that way; its inputs: ${inputs.join(', ') || 'none'}.`,
 			);
 		else if (
@@ -160,7 +160,8 @@ function cyclesWithoutExit(
 			if (LOOP_TYPES.has(node.type) || node.type === 'n8n-nodes-base.filter') return true;
 			const description = describe(node);
 			const outputs = description ? portTypes(description.outputs) : undefined;
-			const branches = outputs === undefined || outputs.filter((type) => type === 'main').length > 1;
+			const branches =
+				outputs === undefined || outputs.filter((type) => type === 'main').length > 1;
 			return branches && main.some((edge) => edge.source === name && !members.has(edge.target));
 		});
 		if (!hasExit) found.push(cyclePath(part[0], members, next));

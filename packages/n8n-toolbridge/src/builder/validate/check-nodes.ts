@@ -58,8 +58,14 @@ function checkNode(node: INode, catalog: NodeCatalog): BuildIssue[] {
 	let full: INodeParameters;
 	try {
 		full =
-			NodeHelpers.getNodeParameters(description.properties, given, true, false, node, description) ??
-			{};
+			NodeHelpers.getNodeParameters(
+				description.properties,
+				given,
+				true,
+				false,
+				node,
+				description,
+			) ?? {};
 	} catch (error) {
 		return [
 			issue(
@@ -123,8 +129,8 @@ const isExpression = (value: unknown) => typeof value === 'string' && value.star
 const hasDynamicOptions = (property: INodeProperties) =>
 	Boolean(
 		property.typeOptions?.loadOptionsMethod ||
-			property.typeOptions?.loadOptions ||
-			property.typeOptions?.loadOptionsDependsOn,
+		property.typeOptions?.loadOptions ||
+		property.typeOptions?.loadOptionsDependsOn,
 	);
 
 /** Values of static option lists that are not in their list, recursing into (fixed) collections. */

@@ -47,7 +47,10 @@ export interface CheckContext extends FinishWorkflowOptions {
  * standalone host and every `$fromAI` compiles; last, n8n's own import check of the structure.
  * Issues about a node carry the line where the code declares it.
  */
-export async function checkWorkflowCode(text: string, context: CheckContext): Promise<WorkflowCheck> {
+export async function checkWorkflowCode(
+	text: string,
+	context: CheckContext,
+): Promise<WorkflowCheck> {
 	let builder: WorkflowBuilder;
 	let code: string;
 	try {
@@ -63,7 +66,11 @@ export async function checkWorkflowCode(text: string, context: CheckContext): Pr
 		});
 	}
 	const { workflow, credentialsNeeded } = finishWorkflow(builder, context.catalog, context);
-	const { issues, agents } = await checkBuilt(builder, workflow as unknown as WorkflowJSON, context);
+	const { issues, agents } = await checkBuilt(
+		builder,
+		workflow as unknown as WorkflowJSON,
+		context,
+	);
 	withLines(issues, code);
 	return result(issues, agents, workflow, credentialsNeeded);
 }
@@ -72,7 +79,10 @@ export async function checkWorkflowCode(text: string, context: CheckContext): Pr
  * The same checks for a workflow given as JSON (an n8n export): its positions and ids are kept.
  * @throws nothing for a malformed workflow: that is a `parse` issue.
  */
-export async function checkWorkflowJson(input: unknown, context: CheckContext): Promise<WorkflowCheck> {
+export async function checkWorkflowJson(
+	input: unknown,
+	context: CheckContext,
+): Promise<WorkflowCheck> {
 	const structure = safeParseWorkflowStructure(input);
 	if (!structure.success) return failed(...structureIssues(structure.issues));
 	let builder: WorkflowBuilder;
@@ -101,7 +111,8 @@ async function checkBuilt(
 		nodeIssues.filter((issue) => issue.severity === 'error').map((issue) => issue.node),
 	);
 	const sdkIssues = checkWithSdk(builder, json, context.catalog).filter(
-		(issue) => !(issue.source === 'schema' && issue.severity !== 'error' && checkedNodes.has(issue.node)),
+		(issue) =>
+			!(issue.source === 'schema' && issue.severity !== 'error' && checkedNodes.has(issue.node)),
 	);
 	const issues: BuildIssue[] = [...sdkIssues, ...checkGraph(json, context.catalog), ...nodeIssues];
 	const load = await checkAgentTools(json, context.host, context.catalog);
@@ -111,7 +122,9 @@ async function checkBuilt(
 	return { issues, agents: load.agents };
 }
 
-function structureIssues(found: Array<{ message: string; path: Array<string | number> }>): BuildIssue[] {
+function structureIssues(
+	found: Array<{ message: string; path: Array<string | number> }>,
+): BuildIssue[] {
 	return found.map((issue) => ({
 		severity: 'error',
 		source: 'structure',
