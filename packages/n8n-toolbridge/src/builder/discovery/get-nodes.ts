@@ -182,10 +182,44 @@ function exampleArguments(combination: DiscriminatorCombination): string {
 }
 
 function unknownNode(catalog: NodeCatalog, nodeId: string): string {
-	const shortName = nodeId.slice(nodeId.lastIndexOf('.') + 1).replace(/Tool$/, '');
-	const suggestions = searchNodes(catalog, [shortName], 3)
+	const suggestions = suggestNodeIds(catalog, nodeId);
+	return `Unknown node id "${nodeId}".${suggestions.length ? ` Did you mean ${suggestions.join(', ')}?` : ''} Use search_nodes to find node ids.`;
+}
+
+/** Up to four known node ids close to an unknown one: by spelling, then by search. */
+export function suggestNodeIds(catalog: NodeCatalog, nodeId: string): string[] {
+	const wanted = shortName(nodeId).toLowerCase();
+	const close = catalog.nodeTypes
+		.map((entry) => ({
+			type: entry.type,
+			distance: editDistance(shortName(entry.type).toLowerCase(), wanted),
+		}))
+		.filter((candidate) => candidate.distance <= Math.max(2, Math.floor(wanted.length / 4)))
+		.sort((a, b) => a.distance - b.distance || a.type.localeCompare(b.type))
+		.map((candidate) => candidate.type);
+	const found = searchNodes(catalog, [wanted.replace(/tool$/, '')], 3)
 		.split('\n')
 		.filter((line) => line.startsWith('- '))
 		.map((line) => line.slice(2).split(' ')[0]);
-	return `Unknown node id "${nodeId}".${suggestions.length ? ` Did you mean ${suggestions.join(', ')}?` : ''} Use search_nodes to find node ids.`;
+	return [...new Set([...close, ...found])].slice(0, 4);
+}
+
+function shortName(type: string): string {
+	return type.slice(type.lastIndexOf('.') + 1);
+}
+
+/** Levenshtein distance (small strings: node names). */
+function editDistance(a: string, b: string): number {
+	let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
+	for (let i = 1; i <= a.length; i++) {
+		const current = [i];
+		for (let j = 1; j <= b.length; j++)
+			current[j] = Math.min(
+				previous[j] + 1,
+				current[j - 1] + 1,
+				previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1),
+			);
+		previous = current;
+	}
+	return previous[b.length];
 }

@@ -7,6 +7,7 @@ import {
 	type INodeTypeDescription,
 } from 'n8n-workflow';
 import type { NodeCatalog } from '../catalog/node-catalog';
+import { suggestNodeIds } from '../discovery/get-nodes';
 import type { BuildIssue } from './build-issue';
 
 const STICKY_NOTE = 'n8n-nodes-base.stickyNote';
@@ -43,14 +44,16 @@ function checkNode(node: INode, catalog: NodeCatalog): BuildIssue[] {
 			),
 		];
 	}
-	if (!description)
+	if (!description) {
+		const close = suggestNodeIds(catalog, node.type);
 		return [
 			issue(
 				'error',
 				'UNKNOWN_NODE_TYPE',
-				`Node type "${node.type}" is not installed or does not exist; use search_nodes to find the right id.`,
+				`Node type "${node.type}" is not installed or does not exist${close.length ? ` (did you mean ${close.join(', ')}?)` : ''}; use search_nodes to find the right id.`,
 			),
 		];
+	}
 	if (node.type === STICKY_NOTE) return [];
 
 	const issues: BuildIssue[] = [];
