@@ -114,7 +114,22 @@ async function checkBuilt(
 		(issue) =>
 			!(issue.source === 'schema' && issue.severity !== 'error' && checkedNodes.has(issue.node)),
 	);
-	const issues: BuildIssue[] = [...sdkIssues, ...checkGraph(json, context.catalog), ...nodeIssues];
+	// Where the SDK already reports a problem of a node (e.g. SUBNODE_NOT_CONNECTED), ours is not repeated.
+	const reported = new Set(sdkIssues.map((issue) => `${issue.code}|${issue.node}`));
+	const graphIssues = checkGraph(json, context.catalog).filter(
+		(issue) => !reported.has(`${issue.code}|${issue.node}`),
+	);
+	// A sub-node has no input by design: "not connected to any input" says nothing more about it.
+	const loose = new Set(
+		[...sdkIssues, ...graphIssues]
+			.filter((issue) => issue.code === 'SUBNODE_NOT_CONNECTED')
+			.map((issue) => issue.node),
+	);
+	const issues: BuildIssue[] = [
+		...sdkIssues.filter((issue) => !(issue.code === 'DISCONNECTED_NODE' && loose.has(issue.node))),
+		...graphIssues,
+		...nodeIssues,
+	];
 	const load = await checkAgentTools(json, context.host, context.catalog);
 	issues.push(...load.issues);
 	const structure = safeParseWorkflowStructure(json);
