@@ -115,7 +115,7 @@ describe('buildWorkflow against a fake model', () => {
 		expect(correction.role).toBe('user');
 		expect(correction.content).toMatch(/^Your workflow code was checked\. Fix every error/);
 		expect(correction.content).toMatch(
-			/- \[OPTION_NOT_ALLOWED\] node "Hash text" type \(line 4\): "type" is "SHA999"/,
+			/- \[OPTION_NOT_ALLOWED\] node "Hash text" type \(line 3\): "type" is "SHA999"/,
 		);
 		expect(correction.content).toMatch(/> 3: const hash = tool/);
 		expect(requests[3].body.messages.at(-2).role).toBe('assistant');
