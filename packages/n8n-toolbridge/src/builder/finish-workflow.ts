@@ -26,8 +26,8 @@ export interface CredentialNeeded {
 
 /** Options of {@link finishWorkflow}. */
 export interface FinishWorkflowOptions {
-	/** The workflow being edited: its id and its nodes' ids are kept. */
-	existing?: { id?: string; nodes: Array<{ name: string; id?: string }> };
+	/** The workflow being edited: its id, and the ids and webhook ids of nodes that keep their names. */
+	existing?: { id?: string; nodes: Array<{ name: string; id?: string; webhookId?: string }> };
 	/** Makes ids (workflow id, webhook ids, versionId); default random. Injected for repeatable output. */
 	randomId?: (kind: 'workflow' | 'uuid') => string;
 }
@@ -80,7 +80,19 @@ export function finishWorkflow(
 	);
 	builder.regenerateNodeIds(existingIds);
 	const json: WorkflowJSON = builder.toJSON({ tidyUp: true });
-	const nodes = json.nodes.map((node) => finishNode(node as unknown as INode, catalog, randomId));
+	// An edited trigger keeps its webhook id, so its URL does not change.
+	const webhookIds = new Map(
+		(options.existing?.nodes ?? [])
+			.filter((node) => typeof node.webhookId === 'string')
+			.map((node) => [node.name, node.webhookId as string]),
+	);
+	const nodes = json.nodes.map((node) =>
+		finishNode(
+			node as unknown as INode,
+			catalog,
+			() => webhookIds.get(node.name ?? '') ?? randomId('uuid'),
+		),
+	);
 	return {
 		workflow: {
 			id: options.existing?.id || randomId('workflow'),
@@ -95,11 +107,7 @@ export function finishWorkflow(
 	};
 }
 
-function finishNode(
-	node: INode,
-	catalog: NodeCatalog,
-	randomId: (kind: 'workflow' | 'uuid') => string,
-): INode {
+function finishNode(node: INode, catalog: NodeCatalog, webhookId: () => string): INode {
 	const finished: INode = { ...node };
 	const credentials = Object.fromEntries(
 		Object.entries(node.credentials ?? {}).filter(
@@ -108,7 +116,7 @@ function finishNode(
 	);
 	if (Object.keys(credentials).length > 0) finished.credentials = credentials;
 	else delete finished.credentials;
-	if (!finished.webhookId && servesWebhooks(node, catalog)) finished.webhookId = randomId('uuid');
+	if (!finished.webhookId && servesWebhooks(node, catalog)) finished.webhookId = webhookId();
 	return finished;
 }
 

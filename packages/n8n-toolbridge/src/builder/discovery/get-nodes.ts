@@ -186,9 +186,10 @@ function unknownNode(catalog: NodeCatalog, nodeId: string): string {
 	return `Unknown node id "${nodeId}".${suggestions.length ? ` Did you mean ${suggestions.join(', ')}?` : ''} Use search_nodes to find node ids.`;
 }
 
-/** Up to four known node ids close to an unknown one: by spelling, then by search. */
+/** Up to four known node ids close to an unknown one: by spelling (a `…Tool` by its base node), then by search. */
 export function suggestNodeIds(catalog: NodeCatalog, nodeId: string): string[] {
-	const wanted = shortName(nodeId).toLowerCase();
+	const asTool = /Tool$/.test(nodeId);
+	const wanted = shortName(nodeId).replace(/Tool$/, '').toLowerCase();
 	const close = catalog.nodeTypes
 		.map((entry) => ({
 			type: entry.type,
@@ -196,8 +197,10 @@ export function suggestNodeIds(catalog: NodeCatalog, nodeId: string): string[] {
 		}))
 		.filter((candidate) => candidate.distance <= Math.max(2, Math.floor(wanted.length / 4)))
 		.sort((a, b) => a.distance - b.distance || a.type.localeCompare(b.type))
-		.map((candidate) => candidate.type);
-	const found = searchNodes(catalog, [wanted.replace(/tool$/, '')], 3)
+		.map((candidate) =>
+			asTool && catalog.find(`${candidate.type}Tool`) ? `${candidate.type}Tool` : candidate.type,
+		);
+	const found = searchNodes(catalog, [wanted], 3)
 		.split('\n')
 		.filter((line) => line.startsWith('- '))
 		.map((line) => line.slice(2).split(' ')[0]);

@@ -15,8 +15,8 @@ const STICKY_NOTE = 'n8n-nodes-base.stickyNote';
 /**
  * Checks each node against its real description, what the SDK's own validation leaves out:
  * the type and version exist (`UNKNOWN_NODE_TYPE`, `UNKNOWN_NODE_VERSION`), required
- * parameters are set (n8n-workflow's own `getNodeParametersIssues`, as the editor shows them:
- * `PARAMETER_REQUIRED`), values of fixed option lists are among them (`OPTION_NOT_ALLOWED`,
+ * parameters are set and resource locator values pass their checks (n8n-workflow's own
+ * `getNodeParametersIssues`, as the editor shows them: `PARAMETER_REQUIRED`, `PARAMETER_INVALID`), values of fixed option lists are among them (`OPTION_NOT_ALLOWED`,
  * only for the definitions displayed with the other values), and every parameter exists and
  * applies (`UNKNOWN_PARAMETER`, `PARAMETER_NOT_SHOWN`: warnings), as do credential types.
  */
@@ -85,7 +85,14 @@ function checkNode(node: INode, catalog: NodeCatalog): BuildIssue[] {
 	);
 	for (const [name, messages] of Object.entries(parameterIssues?.parameters ?? {}))
 		for (const message of messages)
-			issues.push(issue('error', 'PARAMETER_REQUIRED', message, name));
+			issues.push(
+				issue(
+					'error',
+					/is required/.test(message) ? 'PARAMETER_REQUIRED' : 'PARAMETER_INVALID',
+					message,
+					name,
+				),
+			);
 
 	const known = new Set(description.properties.map((property) => property.name));
 	for (const key of Object.keys(given)) {
