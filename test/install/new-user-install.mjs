@@ -40,6 +40,7 @@ const FORBIDDEN_IN_ROOT = [
 	'n8n-workflow',
 	'n8n-nodes-base',
 	'@n8n/ai-node-sdk',
+	'@n8n/workflow-sdk',
 ];
 
 /** @param {string} line */
@@ -189,9 +190,10 @@ async function main() {
 			'@langchain/core',
 			'zod',
 			'@modelcontextprotocol/server',
+			'@n8n/workflow-sdk',
 			'n8n-nodes-toolbridge',
 		].every((name) => name in standalone.dependencies),
-		"n8n-toolbridge has n8n's libraries, the MCP SDK and the n8n package as dependencies",
+		"n8n-toolbridge has n8n's libraries, the MCP SDK, the workflow SDK and the n8n package as dependencies",
 	);
 
 	run('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund', ...tarballs], {
@@ -249,7 +251,7 @@ async function main() {
 		'node',
 		[
 			'-e',
-			"const t = require('n8n-toolbridge'); console.log(['loadWorkflowTools', 'runWorkflowAgent', 'createMcpServer', 'serveOpenAI', 'privateNetworkGuard'].map((name) => name + ': ' + typeof t[name]).join(', '))",
+			"const t = require('n8n-toolbridge'); console.log(['loadWorkflowTools', 'runWorkflowAgent', 'createMcpServer', 'serveOpenAI', 'privateNetworkGuard', 'buildWorkflow'].map((name) => name + ': ' + typeof t[name]).join(', '))",
 		],
 		{ cwd: user },
 	);

@@ -20,6 +20,7 @@ import { webhookMemoryStreaming } from './webhook-memory-streaming.mjs';
 import { nestedUnderN8nAgent, nestedUnderOrchestrator, validatorMode } from './agent-modes.mjs';
 import { humanReview } from './human-review.mjs';
 import { binaryInputScenario, modelSubNodeWithTool } from './chat-model-sub-nodes.mjs';
+import { builtWorkflowRuns } from './builder.mjs';
 
 /**
  * @typedef {object} Scenario
@@ -205,5 +206,13 @@ export const scenarios = [
 		issue: 18,
 		needs: ['fake'],
 		run: binaryInputScenario({ via: 'builtin', file: 'pdf' }),
+	},
+	{
+		id: 'builder',
+		title:
+			'toolbridge build from a recorded run (a wrong answer corrected): n8n imports and executes the built agent workflow; its tools load in toolbridge tools',
+		issue: 26,
+		needs: ['fake'],
+		run: builtWorkflowRuns,
 	},
 ];

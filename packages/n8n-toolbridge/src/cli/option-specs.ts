@@ -33,4 +33,5 @@ export const mcpOptions = {
 	...serverOptions,
 	http: { type: 'string' },
 	'expose-agent': { type: 'boolean' },
+	builder: { type: 'boolean' },
 } satisfies NonNullable<ParseArgsConfig['options']>;

@@ -39,6 +39,7 @@ const configurationCodes = new Set([
 	'INVALID_ARGUMENT',
 	'CREDENTIALS_INVALID',
 	'TOOL_BUILD_FAILED',
+	'NODE_DESCRIPTIONS_UNAVAILABLE',
 ]);
 
 function exitCodeFor(error: unknown): number {

@@ -59,3 +59,13 @@ export function workflowServerDescription(
 		instructions: `Tools of the n8n workflow "${name}"${agent}; each runs a real n8n node.`,
 	};
 }
+
+/** What `toolbridge mcp --builder` without a workflow says about itself. */
+export function builderServerDescription(): McpServerDescription {
+	return {
+		name: 'toolbridge: workflow builder',
+		version: PACKAGE_VERSION,
+		instructions:
+			'Build n8n workflows: search_nodes, get_nodes, then validate_workflow your SDK code (or build_workflow).',
+	};
+}

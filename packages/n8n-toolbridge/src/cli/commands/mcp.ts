@@ -2,10 +2,11 @@ import {
 	openWorkflowSession,
 	readWorkflowInput,
 	selectAgent,
+	StandaloneHost,
 	type OpenedWorkflowSession,
 } from 'n8n-nodes-toolbridge';
 import { assertSafeBinding, parseListenAddress } from '../../http/listen-address';
-import { workflowServerDescription } from '../../mcp/mcp-description';
+import { builderServerDescription, workflowServerDescription } from '../../mcp/mcp-description';
 import { mcpToolFromAgentTool, type McpTool } from '../../mcp/mcp-tool';
 import { toolAnnotations, annotationsFromNotes } from '../../mcp/tool-annotations';
 import { workflowAgentMcpTool } from '../../mcp/workflow-agent-tool';
@@ -27,12 +28,14 @@ import {
 	untilShutdown,
 } from '../server-options';
 import { UsageError } from '../usage-error';
+import { builderOptionHelp, builderToolsFor } from './mcp-builder';
 
 /** `toolbridge mcp <workflow.json>`: the workflow's tools as an MCP server (stdio, or Streamable HTTP). */
 export const mcpCommand: CliCommand = {
 	name: 'mcp',
 	summary: "serve a workflow's tools over MCP (stdio, or Streamable HTTP with --http)",
 	help: `Usage: toolbridge mcp <workflow.json> [--http [HOST:]PORT] [--token T] [--expose-agent]
+       toolbridge mcp --builder [<workflow.json>] [--http [HOST:]PORT] [--model M] …
 
 An MCP server (Model Context Protocol) offering the tools of the workflow's agent — every
 node on its ai_tool input — to Claude Desktop, Cursor, VS Code or any MCP client, speaking
@@ -53,13 +56,17 @@ Options:
 ${serverOptionsHelp}
   --expose-agent       also offer the agent itself as a tool (argument "prompt"): a call
                        runs the whole loop against its model (needs a model key)
+${builderOptionHelp}
 ${privateNetworkHelp}
 ${connectionOptionsHelp}
 ${workflowOptionsHelp.replace(/\n {2}--json[^\n]*/, '')}`,
 	options: mcpOptions,
 	async run({ positionals, values, io }) {
-		if (positionals.length !== 1)
-			throw new UsageError('Expected exactly one workflow file: toolbridge mcp <workflow.json>');
+		const builder = values.builder === true;
+		if (positionals.length > 1 || (positionals.length === 0 && !builder))
+			throw new UsageError(
+				'Expected exactly one workflow file: toolbridge mcp <workflow.json> (or --builder)',
+			);
 		const token = tokenFrom(values, io.env);
 		const address =
 			values.http === undefined ? undefined : parseListenAddress(values.http as string);
@@ -72,10 +79,12 @@ ${workflowOptionsHelp.replace(/\n {2}--json[^\n]*/, '')}`,
 
 		// What the server says about itself needs only the workflow's name: the protocol opens
 		// at once, tools/list and tools/call wait while n8n's nodes load.
-		const workflow = readWorkflowInput(positionals[0]);
+		const workflow = positionals.length === 1 ? readWorkflowInput(positionals[0]) : undefined;
 		const agentName = values.agent as string | undefined;
-		selectAgent(workflow, agentName);
-		const description = workflowServerDescription(workflow.name, agentName);
+		if (workflow) selectAgent(workflow, agentName);
+		const description = workflow
+			? workflowServerDescription(workflow.name, agentName)
+			: builderServerDescription();
 		const { mcpServerFactory } = await import('../../mcp/create-mcp-server');
 		let loaded: (tools: McpTool[]) => void = () => undefined;
 		let failed: (error: unknown) => void = () => undefined;
@@ -91,17 +100,29 @@ ${workflowOptionsHelp.replace(/\n {2}--json[^\n]*/, '')}`,
 		});
 		const load = async (): Promise<string> => {
 			try {
-				const session = await openWorkflowSession(workflow, {
-					...hostOptionsFrom(values, io.env),
-					...connectionFrom(values, io.env),
-					guard: privateNetworkGuard({
-						allowPrivateNetwork: values['allow-private-network'] === true,
-					}),
-				});
-				const served = workflowMcpTools(session, values['expose-agent'] === true);
+				const hostOptions = hostOptionsFrom(values, io.env);
+				const session = workflow
+					? await openWorkflowSession(workflow, {
+							...hostOptions,
+							...connectionFrom(values, io.env),
+							guard: privateNetworkGuard({
+								allowPrivateNetwork: values['allow-private-network'] === true,
+							}),
+						})
+					: undefined;
+				const served = session ? workflowMcpTools(session, values['expose-agent'] === true) : [];
+				// --builder: the workflow builder's tools (src/builder), beside a workflow's or alone.
+				if (builder) {
+					const host = session?.host ?? (await StandaloneHost.create(hostOptions));
+					served.push(
+						...(await builderToolsFor(values, io.env, host, hostOptions.packageDirs, log)),
+					);
+				}
 				loaded(served);
-				const agent = session.agentNode!.name;
-				return `${served.length} tool${served.length === 1 ? '' : 's'} of agent "${agent}" (${served.map((tool) => tool.name).join(', ')})`;
+				const of = session
+					? `agent "${session.agentNode!.name}"${builder ? ' and the workflow builder' : ''}`
+					: 'the workflow builder';
+				return `${served.length} tool${served.length === 1 ? '' : 's'} of ${of} (${served.map((tool) => tool.name).join(', ')})`;
 			} catch (error) {
 				failed(error);
 				throw error;
