@@ -3,7 +3,8 @@
 /**
  * A new user's install, as CI runs it after `npm ci && npm run build`:
  *
- *   npm pack --workspaces --include-workspace-root      (every tarball a user needs)
+ *   npm pack --workspace n8n-toolbridge --include-workspace-root   (every tarball a user needs;
+ *                                                    packages/real-clients is test-only)
  *   npm install --ignore-scripts ./*.tgz                 (into an empty folder)
  *   npx toolbridge tools … / npx toolbridge call … / npx toolbridge mcp (tools/list)
  *   require('n8n-toolbridge')
@@ -32,13 +33,17 @@ const packs = join(work, 'packs');
 const user = join(work, 'user');
 const bare = join(work, 'n8n-package-alone');
 const FORBIDDEN_IN_ROOT = [
+	// n8n's own copy inside n8n (an optional peer): a second copy of a newer minor gets a no-op tracer.
+	'@opentelemetry/api',
 	'@modelcontextprotocol/sdk',
+	'@modelcontextprotocol/server',
 	'zod',
 	'@langchain/core',
 	'n8n-core',
 	'n8n-workflow',
 	'n8n-nodes-base',
 	'@n8n/ai-node-sdk',
+	'@n8n/workflow-sdk',
 ];
 
 /** @param {string} line */
@@ -191,7 +196,14 @@ async function main() {
 	const packed = JSON.parse(
 		run(
 			'npm',
-			['pack', '--workspaces', '--include-workspace-root', '--json', `--pack-destination=${packs}`],
+			[
+				'pack',
+				'--workspace',
+				'n8n-toolbridge',
+				'--include-workspace-root',
+				'--json',
+				`--pack-destination=${packs}`,
+			],
 			{ cwd: repo },
 		).stdout,
 	);
@@ -229,10 +241,11 @@ async function main() {
 			'n8n-nodes-base',
 			'@langchain/core',
 			'zod',
-			'@modelcontextprotocol/sdk',
+			'@modelcontextprotocol/server',
+			'@n8n/workflow-sdk',
 			'n8n-nodes-toolbridge',
 		].every((name) => name in standalone.dependencies),
-		"n8n-toolbridge has n8n's libraries, the MCP SDK and the n8n package as dependencies",
+		"n8n-toolbridge has n8n's libraries, the MCP SDK, the workflow SDK and the n8n package as dependencies",
 	);
 
 	let started = performance.now();
@@ -349,7 +362,7 @@ async function main() {
 		'node',
 		[
 			'-e',
-			"const t = require('n8n-toolbridge'); console.log(['loadWorkflowTools', 'runWorkflowAgent', 'createMcpServer', 'serveOpenAI', 'privateNetworkGuard'].map((name) => name + ': ' + typeof t[name]).join(', '))",
+			"const t = require('n8n-toolbridge'); console.log(['loadWorkflowTools', 'runWorkflowAgent', 'createMcpServer', 'serveOpenAI', 'privateNetworkGuard', 'buildWorkflow'].map((name) => name + ': ' + typeof t[name]).join(', '))",
 		],
 		{ cwd: user },
 	);

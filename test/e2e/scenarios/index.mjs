@@ -21,6 +21,7 @@ import { nestedUnderN8nAgent, nestedUnderOrchestrator, validatorMode } from './a
 import { humanReview } from './human-review.mjs';
 import { binaryInputScenario, modelSubNodeWithTool } from './chat-model-sub-nodes.mjs';
 import { orchestratorLangChainTools } from './langchain-tools.mjs';
+import { builtWorkflowRuns } from './builder.mjs';
 
 /**
  * @typedef {object} Scenario
@@ -222,5 +223,13 @@ export const scenarios = [
 		issue: 24,
 		needs: ['fake'],
 		run: orchestratorLangChainTools('inProcess'),
+	},
+	{
+		id: 'builder',
+		title:
+			'toolbridge build from a recorded run (a wrong answer corrected): n8n imports and executes the built agent workflow; its tools load in toolbridge tools',
+		issue: 26,
+		needs: ['fake'],
+		run: builtWorkflowRuns,
 	},
 ];
