@@ -9,8 +9,11 @@
  *           one observation
  *   view:   the LangChain view of the same tool (`invoke`), for library users (reference)
  *
- * Interleaved rounds; prints medians (µs) and each contender's ratio to the anchor measured
- * in the same round (median and middle half). A benchmark, not a test: nothing is asserted.
+ * Each round runs a batch of BATCH calls of the anchor and of every contender, in a rotating
+ * order (so no side always runs right after the anchor), timing each batch in wall time and in
+ * this process's CPU time (which other processes' load does not inflate). Prints per-call
+ * medians and each contender's ratio to the anchor of the same round (median and middle half),
+ * CPU first. A benchmark, not a test: nothing is asserted.
  */
 import { resolve } from 'node:path';
 import type { INode } from 'n8n-workflow';
@@ -21,13 +24,18 @@ import { loadWorkflowTools } from '../src/hosts/standalone/load-workflow-tools';
 import { createSessionRedactor } from '../src/hosts/standalone/session/workflow-session';
 import { median, ratioSummary } from './support/stats';
 
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2000);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 100);
+const BATCH = 100;
 const WARMUP = 200;
 
-async function time(run: () => Promise<unknown>): Promise<number> {
+/** Per-call µs of a batch: wall and this process's CPU (user + system). */
+async function time(run: () => Promise<unknown>): Promise<{ wall: number; cpu: number }> {
+	const cpu = process.cpuUsage();
 	const start = process.hrtime.bigint();
-	await run();
-	return Number(process.hrtime.bigint() - start) / 1000;
+	for (let call = 0; call < BATCH; call++) await run();
+	const wall = Number(process.hrtime.bigint() - start) / 1000 / BATCH;
+	const used = process.cpuUsage(cpu);
+	return { wall, cpu: (used.user + used.system) / BATCH };
 }
 
 async function main(): Promise<void> {
@@ -71,31 +79,42 @@ async function main(): Promise<void> {
 		await viaTool();
 		await viaView();
 	}
-	const times = { direct: [] as number[], tool: [] as number[], view: [] as number[] };
-	const ratios = { tool: [] as number[], view: [] as number[] };
-	// Interleaved, so drift (GC, JIT, the shared CPU) hits all sides alike.
+	const contenders = { anchor: direct, tool: viaTool, view: viaView };
+	type Side = keyof typeof contenders;
+	const sides = Object.keys(contenders) as Side[];
+	const wall: Record<Side, number[]> = { anchor: [], tool: [], view: [] };
+	const cpu: Record<Side, number[]> = { anchor: [], tool: [], view: [] };
+	const ratios = {
+		wall: { tool: [] as number[], view: [] as number[] },
+		cpu: { tool: [] as number[], view: [] as number[] },
+	};
 	for (let round = 0; round < ROUNDS; round++) {
-		const anchor = await time(direct);
-		const toolTime = await time(viaTool);
-		const viewTime = await time(viaView);
-		times.direct.push(anchor);
-		times.tool.push(toolTime);
-		times.view.push(viewTime);
-		ratios.tool.push(toolTime / anchor);
-		ratios.view.push(viewTime / anchor);
+		const measured = {} as Record<Side, { wall: number; cpu: number }>;
+		for (let index = 0; index < sides.length; index++) {
+			const side = sides[(round + index) % sides.length];
+			measured[side] = await time(contenders[side]);
+		}
+		for (const side of sides) {
+			wall[side].push(measured[side].wall);
+			cpu[side].push(measured[side].cpu);
+		}
+		for (const side of ['tool', 'view'] as const) {
+			ratios.wall[side].push(measured[side].wall / measured.anchor.wall);
+			ratios.cpu[side].push(measured[side].cpu / measured.anchor.cpu);
+		}
 	}
-	const directMedian = median(times.direct);
 	console.log(
-		`call.bench — Crypto SHA-256 through n8n-core WorkflowExecute, ${ROUNDS} interleaved rounds (median)`,
+		`call.bench — Crypto SHA-256 through n8n-core WorkflowExecute, ${ROUNDS} rounds × ${BATCH} calls per side (per-call medians; ratio to the anchor of the same round)`,
 	);
-	console.log(`  anchor: direct node run                 ${directMedian.toFixed(1)} µs`);
-	for (const [label, key] of [
+	console.log(
+		`  anchor: direct node run                 cpu ${median(cpu.anchor).toFixed(1)} µs  wall ${median(wall.anchor).toFixed(1)} µs`,
+	);
+	for (const [label, side] of [
 		['tool call as MCP and the loop make it', 'tool'],
 		['LangChain view (invoke), reference   ', 'view'],
 	] as const) {
-		const toolMedian = median(times[key]);
 		console.log(
-			`  ${label}   ${toolMedian.toFixed(1)} µs  +${(toolMedian - directMedian).toFixed(1)} µs  ratio ${ratioSummary(ratios[key])}`,
+			`  ${label}   cpu ${median(cpu[side]).toFixed(1)} µs ${ratioSummary(ratios.cpu[side])}  wall ${median(wall[side]).toFixed(1)} µs ${ratioSummary(ratios.wall[side])}`,
 		);
 	}
 }

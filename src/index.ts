@@ -95,9 +95,19 @@ export { Redactor } from './chat/redactor';
 // 5. Agent loop: a resumable plain-JSON state machine, its in-process driver, validator mode
 export { runAgent } from './agent/run-agent';
 export type { AgentRunOutcome, RunAgentOptions } from './agent/run-agent';
-export type { CallModel } from './agent/call-model-step';
+export type { CallModel, CallModelOptions } from './agent/call-model-step';
+export type { ModelSettings } from './agent/model-options';
+export type { ChatServer } from './chat/chat-server';
 export { createChatModelCaller } from './agent/create-chat-model-caller';
 export { withToolTimeout } from './agent/time-limits/with-tool-timeout';
+export { gateToolWithReview, toolReviewRefusal, noReviewerDecision } from './tools/tool-review';
+export type {
+	ToolReview,
+	ToolReviewDecision,
+	ToolReviewRequest,
+	ToolReviewSpec,
+	ToolReviewer,
+} from './tools/tool-review';
 export { defaultRunTimeLimits } from './agent/time-limits/default-time-limits';
 export type { ChatConnection } from './agent/create-chat-model-caller';
 // Any LangChain chat model (ChatOpenAI, ChatAnthropic, ChatGoogleGenerativeAI, ChatOllama …) as the loop's model.

@@ -44,10 +44,12 @@ export class OutputBoundary {
 		const content = truncateText(redacted, this.maxOutputLength);
 		const guarded: ToolObservation = { content, isError: observation.isError };
 		const { data, value } = observation;
-		const safeData = data === undefined ? undefined : this.redactor.value(data);
-		if (safeData !== undefined) guarded.data = safeData;
-		if (value !== undefined && content === redacted)
-			guarded.value = value === data ? safeData : this.redactor.value(value);
+		// `value` is what `content` is the JSON text of, and the redactor matches every secret in
+		// its JSON-escaped form too: text without a secret means a value without one.
+		const clean = value !== undefined && redacted === observation.content;
+		const safeValue = value === undefined || clean ? value : this.redactor.value(value);
+		if (data !== undefined) guarded.data = data === value ? safeValue : this.redactor.value(data);
+		if (value !== undefined && content === redacted) guarded.value = safeValue;
 		return guarded;
 	}
 

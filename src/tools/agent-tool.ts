@@ -20,6 +20,11 @@ export interface ToolObservation {
 export interface ToolInvokeOptions {
 	toolCallId: string;
 	signal?: AbortSignal;
+	/**
+	 * This call's human review already happened and approved it (a tool behind a review gate
+	 * then runs without asking again; see {@link AgentTool.review}).
+	 */
+	reviewed?: true;
 }
 
 /**
@@ -42,6 +47,11 @@ export interface AgentTool {
 	nodeType?: string;
 	/** True for a nested agent: a call runs another agent's whole loop. */
 	nestedAgent?: true;
+	/**
+	 * Set for a tool behind a human-review gate (an n8n `…HitlTool` node): each call is
+	 * approved first (`gateToolWithReview`); a tool's time limit starts after the approval.
+	 */
+	review?: ToolReview;
 	invoke(args: Record<string, unknown>, options: ToolInvokeOptions): Promise<ToolObservation>;
 }
 
@@ -52,4 +62,49 @@ export interface AgentTool {
  */
 export interface CompiledTool extends AgentTool {
 	schema: ToolSchema;
+}
+
+/** What a reviewer sees before a gated tool runs. */
+export interface ToolReviewRequest {
+	/** The tool the model (or client) called. */
+	toolName: string;
+	/** The node that gates it (an n8n `…HitlTool` node). */
+	reviewNodeName: string;
+	/** The arguments of this call. */
+	arguments: Record<string, unknown>;
+	/** The approval text: the gate node's Message, `$tool.name` and `$tool.parameters` filled in. */
+	message: string;
+	/** The gate's approve button label (default "Approve"). */
+	approveLabel: string;
+	/** The gate's decline button label (default "Decline"). */
+	declineLabel: string;
+}
+
+/** A reviewer's answer. Only `approved: true` runs the tool. */
+export interface ToolReviewDecision {
+	approved: boolean;
+	/** Their words, or why nobody could review (passed on to the model when declined). */
+	reason?: string;
+}
+
+/**
+ * Decides whether a gated tool call runs: a person at a terminal, an MCP client's user, a
+ * chat approval flow. It may take as long as it needs (a tool's time limit starts after the
+ * approval); `signal` aborts when the run stops.
+ */
+export type ToolReviewer = (
+	request: ToolReviewRequest,
+	options: { signal?: AbortSignal },
+) => ToolReviewDecision | Promise<ToolReviewDecision>;
+
+/** A tool's review requirement (set on tools behind a human-review gate). */
+export interface ToolReview {
+	reviewNodeName: string;
+	/** The request a reviewer sees for these arguments. */
+	request(args: Record<string, unknown>): ToolReviewRequest;
+	/**
+	 * Asks the reviewer the tool was built with; without one the answer is a refusal saying
+	 * so — a gated tool never runs unreviewed.
+	 */
+	ask(args: Record<string, unknown>, signal?: AbortSignal): Promise<ToolReviewDecision>;
 }

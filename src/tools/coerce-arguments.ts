@@ -68,20 +68,23 @@ export function coerceArguments(
 const scalarTypes: ReadonlySet<string> = new Set(['string', 'number', 'boolean']);
 
 /**
- * The arguments exactly as the Zod schema would give them (known keys in schema order,
- * defaults applied, other keys dropped), when every parameter is a plain string, number or
- * boolean and every value is right — the usual call, checked without Zod's per-parse
- * allocations (a tenth of a fast node's run). `undefined` sends the call to Zod, which also
- * words the problems.
+ * The arguments exactly as coercion then the Zod schema would give them (known keys in schema
+ * order, coerced, defaults applied, other keys dropped), when every parameter is a plain
+ * string, number or boolean and every value is right — the usual call, checked in one pass
+ * without the copy and Zod's per-parse allocations. `undefined` sends the call to coercion
+ * and Zod, which also word the problems.
  */
 function validScalarArguments(
-	coerced: Record<string, unknown>,
+	input: Record<string, unknown>,
 	parameters: readonly ToolParameter[],
 ): Record<string, unknown> | undefined {
 	const args: Record<string, unknown> = {};
 	for (const { key, type, defaultValue } of parameters) {
 		if (!scalarTypes.has(type) || key === '__proto__') return undefined;
-		const value = Object.hasOwn(coerced, key) ? coerced[key] : undefined;
+		let value = Object.hasOwn(input, key) ? input[key] : undefined;
+		// `null` for a field with a default means "use the default" (as coerceArguments has it).
+		if (value === null && defaultValue !== undefined && defaultValue !== null) value = undefined;
+		else if (value !== undefined) value = coerceOne(value, type);
 		if (value === undefined) {
 			if (defaultValue === undefined || (defaultValue !== null && typeof defaultValue === 'object'))
 				return undefined;
@@ -129,9 +132,9 @@ export function checkArguments(
 			],
 		};
 	}
-	const coerced = coerceArguments(input as Record<string, unknown>, parameters);
-	const fast = validScalarArguments(coerced, parameters);
+	const fast = validScalarArguments(input as Record<string, unknown>, parameters);
 	if (fast) return { ok: true, args: fast };
+	const coerced = coerceArguments(input as Record<string, unknown>, parameters);
 	const parsed = schema.safeParse(coerced);
 	if (parsed.success) return { ok: true, args: parsed.data as Record<string, unknown> };
 	const byKey = new Map(parameters.map((parameter) => [parameter.key, parameter]));

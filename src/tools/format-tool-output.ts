@@ -1,4 +1,4 @@
-import type { IBinaryData, INodeExecutionData } from 'n8n-workflow';
+import type { IBinaryData, IDataObject, INodeExecutionData } from 'n8n-workflow';
 import type { ToolObservation } from './agent-tool';
 import { truncateText } from './truncate-text';
 
@@ -22,13 +22,16 @@ function describeBinary(key: string, binary: IBinaryData): string {
  * becomes a sentence. Not cut: the reader's output boundary caps it.
  */
 export function nodeOutputObservation(items: readonly INodeExecutionData[]): ToolObservation {
-	const binaries = items.flatMap((item, index) =>
-		Object.entries(item.binary ?? {}).map(
-			([key, binary]) => `item ${index}: ${describeBinary(key, binary)}`,
-		),
-	);
-	const jsonItems = items.map((item) => item.json ?? {});
-	if (binaries.length === 0)
+	const jsonItems: IDataObject[] = new Array(items.length);
+	let binaries: string[] | undefined;
+	for (let index = 0; index < items.length; index++) {
+		const item = items[index];
+		jsonItems[index] = item.json ?? {};
+		if (item.binary)
+			for (const [key, binary] of Object.entries(item.binary))
+				(binaries ??= []).push(`item ${index}: ${describeBinary(key, binary)}`);
+	}
+	if (!binaries)
 		return {
 			content: JSON.stringify(jsonItems),
 			isError: false,

@@ -3,7 +3,8 @@
 /**
  * A new user's install, as CI runs it after `npm ci && npm run build`:
  *
- *   npm pack --workspaces --include-workspace-root      (every tarball a user needs)
+ *   npm pack --workspace n8n-toolbridge --include-workspace-root   (every tarball a user needs;
+ *                                                    packages/real-clients is test-only)
  *   npm install --ignore-scripts ./*.tgz                 (into an empty folder)
  *   npx toolbridge tools … / npx toolbridge call … / npx toolbridge mcp (tools/list)
  *   require('n8n-toolbridge')
@@ -20,7 +21,7 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { checkCallWorkflowTool } from './call-workflow-tool.mjs';
@@ -33,13 +34,17 @@ const packs = join(work, 'packs');
 const user = join(work, 'user');
 const bare = join(work, 'n8n-package-alone');
 const FORBIDDEN_IN_ROOT = [
+	// n8n's own copy inside n8n (an optional peer): a second copy of a newer minor gets a no-op tracer.
+	'@opentelemetry/api',
 	'@modelcontextprotocol/sdk',
+	'@modelcontextprotocol/server',
 	'zod',
 	'@langchain/core',
 	'n8n-core',
 	'n8n-workflow',
 	'n8n-nodes-base',
 	'@n8n/ai-node-sdk',
+	'@n8n/workflow-sdk',
 ];
 
 /** @param {string} line */
@@ -192,7 +197,14 @@ async function main() {
 	const packed = JSON.parse(
 		run(
 			'npm',
-			['pack', '--workspaces', '--include-workspace-root', '--json', `--pack-destination=${packs}`],
+			[
+				'pack',
+				'--workspace',
+				'n8n-toolbridge',
+				'--include-workspace-root',
+				'--json',
+				`--pack-destination=${packs}`,
+			],
 			{ cwd: repo },
 		).stdout,
 	);
@@ -230,10 +242,11 @@ async function main() {
 			'n8n-nodes-base',
 			'@langchain/core',
 			'zod',
-			'@modelcontextprotocol/sdk',
+			'@modelcontextprotocol/server',
+			'@n8n/workflow-sdk',
 			'n8n-nodes-toolbridge',
 		].every((name) => name in standalone.dependencies),
-		"n8n-toolbridge has n8n's libraries, the MCP SDK and the n8n package as dependencies",
+		"n8n-toolbridge has n8n's libraries, the MCP SDK, the workflow SDK and the n8n package as dependencies",
 	);
 
 	let started = performance.now();
@@ -296,34 +309,6 @@ async function main() {
 		listed.tools.map((tool) => tool.name).join(',') === 'Hash_text,MD5_text',
 		'toolbridge mcp answers tools/list',
 	);
-	if (!existsSync(join(user, 'node_modules/@n8n/n8n-nodes-langchain'))) {
-		// The add-on for n8n's LangChain nodes, at n8n-nodes-base's version (the README's recipe).
-		const { version } = JSON.parse(
-			readFileSync(join(user, 'node_modules/n8n-nodes-base/package.json'), 'utf8'),
-		);
-		run(
-			'npm',
-			[
-				'install',
-				'--ignore-scripts',
-				'--no-audit',
-				'--no-fund',
-				`@n8n/n8n-nodes-langchain@${version}`,
-			],
-			{ cwd: user },
-		);
-	}
-	await checkCallWorkflowTool({ repo, user, check, say });
-	const library = run(
-		'node',
-		[
-			'-e',
-			"const t = require('n8n-toolbridge'); console.log(['loadWorkflowTools', 'runWorkflowAgent', 'createMcpServer', 'serveOpenAI', 'privateNetworkGuard'].map((name) => name + ': ' + typeof t[name]).join(', '))",
-		],
-		{ cwd: user },
-	);
-	check(!library.stdout.includes('undefined'), 'require("n8n-toolbridge") gives the library');
-
 	// n8n's LangChain tool nodes: without the add-on, one message naming the nodes and the command.
 	const calculatorAgent = join(repo, 'fixtures/workflows/calculator-agent.json');
 	const missing = run('npx', ['--no-install', 'toolbridge', 'tools', calculatorAgent], {
@@ -374,6 +359,16 @@ async function main() {
 		{ cwd: user },
 	);
 	check(computed.stdout === '8\n', "toolbridge call runs n8n's Calculator: 2+2*3 = 8");
+	await checkCallWorkflowTool({ repo, user, check, say });
+	const library = run(
+		'node',
+		[
+			'-e',
+			"const t = require('n8n-toolbridge'); console.log(['loadWorkflowTools', 'runWorkflowAgent', 'createMcpServer', 'serveOpenAI', 'privateNetworkGuard', 'buildWorkflow'].map((name) => name + ': ' + typeof t[name]).join(', '))",
+		],
+		{ cwd: user },
+	);
+	check(!library.stdout.includes('undefined'), 'require("n8n-toolbridge") gives the library');
 
 	run(
 		'npm',

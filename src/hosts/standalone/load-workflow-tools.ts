@@ -6,6 +6,7 @@ import type { UnavailableTool } from '../../errors/unavailable-tools-error';
 import { WorkflowFileError } from '../../errors/workflow-file-error';
 import { argumentChecks } from '../../errors/invalid-argument-error';
 import { toLangChainTool } from '../../tools/langchain-tool-view';
+import type { ToolReviewer } from '../../tools/tool-review';
 import { buildAgentTools } from './agent-tools/build-agent-tools';
 import type { WorkflowNestedAgentRunner } from './agent-tools/workflow-nested-agent-runner';
 import { StandaloneHost, type NodeRunGuard, type StandaloneHostOptions } from './standalone-host';
@@ -44,6 +45,12 @@ export interface LoadWorkflowToolsOptions extends StandaloneHostOptions {
 	 * missing packages.
 	 */
 	skipUnavailable?: boolean;
+	/**
+	 * Approves calls of tools behind an n8n human-review gate (a `…HitlTool` node between
+	 * the tools and the agent): each such call asks it first. Without it those calls are
+	 * refused (an error observation saying nobody can review), never run unreviewed.
+	 */
+	review?: ToolReviewer;
 }
 
 /** The agent of a workflow and its tools, ready for an agent loop. */

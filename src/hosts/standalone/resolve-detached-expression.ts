@@ -1,4 +1,4 @@
-import type { INode, INodeTypes } from 'n8n-workflow';
+import type { IDataObject, INode, INodeTypes } from 'n8n-workflow';
 import { oneNodeWorkflow } from './one-node-workflow';
 import type { WorkflowExport } from './workflow-file';
 
@@ -14,7 +14,7 @@ const noNodeTypes: INodeTypes = {
  * Evaluates an n8n expression (`=…`) of `node` without loading the node's type — for nodes
  * the host does not run itself, such as a nested AgentOrchestrator whose package need not be
  * installed where the workflow is loaded. `$now`, `$today` and the workflow timezone work;
- * there is no input item and no other node's data.
+ * there is no input item and no other node's data. `additionalKeys` adds variables (`$tool`).
  *
  * @throws ExpressionError from n8n-workflow when the expression is invalid.
  */
@@ -22,6 +22,7 @@ export function resolveDetachedExpression(
 	workflowExport: WorkflowExport,
 	node: INode,
 	expression: string,
+	additionalKeys: IDataObject = {},
 ): unknown {
 	const { workflow } = oneNodeWorkflow(structuredClone(node), {
 		workflow: workflowExport,
@@ -31,7 +32,7 @@ export function resolveDetachedExpression(
 		workflow.getNode(node.name)!,
 		expression,
 		'manual',
-		{},
+		additionalKeys,
 		undefined,
 		'',
 	);

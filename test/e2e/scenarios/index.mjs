@@ -22,6 +22,7 @@ import { humanReview } from './human-review.mjs';
 import { binaryInputScenario, modelSubNodeWithTool } from './chat-model-sub-nodes.mjs';
 import { callWorkflowTool } from './call-workflow-tool.mjs';
 import { orchestratorLangChainTools } from './langchain-tools.mjs';
+import { builtWorkflowRuns } from './builder.mjs';
 
 /**
  * @typedef {object} Scenario
@@ -239,5 +240,13 @@ export const scenarios = [
 		issue: 24,
 		needs: ['fake'],
 		run: callWorkflowTool('inProcess'),
+	},
+	{
+		id: 'builder',
+		title:
+			'toolbridge build from a recorded run (a wrong answer corrected): n8n imports and executes the built agent workflow; its tools load in toolbridge tools',
+		issue: 26,
+		needs: ['fake'],
+		run: builtWorkflowRuns,
 	},
 ];

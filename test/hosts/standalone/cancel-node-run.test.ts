@@ -4,33 +4,16 @@
  * the standalone host, and a runner that still hands back the node's output after the cancel
  * (as n8n-core does for Wait) is answered with an error by the bridge.
  */
-import type { INode } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 import { createNodeAsTool } from '../../../src/tools/create-node-as-tool';
 import { loadWorkflowTools } from '../../../src/hosts/standalone/load-workflow-tools';
-import { agentWorkflow, hashTextToolNode } from '../../support/real-tool-nodes';
+import { agentWorkflow, hashTextToolNode, waitToolNode } from '../../support/real-tool-nodes';
 import { sharedHost } from '../../tools/helpers';
-
-function waitNode(): INode {
-	return {
-		id: 'wait',
-		name: 'Wait',
-		type: 'n8n-nodes-base.wait',
-		typeVersion: 1.1,
-		position: [0, 200],
-		parameters: {
-			resume: 'timeInterval',
-			amount: "={{ $fromAI('seconds', 'How long to wait, in seconds', 'number') }}",
-			unit: 'seconds',
-			toolDescription: 'Waits',
-		},
-	};
-}
 
 describe('cancelling a node run through the tool call signal', () => {
 	it('n8n-nodes-base Wait: runs to its end without a signal; with one, the call ends long before the 6 s wait, as an error', async () => {
 		const { tools } = await loadWorkflowTools(
-			agentWorkflow('Agent', { prompt: '=x', options: {} }, [waitNode()]),
+			agentWorkflow('Agent', { prompt: '=x', options: {} }, [waitToolNode()]),
 			{ host: await sharedHost() },
 		);
 		expect(await tools[0].invoke({ seconds: 0.1 }, { toolCallId: 'w1' })).toMatchObject({

@@ -161,7 +161,7 @@ describe("n8n's AI Agent with a Toolbridge Chat Model, in the standalone host", 
 			max_tokens: 256,
 			seed: 7,
 			stop: ['END'],
-			reasoning: { effort: 'low' },
+			reasoning_effort: 'low',
 			messages: [
 				{ role: 'system', content: 'You are a precise assistant. Use the tools for every hash.' },
 				{ role: 'user', content: 'Hash this text with SHA-256: abc' },

@@ -1,4 +1,3 @@
-import type { ParseArgsConfig } from 'node:util';
 import {
 	findAgentNames,
 	selectAgent,
@@ -7,16 +6,9 @@ import {
 	type WorkflowExport,
 } from 'n8n-nodes-toolbridge';
 import { ownNodeTypes } from './own-node-types';
+import { connectionOptions, workflowOptions } from './option-specs';
 
-/** Options every workflow command shares. */
-export const workflowOptions = {
-	agent: { type: 'string' },
-	package: { type: 'string', multiple: true },
-	credentials: { type: 'string' },
-	workflows: { type: 'string' },
-	'skip-unavailable': { type: 'boolean' },
-	json: { type: 'boolean' },
-} satisfies NonNullable<ParseArgsConfig['options']>;
+export { connectionOptions, workflowOptions };
 
 /** Help lines for {@link workflowOptions}. */
 export const workflowOptionsHelp = `  --agent NAME         the agent node, when several nodes have tools connected
@@ -55,13 +47,6 @@ export function hostOptionsFrom(
 		nodeTypes: ownNodeTypes,
 	};
 }
-
-/** Options of the commands that may call a model (`run`, and `call` of a nested agent). */
-export const connectionOptions = {
-	model: { type: 'string' },
-	'base-url': { type: 'string' },
-	'api-key': { type: 'string' },
-} satisfies NonNullable<ParseArgsConfig['options']>;
 
 /** Help lines for {@link connectionOptions}. */
 export const connectionOptionsHelp = `  --model M            use this model instead of the workflow's (the outermost agent's)

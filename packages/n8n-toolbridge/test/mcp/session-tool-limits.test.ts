@@ -5,35 +5,10 @@
  */
 import { openWorkflowSession } from 'n8n-nodes-toolbridge';
 import { describe, expect, it } from 'vitest';
+import { agentWorkflow, waitToolNode } from '../../../../test/support/real-tool-nodes';
 import { mcpToolFromAgentTool } from '../../src/mcp/mcp-tool';
 
-const waitWorkflow = {
-	name: 'Waiting',
-	nodes: [
-		{
-			id: 'agent',
-			name: 'Agent',
-			type: 'n8n-nodes-toolbridge.agentOrchestrator',
-			typeVersion: 1,
-			position: [0, 0],
-			parameters: { prompt: '=x' },
-		},
-		{
-			id: 'wait',
-			name: 'Wait',
-			type: 'n8n-nodes-base.wait',
-			typeVersion: 1.1,
-			position: [0, 200],
-			parameters: {
-				resume: 'timeInterval',
-				amount: "={{ $fromAI('seconds', 'How long to wait, in seconds', 'number') }}",
-				unit: 'seconds',
-				toolDescription: 'Waits',
-			},
-		},
-	],
-	connections: { Wait: { ai_tool: [[{ node: 'Agent', type: 'ai_tool', index: 0 }]] } },
-};
+const waitWorkflow = agentWorkflow('Agent', { prompt: '=x' }, [waitToolNode()]);
 
 const client = () => ({ signal: new AbortController().signal, progress: () => undefined });
 

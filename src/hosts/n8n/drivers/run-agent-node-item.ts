@@ -1,20 +1,11 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import type { AgentResult } from '../../../agent/agent-state';
-import { inProcessAgentTool } from '../engine/in-process-agent-tool';
-import { connectItemMemory } from '../memory/node-memory';
 import { runAgent } from '../../../agent/run-agent';
-import { Redactor } from '../../../chat/redactor';
 import type { CallModel } from '../../../agent/call-model-step';
-import { loadConnectedTools } from '../langchain/load-connected-tools';
 import { enterNodeAgentFrame } from './enter-node-agent-frame';
-import {
-	modelCallerOf,
-	modelSourceNotes,
-	readAgentNodeSettings,
-} from '../settings/read-agent-node-settings';
+import { modelCallerOf, modelSourceNotes } from '../settings/read-agent-node-settings';
+import { openNodeItem } from './open-node-item';
 import { agentOutputJson } from '../output/agent-output-json';
-import { NodeEventSink } from './node-event-sink';
-import { readBinaryPrompt } from '../binary/read-binary-parts';
 
 /** Test seam: replaces the chat client (the node itself never passes it). */
 export interface RunAgentNodeItemOptions {
@@ -42,18 +33,8 @@ export async function runAgentNodeItem(
 	itemIndex: number,
 	options: RunAgentNodeItemOptions = {},
 ): Promise<INodeExecutionData> {
-	const settings = await readAgentNodeSettings(context, itemIndex);
-	const prompt = await readBinaryPrompt(context, itemIndex, settings.prompt);
-	const redactor = new Redactor(settings.secrets);
-	const tools = (await loadConnectedTools(context, itemIndex)).map(inProcessAgentTool);
-	const sink = new NodeEventSink(context, itemIndex);
-	const { memory, openStream } = await connectItemMemory(context, itemIndex, {
-		policy: settings.memoryErrorPolicy,
-		debugLog: settings.debugLog,
-		redactor,
-		sink,
-	});
-	const history = await memory.load();
+	const { settings, prompt, redactor, tools, sink, memory, openStream, history, trace } =
+		await openNodeItem(context, itemIndex);
 
 	// Nested agents (called as tools in-process) report their debug lines and usage to this run.
 	const frame = enterNodeAgentFrame(context, itemIndex, (line) => sink.debug(line));
@@ -70,26 +51,30 @@ export async function runAgentNodeItem(
 	try {
 		const outcome = await frame
 			.run(() =>
-				runAgent({
-					input: { config: settings.config, prompt: prompt.prompt, history },
-					tools,
-					callModel: options.callModel ?? modelCallerOf(settings),
-					signal: frame.signal,
-					onEvent: frame.forwardDebug(sink.onEvent),
-					concurrency: settings.concurrency,
-					debug: settings.debugLog,
-					redactor,
-					toolTimeoutMs: settings.toolTimeoutMs,
-					runTimeoutMs: settings.runTimeoutMs,
-					onState: frame.track,
-				}),
+				trace.run(() =>
+					runAgent({
+						input: { config: settings.config, prompt: prompt.prompt, history },
+						tools,
+						callModel: trace.callModel(options.callModel ?? modelCallerOf(settings)),
+						signal: frame.signal,
+						onEvent: frame.forwardDebug(sink.onEvent),
+						concurrency: settings.concurrency,
+						debug: settings.debugLog,
+						redactor,
+						toolTimeoutMs: settings.toolTimeoutMs,
+						runTimeoutMs: settings.runTimeoutMs,
+						onState: frame.track,
+					}),
+				),
 			)
 			.catch((error: unknown) => {
+				trace.fail(error);
 				// A run that fails still spent tokens: they go to the parent agent (if any) as well.
 				frame.finish();
 				throw redactor.error(error);
 			});
 		result = { ...outcome.result, usage: frame.finish(outcome.result.usage) };
+		trace.end({ usage: result.usage });
 		await memory.save(outcome.state.messages.slice(outcome.state.turnStart));
 	} finally {
 		sink.end();

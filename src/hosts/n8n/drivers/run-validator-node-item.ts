@@ -1,21 +1,12 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { ValidatorError } from '../../../agent/modes/validator/validator-error';
-import { inProcessAgentTool } from '../engine/in-process-agent-tool';
-import { resolveValidatorToolName } from '../../../agent/modes/validator/resolve-validator-tool-name';
+import { validatorConfigFor } from '../../../agent/modes/validator/validator-config-for';
 import { runValidator } from '../../../agent/modes/validator/run-validator';
-import { Redactor } from '../../../chat/redactor';
 import type { CallModel } from '../../../agent/call-model-step';
-import { loadConnectedTools } from '../langchain/load-connected-tools';
-import {
-	modelCallerOf,
-	modelSourceNotes,
-	readAgentNodeSettings,
-} from '../settings/read-agent-node-settings';
-import { NodeEventSink } from './node-event-sink';
-import { connectItemMemory } from '../memory/node-memory';
+import { modelCallerOf, modelSourceNotes } from '../settings/read-agent-node-settings';
+import { openNodeItem } from './open-node-item';
 import { validatorTranscript } from '../../../agent/modes/validator/validator-transcript';
 import { readValidatorSettings } from '../settings/read-mode-settings';
-import { readBinaryPrompt } from '../binary/read-binary-parts';
 import { readItemBatching, runItemBatches } from './run-item-batches';
 
 /** Test seam: replaces the chat client. */
@@ -39,83 +30,39 @@ export async function runValidatorNodeItem(
 	itemIndex: number,
 	options: RunValidatorNodeItemOptions = {},
 ): Promise<INodeExecutionData> {
-	const settings = await readAgentNodeSettings(context, itemIndex);
-	const prompt = await readBinaryPrompt(context, itemIndex, settings.prompt);
-	const redactor = new Redactor(settings.secrets);
-	const tools = (await loadConnectedTools(context, itemIndex)).map(inProcessAgentTool);
+	const { settings, prompt, redactor, tools, sink, memory, openStream, history, trace } =
+		await openNodeItem(context, itemIndex);
 	const validator = readValidatorSettings((name, fallback) =>
 		context.getNodeParameter(name, itemIndex, fallback),
 	);
-	const toolName = resolveValidatorToolName(validator.tool, tools);
-	const {
-		model,
-		systemMessage,
-		fallbackModels,
-		providerPreferences,
-		promptCaching,
-		temperature,
-		maxTokens,
-		topP,
-		topK,
-		frequencyPenalty,
-		presencePenalty,
-		seed,
-		stop,
-		reasoning,
-		providerOptions,
-	} = settings.config;
-
-	const sink = new NodeEventSink(context, itemIndex);
-	const { memory, openStream } = await connectItemMemory(context, itemIndex, {
-		policy: settings.memoryErrorPolicy,
-		debugLog: settings.debugLog,
-		redactor,
-		sink,
-	});
-	const history = await memory.load();
 	openStream();
 	if (settings.debugLog)
 		for (const line of [...modelSourceNotes(settings), ...prompt.notes]) sink.debug(line);
-	const { state, result } = await runValidator({
-		input: {
-			config: {
-				// The full loop's model settings, in one place (validator parity).
-				...{
-					model,
-					fallbackModels,
-					providerPreferences,
-					promptCaching,
-					temperature,
-					maxTokens,
-					topP,
-					topK,
-					frequencyPenalty,
-					presencePenalty,
-					seed,
-					stop,
-					reasoning,
-					providerOptions,
+	const { state, result } = await trace
+		.run(() =>
+			runValidator({
+				input: {
+					// The full loop's model settings, from the one helper both hosts use (validator parity).
+					config: validatorConfigFor(settings.config, validator, tools),
+					prompt: prompt.prompt,
+					history,
 				},
-				systemMessage,
-				toolName,
-				maxAttempts: validator.maxAttempts,
-				validateOnly: validator.validateOnly,
-			},
-			prompt: prompt.prompt,
-			history,
-		},
-		tools,
-		callModel: options.callModel ?? modelCallerOf(settings),
-		signal: context.getExecutionCancelSignal?.(),
-		onEvent: sink.onEvent,
-		debug: settings.debugLog,
-		redactor,
-		toolTimeoutMs: settings.toolTimeoutMs,
-		runTimeoutMs: settings.runTimeoutMs,
-	}).catch((error: unknown) => {
-		sink.end();
-		throw redactor.error(error);
-	});
+				tools,
+				callModel: trace.callModel(options.callModel ?? modelCallerOf(settings)),
+				signal: context.getExecutionCancelSignal?.(),
+				onEvent: sink.onEvent,
+				debug: settings.debugLog,
+				redactor,
+				toolTimeoutMs: settings.toolTimeoutMs,
+				runTimeoutMs: settings.runTimeoutMs,
+			}),
+		)
+		.catch((error: unknown) => {
+			trace.fail(error);
+			sink.end();
+			throw redactor.error(error);
+		});
+	trace.end({ usage: result.usage });
 	// The turn as the next one (validator or full loop) reads it: the question, the accepted call, its result.
 	await memory.save(validatorTranscript(prompt.prompt, state));
 	sink.end();

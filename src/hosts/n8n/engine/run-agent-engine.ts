@@ -193,7 +193,12 @@ class ItemRun {
 			debugLog: [],
 			warnings,
 		};
-		this.sink = new NodeEventSink(this.context, this.itemIndex, item.debugLog);
+		this.sink = new NodeEventSink(
+			this.context,
+			this.itemIndex,
+			item.debugLog,
+			this.boundary.redactor,
+		);
 		this.sink.begin();
 		for (const warning of warnings) this.debug(() => `[WARN] ${warning}`);
 		for (const line of [
@@ -213,7 +218,12 @@ class ItemRun {
 
 	/** A re-entry: the engine's results for this item's actions. */
 	resume(item: EngineItem, response: EngineResponse, reEntries: number): void {
-		this.sink = new NodeEventSink(this.context, this.itemIndex, item.debugLog);
+		this.sink = new NodeEventSink(
+			this.context,
+			this.itemIndex,
+			item.debugLog,
+			this.boundary.redactor,
+		);
 		const mine = response.actionResponses.filter((entry) =>
 			Object.values(item.actionIds).includes(entry.action.id),
 		);

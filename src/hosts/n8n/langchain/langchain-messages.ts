@@ -85,10 +85,14 @@ function wireMessageFrom(message: LangChainMessageLike): ChatMessage | undefined
 		case 'user':
 			return { role: 'user', content: userContent(message.content) };
 		case 'system':
-			return { role: 'system', content: textOf(message.content) };
+			return { role: 'system', content: langChainText(message.content) };
 		case 'tool':
 			if (typeof message.tool_call_id !== 'string') return undefined;
-			return { role: 'tool', tool_call_id: message.tool_call_id, content: textOf(message.content) };
+			return {
+				role: 'tool',
+				tool_call_id: message.tool_call_id,
+				content: langChainText(message.content),
+			};
 		case 'ai':
 		case 'assistant':
 			return assistantFrom(message);
@@ -98,7 +102,7 @@ function wireMessageFrom(message: LangChainMessageLike): ChatMessage | undefined
 }
 
 function assistantFrom(message: LangChainMessageLike): ChatMessage {
-	const text = textOf(message.content);
+	const text = langChainText(message.content);
 	const calls: WireToolCall[] = (message.tool_calls ?? [])
 		.filter((call) => typeof call.id === 'string' && call.id !== '')
 		.map((call) => ({
@@ -121,7 +125,7 @@ function assistantFrom(message: LangChainMessageLike): ChatMessage {
 }
 
 function userContent(content: unknown): string | ContentPart[] {
-	if (!Array.isArray(content)) return textOf(content);
+	if (!Array.isArray(content)) return langChainText(content);
 	const parts: ContentPart[] = [];
 	for (const part of content as Array<Record<string, unknown>>) {
 		if (typeof part === 'string') parts.push({ type: 'text', text: part });
@@ -181,18 +185,25 @@ function mediaPartFrom(part: Record<string, unknown>): ContentPart | undefined {
 	};
 }
 
-/** Text of a LangChain content: a string, or the text parts of a content array. */
-function textOf(content: unknown): string {
+/**
+ * The text of a LangChain message content: a string, or the strings and `text` blocks of a
+ * block list (`text_delta` in streamed chunks; tool_use, thinking, images … skipped). Absent:
+ * empty; any other value as JSON.
+ */
+export function langChainText(content: unknown): string {
 	if (typeof content === 'string') return content;
 	if (!Array.isArray(content))
 		return content === undefined || content === null ? '' : JSON.stringify(content);
-	return content
-		.map((part: unknown) => {
-			if (typeof part === 'string') return part;
-			const record = part as { type?: string; text?: unknown };
-			return record?.type === 'text' && typeof record.text === 'string' ? record.text : '';
-		})
-		.join('');
+	let text = '';
+	for (const block of content as Array<{ type?: unknown; text?: unknown } | string>) {
+		if (typeof block === 'string') text += block;
+		else if (
+			(block?.type === 'text' || block?.type === 'text_delta') &&
+			typeof block.text === 'string'
+		)
+			text += block.text;
+	}
+	return text;
 }
 
 function parseArguments(text: string): Record<string, unknown> {

@@ -4,15 +4,16 @@ import type {
 	AssembledToolCall,
 	AssistantTurn,
 	ChatRequest,
-	FinishReason,
 	StreamPart,
 	WireToolChoice,
 } from '../../../chat/types';
+import { reasoningTextIn } from '../../../chat/chat-server';
+import { mapFinishReason } from '../../../chat/map-finish-reason';
 import { AgentConfigurationError } from '../../../errors/agent-configuration-error';
 import { argumentChecks } from '../../../errors/invalid-argument-error';
 import { ChatAbortedError } from '../../../errors/chat-aborted-error';
 import { ChatTimeoutError } from '../../../errors/chat-timeout-error';
-import { langChainMessagesFromWire } from './langchain-messages';
+import { langChainMessagesFromWire, langChainText } from './langchain-messages';
 
 /** The parts of a LangChain chat model (any n8n chat-model sub-node's) this package calls. Duck-typed across @langchain/core copies. */
 export interface LangChainChatModelLike {
@@ -172,7 +173,7 @@ function deltaParts(chunk: LangChainMessageChunkLike): StreamPart[] {
 	const parts: StreamPart[] = [];
 	const reasoning = reasoningOf(chunk);
 	if (reasoning !== '') parts.push({ type: 'reasoning-delta', text: reasoning });
-	const text = textOf(chunk.content);
+	const text = langChainText(chunk.content);
 	if (text !== '') parts.push({ type: 'text-delta', text });
 	return parts;
 }
@@ -205,11 +206,11 @@ export function turnFrom(message: LangChainMessageChunkLike | undefined): Assist
 	}
 	const rawFinishReason = rawFinishReasonOf(message?.response_metadata);
 	const turn: AssistantTurn = {
-		text: textOf(message?.content),
+		text: langChainText(message?.content),
 		reasoning: message ? reasoningOf(message) : '',
 		reasoningDetails: [],
 		toolCalls,
-		finishReason: toolCalls.length > 0 ? 'tool-calls' : finishReasonOf(rawFinishReason),
+		finishReason: toolCalls.length > 0 ? 'tool-calls' : mapFinishReason(rawFinishReason),
 		rawFinishReason,
 	};
 	const usage = message?.usage_metadata;
@@ -233,25 +234,9 @@ export function turnFrom(message: LangChainMessageChunkLike | undefined): Assist
 	return turn;
 }
 
-/** Text of a LangChain content: a string, or the `text` blocks of a block list (tool_use, thinking … skipped). */
-function textOf(content: unknown): string {
-	if (typeof content === 'string') return content;
-	if (!Array.isArray(content)) return '';
-	let text = '';
-	for (const block of content as Array<{ type?: unknown; text?: unknown }>) {
-		if (typeof block === 'string') text += block;
-		else if (
-			(block?.type === 'text' || block?.type === 'text_delta') &&
-			typeof block.text === 'string'
-		)
-			text += block.text;
-	}
-	return text;
-}
-
 /**
  * Reasoning where LangChain providers put it: Anthropic `thinking` blocks, standard
- * `reasoning` blocks, OpenAI-compatible servers' `reasoning_content` / `reasoning` kwargs.
+ * `reasoning` blocks, OpenAI-compatible servers' reasoning kwargs (`reasoningTextIn`).
  */
 function reasoningOf(message: LangChainMessageChunkLike): string {
 	let reasoning = '';
@@ -263,11 +248,7 @@ function reasoningOf(message: LangChainMessageChunkLike): string {
 				reasoning += block.reasoning;
 		}
 	}
-	for (const key of ['reasoning_content', 'reasoning']) {
-		const value = message.additional_kwargs?.[key];
-		if (typeof value === 'string') reasoning += value;
-	}
-	return reasoning;
+	return reasoning + reasoningTextIn(message.additional_kwargs);
 }
 
 function rawFinishReasonOf(metadata: Record<string, unknown> | undefined): string {
@@ -276,26 +257,6 @@ function rawFinishReasonOf(metadata: Record<string, unknown> | undefined): strin
 		if (typeof value === 'string' && value !== '') return value;
 	}
 	return 'stop';
-}
-
-const finishReasons: Record<string, FinishReason> = {
-	stop: 'stop',
-	end_turn: 'stop',
-	stop_sequence: 'stop',
-	STOP: 'stop',
-	length: 'length',
-	max_tokens: 'length',
-	MAX_TOKENS: 'length',
-	tool_calls: 'tool-calls',
-	tool_use: 'tool-calls',
-	function_call: 'tool-calls',
-	content_filter: 'content-filter',
-	SAFETY: 'content-filter',
-	refusal: 'content-filter',
-};
-
-function finishReasonOf(raw: string): FinishReason {
-	return finishReasons[raw] ?? 'other';
 }
 
 /**

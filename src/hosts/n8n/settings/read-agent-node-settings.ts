@@ -1,7 +1,8 @@
-import type { IExecuteFunctions } from 'n8n-workflow';
-import type { AgentConfig, AgentToolChoice } from '../../../agent/agent-state';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { AgentConfig } from '../../../agent/agent-state';
+import { withoutModelOptions } from '../../../agent/model-options';
 import type { ChatConnection } from '../../../agent/create-chat-model-caller';
-import { chatConnectionFor, timeoutMsOf } from './chat-connection-for';
+import { chatConnectionFor } from './chat-connection-for';
 import { readModelParameter } from './read-model-parameter';
 import { readCredentialConnection } from './read-credential-connection';
 import type { CallModel } from '../../../agent/call-model-step';
@@ -10,28 +11,12 @@ import { createLangChainModelCaller } from '../langchain/langchain-model-caller'
 import { readConnectedModel } from './read-connected-model';
 import { toolbridgeNativeModelOf } from '../chat-model/toolbridge-native-model';
 import { traceModelCalls, type ModelTraceContext } from '../chat-model/trace-model-calls';
+import { chatServerOf } from '../../../chat/chat-server';
 import { Redactor } from '../../../chat/redactor';
 import type { MemoryErrorPolicy } from '../memory/node-memory';
 import type { AgentOutputFormat } from '../../../agent/output-format/agent-output-item';
-import { readModelOptions, type ModelNodeOptions } from './read-model-options';
-
-/** The node's "Options" collection, as n8n hands it over (only options the user added). */
-export interface AgentNodeOptions extends Omit<ModelNodeOptions, 'toolChoice'> {
-	systemMessage?: string;
-	maxIterations?: number;
-	maxIterationsBehavior?: 'error' | 'finalAnswer';
-	repeatedCallLimit?: number;
-	toolChoice?: 'auto' | 'required' | 'none' | 'tool';
-	temperature?: number;
-	maxTokens?: number;
-	reasoningEffort?: 'default' | 'minimal' | 'low' | 'medium' | 'high';
-	parallelToolCalls?: boolean;
-	timeout?: number;
-	toolConcurrency?: number;
-	returnIntermediateSteps?: boolean;
-	debugLog?: boolean;
-	onMemoryError?: MemoryErrorPolicy;
-}
+import { readLoopOptions } from './read-loop-options';
+import { readModelOptions } from './read-model-options';
 
 /** Everything one item's run needs from the node's parameters and credential. */
 export interface AgentNodeSettings {
@@ -77,8 +62,9 @@ export async function readAgentNodeSettings(
 	context: IExecuteFunctions,
 	itemIndex: number,
 ): Promise<AgentNodeSettings> {
-	const options = context.getNodeParameter('options', itemIndex, {}) as AgentNodeOptions;
+	const options = context.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	const model = readModelOptions(options);
+	const { config: loop, ...run } = readLoopOptions(options);
 	const connected = await readConnectedModel(context, itemIndex);
 
 	const config: AgentNodeSettings['config'] = {
@@ -86,26 +72,12 @@ export async function readAgentNodeSettings(
 		model: readModelParameter(
 			context.getNodeParameter('model', itemIndex, '', { extractValue: true }),
 		),
-		systemMessage: options.systemMessage,
-		maxIterations: options.maxIterations,
-		limitBehavior:
-			options.maxIterationsBehavior === 'finalAnswer'
-				? 'final-answer'
-				: options.maxIterationsBehavior === 'error'
-					? 'error'
-					: undefined,
-		repeatedCallLimit: options.repeatedCallLimit,
-		toolChoice: options.toolChoice as AgentToolChoice | undefined,
+		...loop,
 		...model.config,
-		parallelToolCalls: options.parallelToolCalls,
-		temperature: options.temperature,
-		maxTokens: options.maxTokens,
 	};
-	if (options.reasoningEffort && options.reasoningEffort !== 'default')
-		config.reasoning = { effort: options.reasoningEffort };
-
 	const prompt = context.getNodeParameter('prompt', itemIndex, '') as unknown;
 	const common = {
+		...run,
 		config,
 		prompt:
 			typeof prompt === 'string'
@@ -113,13 +85,6 @@ export async function readAgentNodeSettings(
 				: prompt === undefined || prompt === null
 					? ''
 					: JSON.stringify(prompt),
-		concurrency: options.toolConcurrency ?? 4,
-		returnIntermediateSteps: options.returnIntermediateSteps ?? false,
-		debugLog: options.debugLog ?? false,
-		outputFormat: model.outputFormat,
-		toolTimeoutMs: model.toolTimeoutMs,
-		runTimeoutMs: model.runTimeoutMs,
-		memoryErrorPolicy: options.onMemoryError === 'fail' ? ('fail' as const) : ('continue' as const),
 	};
 
 	if (connected) {
@@ -146,9 +111,9 @@ export async function readAgentNodeSettings(
 		if (loopConfig.structuredOutput?.strategy === 'auto')
 			loopConfig.structuredOutput = { ...loopConfig.structuredOutput, strategy: 'tool' };
 		const callModel = createLangChainModelCaller(connected.model, {
-			totalTimeoutMs: timeoutMsOf(options.timeout),
-			firstTokenTimeoutMs: model.firstTokenTimeoutMs,
-			stallTimeoutMs: model.stallTimeoutMs,
+			totalTimeoutMs: model.connection.timeoutMs,
+			firstTokenTimeoutMs: model.connection.firstTokenTimeoutMs,
+			stallTimeoutMs: model.connection.stallTimeoutMs,
 		});
 		return {
 			...common,
@@ -161,38 +126,25 @@ export async function readAgentNodeSettings(
 
 	const { connection, secrets } = chatConnectionFor(
 		await readCredentialConnection(context, itemIndex),
-		model,
-		options.timeout,
+		model.connection,
 	);
-	return { ...common, connection, modelSource: 'built-in', secrets };
+	return {
+		...common,
+		config: { ...config, server: chatServerOf(connection) },
+		connection,
+		modelSource: 'built-in',
+		secrets,
+	};
 }
 
 /**
  * The config fields that still apply with a connected model: the loop's (system message,
- * limits, tool choice, output format). Sampling, fallbacks, routing, caching and provider
- * options belong to the built-in client; the connected model has its own.
+ * limits, tool choice, output format). The model options (sampling, fallbacks, routing,
+ * caching, provider options: the model-options table) belong to the built-in client; the
+ * connected model has its own.
  */
 export function connectedOnly(config: AgentNodeSettings['config']): AgentNodeSettings['config'] {
-	const {
-		systemMessage,
-		maxIterations,
-		limitBehavior,
-		repeatedCallLimit,
-		toolChoice,
-		parallelToolCalls,
-		structuredOutput,
-		model,
-	} = config;
-	return {
-		model,
-		systemMessage,
-		maxIterations,
-		limitBehavior,
-		repeatedCallLimit,
-		toolChoice,
-		parallelToolCalls,
-		structuredOutput,
-	};
+	return withoutModelOptions(config);
 }
 
 /** The run's model call: the connected sub-node's, else the built-in client on the node's credential. */

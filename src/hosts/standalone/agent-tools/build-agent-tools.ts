@@ -8,7 +8,13 @@ import {
 } from '../../../errors/unavailable-tools-error';
 import { createNodeAsTool } from '../../../tools/create-node-as-tool';
 import { errorObservationText } from '../../../tools/tool-observation-text';
+import {
+	gateToolWithReview,
+	type ToolReviewer,
+	type ToolReviewSpec,
+} from '../../../tools/tool-review';
 import { resolveDetachedExpression } from '../resolve-detached-expression';
+import { isReviewGateNode, reviewGateSpec } from '../review-gate';
 import type { NodeRunGuard, StandaloneHost } from '../standalone-host';
 import { findToolNodes, type WorkflowExport } from '../workflow-file';
 import { createN8nAgentTool } from '../sub-nodes/n8n-agent-tool';
@@ -33,6 +39,11 @@ export interface BuildAgentToolsOptions {
 	skipUnavailable?: boolean;
 	/** The agent's input item json, `$json` in the expressions of its tool sub-nodes (e.g. `{ chatInput }`). */
 	input?: IDataObject;
+	/**
+	 * Approves calls of tools behind an n8n human-review gate (a `…HitlTool` node between the
+	 * tools and the agent); without it those calls are refused (see `gateToolWithReview`).
+	 */
+	review?: ToolReviewer;
 }
 
 /** The tools of one agent node, and what could not become one. */
@@ -53,7 +64,8 @@ export interface AgentToolSet {
  * (`ToolSupply`: the schema and the call are n8n's), nodes that execute through the `$fromAI`
  * bridge (`createNodeAsTool`), nested Agent Orchestrators and n8n's AI Agent Tools as agents
  * running on this package's loop. Names are unique: a supplied tool named like an earlier one
- * is unavailable, as n8n's agent refuses it.
+ * is unavailable, as n8n's agent refuses it. A human-review gate (n8n's `…HitlTool` node) is not
+ * a tool itself: the tools on its own `ai_tool` input are, each asking `review` before it runs.
  *
  * @throws {UnavailableToolsError} naming every tool that cannot be served (missing package with
  *   the command that installs it, unsupported kind, failed supply), unless `skipUnavailable`.
@@ -68,7 +80,17 @@ export async function buildAgentTools(
 	const problems: ToolBuildProblem[] = [];
 	const unavailable: UnavailableTool[] = [];
 	const kinds = new Map<INode, ToolNodeKind>();
-	for (const node of findToolNodes(workflow, agentNode.name)) {
+	// A human-review gate (n8n's `…HitlTool` node) is not a tool itself: the tools on its own
+	// `ai_tool` input are, each asking `review` before it runs.
+	const gates = new Map<INode, ToolReviewSpec>();
+	const toolNodes = findToolNodes(workflow, agentNode.name).flatMap((node) => {
+		if (!isReviewGateNode(node)) return [node];
+		const gate = reviewGateSpec(workflow, node);
+		const gated = findToolNodes(workflow, node.name);
+		for (const each of gated) gates.set(each, gate);
+		return gated;
+	});
+	for (const node of toolNodes) {
 		try {
 			kinds.set(node, toolNodeKind(node, workflow, host));
 		} catch (error) {
@@ -86,12 +108,16 @@ export async function buildAgentTools(
 	);
 	const takenNames = new Set<string>();
 	const built = new Map<INode, AgentTool[]>();
+	const reviewed = (node: INode, tool: AgentTool): AgentTool => {
+		const gate = gates.get(node);
+		return gate ? gateToolWithReview(tool, gate, options.review) : tool;
+	};
 	// Supplied tools first: n8n fixes their names, the bridge's names give way to them.
 	for (const [node, kind] of kinds) {
 		if (kind.kind !== 'supplied') continue;
 		try {
 			const tools = (await supply.supply(node, kind.nodeType)).map((tool) =>
-				suppliedAgentTool(tool, { node, workflow, guard: options.guard }),
+				reviewed(node, suppliedAgentTool(tool, { node, workflow, guard: options.guard })),
 			);
 			const taken = tools.find((tool) => takenNames.has(tool.name));
 			if (taken) {
@@ -136,7 +162,7 @@ export async function buildAgentTools(
 					resolveExpression,
 				});
 			takenNames.add(tool.name);
-			built.set(node, [tool]);
+			built.set(node, [reviewed(node, tool)]);
 		} catch (error) {
 			if (!(error instanceof ToolBuildError)) throw error;
 			problems.push(...error.problems);
@@ -151,7 +177,7 @@ export async function buildAgentTools(
 		await close();
 		throw new ToolBuildError(problems);
 	}
-	const tools = findToolNodes(workflow, agentNode.name).flatMap((node) => built.get(node) ?? []);
+	const tools = toolNodes.flatMap((node) => built.get(node) ?? []);
 	return { tools, problems, unavailable, close };
 }
 

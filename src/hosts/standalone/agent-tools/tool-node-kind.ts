@@ -1,7 +1,8 @@
-import { isHitlToolType, type INode, type INodeType } from 'n8n-workflow';
+import type { INode, INodeType } from 'n8n-workflow';
 import type { UnavailableTool } from '../../../errors/unavailable-tools-error';
 import { isNestedAgentNode } from '../../../tools/nested-agent-tool-spec';
 import type { StandaloneHost } from '../standalone-host';
+import { isReviewGateNode } from '../review-gate';
 import { findToolNodes, type WorkflowExport } from '../workflow-file';
 import { n8nAgentToolNodeType } from '../sub-nodes/n8n-agent-tool';
 import { findUnavailableNodes } from '../sub-nodes/node-availability';
@@ -32,8 +33,7 @@ export class UnavailableToolProblem extends Error {
  * nodes of its own tools) and that its kind runs outside n8n.
  *
  * @throws {UnavailableToolProblem} naming the node, its type and why: a package not installed,
- *   a type not in its package, a human-review (HITL) tool, Python code, a node that neither
- *   executes nor supplies a tool.
+ *   a type not in its package, Python code, a node that neither executes nor supplies a tool.
  */
 export function toolNodeKind(
 	node: INode,
@@ -58,11 +58,6 @@ export function toolNodeKind(
 	const missing = findUnavailableNodes(node, needed, host.nodeTypes);
 	if (missing) throw new UnavailableToolProblem(missing);
 	if (agentKind) return { kind: agentKind };
-	if (isHitlToolType(node.type))
-		throw unavailable(
-			'NODE_UNSUPPORTED',
-			'a human-review (HITL) tool waits for a person to approve each call inside n8n; the standalone host has no reviewer. Connect the tool itself instead.',
-		);
 	const language = node.parameters.language;
 	if (typeof language === 'string' && language.startsWith('python'))
 		throw unavailable(
@@ -89,7 +84,8 @@ export function toolNodeKind(
 /** The nodes the tools of an agent used as a tool need, through every level of nesting. */
 function agentToolTrees(workflow: WorkflowExport, agentName: string): INode[] {
 	return findToolNodes(workflow, agentName).flatMap((tool) =>
-		isNestedAgentNode(tool) || tool.type === n8nAgentToolNodeType
+		// An agent's tools, or the tools behind a human-review gate: the same rule, one level down.
+		isNestedAgentNode(tool) || tool.type === n8nAgentToolNodeType || isReviewGateNode(tool)
 			? agentToolTrees(workflow, tool.name)
 			: subNodeTree(workflow, tool.name),
 	);

@@ -29,6 +29,7 @@ export interface OpenWorkflowSessionOptions
 			| 'maxOutputLength'
 			| 'guard'
 			| 'onToolsUnavailable'
+			| 'review'
 		> {
 	/**
 	 * Load the tools of the agent (`agent`, or the workflow's only one) into `tools`. Default
@@ -109,6 +110,7 @@ export async function openWorkflowSession(
 		guard: options.guard,
 		skipUnavailable: options.skipUnavailable,
 		onToolsUnavailable: options.onToolsUnavailable,
+		review: options.review,
 		agentNode,
 		tools: [],
 		problems: [],
@@ -124,6 +126,7 @@ export async function openWorkflowSession(
 			onBuildError: options.onBuildError,
 			guard: options.guard,
 			skipUnavailable: options.skipUnavailable,
+			review: options.review,
 			runNestedAgent: workflowNestedAgentRunner(session),
 		});
 		const timeoutMs = options.toolTimeoutMs ?? defaultRunTimeLimits.toolTimeoutMs;

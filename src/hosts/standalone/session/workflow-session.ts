@@ -4,6 +4,7 @@ import type { UnavailableTool } from '../../../errors/unavailable-tools-error';
 import type { NodeRunGuard, StandaloneHost } from '../standalone-host';
 import type { WorkflowExport } from '../workflow-file';
 import type { AgentEventListener } from '../../../agent/agent-event';
+import type { ToolReviewer } from '../../../tools/tool-review';
 import type { ConnectionOverrides } from '../workflow/resolve-connection-fields';
 
 /**
@@ -48,6 +49,11 @@ export interface WorkflowSession {
 		path: string[];
 		tools: UnavailableTool[];
 	}) => void;
+	/**
+	 * Approves calls of tools behind an n8n human-review gate, nested agents' included;
+	 * without it such calls are refused (see `gateToolWithReview`).
+	 */
+	review?: ToolReviewer;
 }
 
 /**

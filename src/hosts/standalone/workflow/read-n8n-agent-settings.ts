@@ -1,4 +1,5 @@
 import type { INode } from 'n8n-workflow';
+import { chatServerOf } from '../../../chat/chat-server';
 import { AgentConfigurationError } from '../../../errors/agent-configuration-error';
 import type { WorkflowExport } from '../workflow-file';
 import { createNodeParameterReader } from './node-parameter-reader';
@@ -85,6 +86,7 @@ export async function readN8nAgentSettings(
 		config: {
 			...read?.config,
 			model,
+			server: chatServerOf(connection),
 			systemMessage: agentOptions.systemMessage ?? n8nDefaultSystemMessage,
 			maxIterations: agentOptions.maxIterations ?? n8nDefaultMaxIterations,
 		},
