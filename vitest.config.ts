@@ -22,7 +22,8 @@ export default defineConfig({
 	},
 	test: {
 		include: ['test/**/*.test.ts', 'packages/*/test/**/*.test.ts'],
-		exclude: ['test/e2e/**', 'node_modules/**'],
+		// `*.slow.test.ts` (a real Postgres in WebAssembly …) run in `npm run test:slow`.
+		exclude: ['test/e2e/**', 'node_modules/**', '**/*.slow.test.ts'],
 		testTimeout: 30_000,
 		pool: 'forks',
 	},

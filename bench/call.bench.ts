@@ -2,27 +2,40 @@
  * Per-call overhead of a bridge tool over running the same node directly, both through the
  * same n8n-core path (StandaloneHost.runNode → WorkflowExecute.run on a one-node workflow).
  *
- *   direct: host.runNode(Crypto node with the literal text)
- *   tool:   DynamicStructuredTool.invoke({ text }) → validate, substitute, run, format
+ *   anchor: host.runNode(Crypto node with the literal text)
+ *   tool:   the path MCP's tools/call and the agent loop take — the AgentTool with the loop's
+ *           tool time limit (withToolTimeout, 120 s), its observation through the output
+ *           boundary (redact with the session's secrets, cap once): validate, substitute, run,
+ *           one observation
+ *   view:   the LangChain view of the same tool (`invoke`), for library users (reference)
  *
- * Prints medians (µs) and the ratio. A benchmark, not a test: nothing is asserted.
+ * Each round runs a batch of BATCH calls of the anchor and of every contender, in a rotating
+ * order (so no side always runs right after the anchor), timing each batch in wall time and in
+ * this process's CPU time (which other processes' load does not inflate). Prints per-call
+ * medians and each contender's ratio to the anchor of the same round (median and middle half),
+ * CPU first. A benchmark, not a test: nothing is asserted.
  */
 import { resolve } from 'node:path';
 import type { INode } from 'n8n-workflow';
+import { OutputBoundary } from '../src/agent/output-boundary';
+import { withToolTimeout } from '../src/agent/time-limits/with-tool-timeout';
+import { defaultRunTimeLimits } from '../src/agent/time-limits/default-time-limits';
 import { loadWorkflowTools } from '../src/hosts/standalone/load-workflow-tools';
+import { createSessionRedactor } from '../src/hosts/standalone/session/workflow-session';
+import { median, ratioSummary } from './support/stats';
 
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2000);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 100);
+const BATCH = 100;
 const WARMUP = 200;
 
-function median(values: number[]): number {
-	const sorted = [...values].sort((left, right) => left - right);
-	return sorted[Math.floor(sorted.length / 2)];
-}
-
-async function time(run: () => Promise<unknown>): Promise<number> {
+/** Per-call µs of a batch: wall and this process's CPU (user + system). */
+async function time(run: () => Promise<unknown>): Promise<{ wall: number; cpu: number }> {
+	const cpu = process.cpuUsage();
 	const start = process.hrtime.bigint();
-	await run();
-	return Number(process.hrtime.bigint() - start) / 1000;
+	for (let call = 0; call < BATCH; call++) await run();
+	const wall = Number(process.hrtime.bigint() - start) / 1000 / BATCH;
+	const used = process.cpuUsage(cpu);
+	return { wall, cpu: (used.user + used.system) / BATCH };
 }
 
 async function main(): Promise<void> {
@@ -33,40 +46,77 @@ async function main(): Promise<void> {
 			env: {},
 		},
 	);
-	const tool = loaded.langChainTools.find((candidate) => candidate.name === 'Hash_text')!;
+	const tool = loaded.tools.find((candidate) => candidate.name === 'Hash_text')!;
+	const view = loaded.langChainTools.find((candidate) => candidate.name === 'Hash_text')!;
 	const toolNode = loaded.workflow.nodes.find((node) => node.name === 'Hash text')!;
 	const directNode: INode = {
 		...toolNode,
 		parameters: { ...toolNode.parameters, value: 'bench text' },
 	};
+	const limited = withToolTimeout(tool, defaultRunTimeLimits.toolTimeoutMs);
+	const boundary = new OutputBoundary({
+		redactor: createSessionRedactor(loaded.workflow, loaded.host, {
+			apiKey: 'sk-or-v1-bench-key-0123456789abcdef',
+			env: {},
+		}),
+	});
 	const direct = () => loaded.host.runNode(loaded.workflow, directNode, {});
-	const viaTool = () => tool.invoke({ text: 'bench text' });
+	const viaTool = async () =>
+		boundary.observation(await limited.invoke({ text: 'bench text' }, { toolCallId: 'bench' }));
+	const viaView = () => view.invoke({ text: 'bench text' });
 
-	const [directResult, toolResult] = await Promise.all([direct(), viaTool()]);
-	if (JSON.stringify(directResult.items.map((item) => item.json)) !== toolResult)
+	const [directResult, toolResult, viewResult] = await Promise.all([
+		direct(),
+		viaTool(),
+		viaView(),
+	]);
+	const expected = JSON.stringify(directResult.items.map((item) => item.json));
+	if (toolResult.content !== expected || viewResult !== expected)
 		throw new Error('direct and tool results differ');
 
 	for (let round = 0; round < WARMUP; round++) {
 		await direct();
 		await viaTool();
+		await viaView();
 	}
-	const directTimes: number[] = [];
-	const toolTimes: number[] = [];
-	// Interleaved, so drift (GC, JIT, the shared CPU) hits both sides alike.
+	const contenders = { anchor: direct, tool: viaTool, view: viaView };
+	type Side = keyof typeof contenders;
+	const sides = Object.keys(contenders) as Side[];
+	const wall: Record<Side, number[]> = { anchor: [], tool: [], view: [] };
+	const cpu: Record<Side, number[]> = { anchor: [], tool: [], view: [] };
+	const ratios = {
+		wall: { tool: [] as number[], view: [] as number[] },
+		cpu: { tool: [] as number[], view: [] as number[] },
+	};
 	for (let round = 0; round < ROUNDS; round++) {
-		directTimes.push(await time(direct));
-		toolTimes.push(await time(viaTool));
+		const measured = {} as Record<Side, { wall: number; cpu: number }>;
+		for (let index = 0; index < sides.length; index++) {
+			const side = sides[(round + index) % sides.length];
+			measured[side] = await time(contenders[side]);
+		}
+		for (const side of sides) {
+			wall[side].push(measured[side].wall);
+			cpu[side].push(measured[side].cpu);
+		}
+		for (const side of ['tool', 'view'] as const) {
+			ratios.wall[side].push(measured[side].wall / measured.anchor.wall);
+			ratios.cpu[side].push(measured[side].cpu / measured.anchor.cpu);
+		}
 	}
-	const directMedian = median(directTimes);
-	const toolMedian = median(toolTimes);
 	console.log(
-		`call.bench — Crypto SHA-256 through n8n-core WorkflowExecute, ${ROUNDS} rounds each (median)`,
+		`call.bench — Crypto SHA-256 through n8n-core WorkflowExecute, ${ROUNDS} rounds × ${BATCH} calls per side (per-call medians; ratio to the anchor of the same round)`,
 	);
-	console.log(`  direct node run     ${directMedian.toFixed(1)} µs`);
-	console.log(`  tool.invoke (func)  ${toolMedian.toFixed(1)} µs`);
 	console.log(
-		`  overhead            ${(toolMedian - directMedian).toFixed(1)} µs per call, ratio ${(toolMedian / directMedian).toFixed(2)}×`,
+		`  anchor: direct node run                 cpu ${median(cpu.anchor).toFixed(1)} µs  wall ${median(wall.anchor).toFixed(1)} µs`,
 	);
+	for (const [label, side] of [
+		['tool call as MCP and the loop make it', 'tool'],
+		['LangChain view (invoke), reference   ', 'view'],
+	] as const) {
+		console.log(
+			`  ${label}   cpu ${median(cpu[side]).toFixed(1)} µs ${ratioSummary(ratios.cpu[side])}  wall ${median(wall[side]).toFixed(1)} µs ${ratioSummary(ratios.wall[side])}`,
+		);
+	}
 }
 
 void main();

@@ -8,6 +8,11 @@
  *   call       process start → `toolbridge call <workflow> Hash_text` has run the Crypto node
  *   mcp list   process start → the answer to MCP tools/list (initialize, then tools/list,
  *              written to stdin at once) over stdio
+ *   LangChain  (when @n8n/n8n-nodes-langchain is installed) `tools` and `call Calculator` of
+ *              fixtures/workflows/calculator-agent.json: n8n's Calculator and Think tool nodes
+ *   mcp open   process start → the answer to the opening request over stdio: server/discover
+ *              (MCP 2026-07-28) and initialize (2025), answered before n8n loads (target
+ *              ≤ 400 ms on Node 20)
  *
  * Anchors measured in the same run: `node -e 0` (the runtime's own start), and — when the
  * e2e cache holds n8n 2.41.1 (npm run test:e2e installs it) — `n8n execute` of the same
@@ -27,6 +32,11 @@ const repo = resolve(import.meta.dirname ?? new URL('.', import.meta.url).pathna
 const RUNS = Number(process.env.BENCH_CLI_RUNS ?? 5);
 const bin = join(repo, 'packages/n8n-toolbridge/bin/toolbridge.js');
 const workflow = join(repo, 'fixtures/workflows/crypto-agent.json');
+/** A workflow with n8n's Calculator and Think (measured when @n8n/n8n-nodes-langchain is installed). */
+const calculatorWorkflow = join(repo, 'fixtures/workflows/calculator-agent.json');
+const langChainInstalled = existsSync(
+	join(repo, 'node_modules/@n8n/n8n-nodes-langchain/package.json'),
+);
 const hasTime = existsSync('/usr/bin/time');
 
 /** @param {number[]} values */
@@ -89,6 +99,53 @@ function timeMcpList(node, env) {
 		});
 		send({ jsonrpc: '2.0', method: 'notifications/initialized' });
 		send({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} });
+	});
+}
+
+const DISCOVER = {
+	jsonrpc: '2.0',
+	id: 1,
+	method: 'server/discover',
+	params: {
+		_meta: {
+			'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+			'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1' },
+			'io.modelcontextprotocol/clientCapabilities': {},
+		},
+	},
+};
+const INITIALIZE = {
+	jsonrpc: '2.0',
+	id: 1,
+	method: 'initialize',
+	params: {
+		protocolVersion: '2025-06-18',
+		capabilities: {},
+		clientInfo: { name: 'bench', version: '1' },
+	},
+};
+
+/**
+ * Process start → the answer to an MCP opening request over stdio.
+ * @param {string} node @param {NodeJS.ProcessEnv} env @param {object} opening
+ * @returns {Promise<{ wall: number, cpu: number }>}
+ */
+function timeMcpOpening(node, env, opening) {
+	return new Promise((resolvePromise, reject) => {
+		const started = performance.now();
+		const child = spawn(node, [bin, 'mcp', workflow], { cwd: repo, env });
+		let buffer = '';
+		let stderr = '';
+		child.stderr.on('data', (data) => (stderr += data));
+		child.on('exit', (code) => code && reject(new Error(`mcp exited ${code}:\n${stderr}`)));
+		child.stdout.on('data', (data) => {
+			buffer += data;
+			if (!buffer.includes('"id":1')) return;
+			const wall = performance.now() - started;
+			child.kill();
+			resolvePromise({ wall, cpu: Number.NaN });
+		});
+		child.stdin.write(`${JSON.stringify(opening)}\n`);
 	});
 }
 
@@ -186,12 +243,36 @@ async function main() {
 					variant.env,
 				),
 			);
+			rows[`${variant.name} discover`] = await series(
+				'toolbridge mcp: start → server/discover answer',
+				() => timeMcpOpening(node, variant.env, DISCOVER),
+			);
+			rows[`${variant.name} initialize`] = await series(
+				'toolbridge mcp: start → initialize answer',
+				() => timeMcpOpening(node, variant.env, INITIALIZE),
+			);
 			rows[`${variant.name} mcp`] = await series('toolbridge mcp: start → tools/list answer', () =>
 				timeMcpList(node, variant.env),
 			);
+			if (langChainInstalled) {
+				// n8n's LangChain tool nodes (the add-on): only the node files this workflow uses load.
+				rows[`${variant.name} lc tools`] = await series('toolbridge tools (LangChain tools)', () =>
+					timeProcess(node, [bin, 'tools', calculatorWorkflow], variant.env),
+				);
+				rows[`${variant.name} lc call`] = await series('toolbridge call Calculator', () =>
+					timeProcess(
+						node,
+						[bin, 'call', calculatorWorkflow, 'Calculator', '--args', '{"input":"2+2*3"}'],
+						variant.env,
+					),
+				);
+			}
 			const anchor = rows[`${variant.name} node`].median;
+			const langChain = langChainInstalled
+				? `, LangChain tools ${(rows[`${variant.name} lc tools`].median / anchor).toFixed(1)}×, call Calculator ${(rows[`${variant.name} lc call`].median / anchor).toFixed(1)}×`
+				: '';
 			console.log(
-				`  ratios to node -e 0 (median): tools ${(rows[`${variant.name} tools`].median / anchor).toFixed(1)}×, call ${(rows[`${variant.name} call`].median / anchor).toFixed(1)}×, mcp list ${(rows[`${variant.name} mcp`].median / anchor).toFixed(1)}×\n`,
+				`  ratios to node -e 0 (median): tools ${(rows[`${variant.name} tools`].median / anchor).toFixed(1)}×, call ${(rows[`${variant.name} call`].median / anchor).toFixed(1)}×, mcp discover ${(rows[`${variant.name} discover`].median / anchor).toFixed(1)}×, mcp list ${(rows[`${variant.name} mcp`].median / anchor).toFixed(1)}×${langChain}\n`,
 			);
 		}
 	}

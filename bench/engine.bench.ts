@@ -36,8 +36,8 @@ import { collectActionResponses } from '../src/hosts/n8n/engine/collect-action-r
 import type { EngineItem, EngineRunMetadata } from '../src/hosts/n8n/engine/engine-item';
 import { planEngineActions } from '../src/hosts/n8n/engine/plan-engine-actions';
 import { readEngineMetadata } from '../src/hosts/n8n/engine/read-engine-metadata';
-import { runAgentEngine } from '../src/hosts/n8n/run-agent-engine';
-import { errorOutput } from '../src/hosts/n8n/error-output';
+import { runAgentEngine } from '../src/hosts/n8n/engine/run-agent-engine';
+import { errorOutput } from '../src/hosts/n8n/output/error-output';
 import { runEngineWorkflow } from '../test/hosts/n8n/engine-workflow';
 import { argument } from './support/loop-fixtures';
 
@@ -179,7 +179,7 @@ async function workflowMilliseconds(toolExecution: 'engine' | 'inProcess'): Prom
 		description: real.description,
 		async execute(this: IExecuteFunctions, response?: EngineResponse) {
 			if (toolExecution === 'inProcess') {
-				const { runAgentNodeItem } = await import('../src/hosts/n8n/run-agent-node-item');
+				const { runAgentNodeItem } = await import('../src/hosts/n8n/drivers/run-agent-node-item');
 				return [[await runAgentNodeItem(this, 0, { callModel })]];
 			}
 			return await runAgentEngine(this, response, {

@@ -65,9 +65,16 @@ export type {
 } from './chat/tool-conversion';
 
 // 3. Tools: any n8n node as a tool
-export type { AgentTool, ToolObservation, ToolInvokeOptions } from './tools/agent-tool';
+export type {
+	AgentTool,
+	CompiledTool,
+	ToolObservation,
+	ToolInvokeOptions,
+} from './tools/agent-tool';
 export { createNodeAsTool } from './tools/create-node-as-tool';
-export type { CreateNodeAsToolOptions, BridgeToolMetadata } from './tools/create-node-as-tool';
+export type { CreateNodeAsToolOptions } from './tools/create-node-as-tool';
+export { toLangChainTool } from './tools/langchain-tool-view';
+export type { BridgeToolMetadata, LangChainToolViewOptions } from './tools/langchain-tool-view';
 export type { NodeRunner, NodeRunResult, NodeRunError, NodeRunOptions } from './tools/node-runner';
 export { agentToolFromLangChain } from './tools/agent-tool-from-langchain';
 export type { LangChainToolLike } from './tools/agent-tool-from-langchain';
@@ -88,14 +95,24 @@ export { Redactor } from './chat/redactor';
 // 5. Agent loop: a resumable plain-JSON state machine, its in-process driver, validator mode
 export { runAgent } from './agent/run-agent';
 export type { AgentRunOutcome, RunAgentOptions } from './agent/run-agent';
-export type { CallModel } from './agent/call-model-step';
+export type { CallModel, CallModelOptions } from './agent/call-model-step';
+export type { ModelSettings } from './agent/model-options';
+export type { ChatServer } from './chat/chat-server';
 export { createChatModelCaller } from './agent/create-chat-model-caller';
 export { withToolTimeout } from './agent/time-limits/with-tool-timeout';
+export { gateToolWithReview, toolReviewRefusal, noReviewerDecision } from './tools/tool-review';
+export type {
+	ToolReview,
+	ToolReviewDecision,
+	ToolReviewRequest,
+	ToolReviewSpec,
+	ToolReviewer,
+} from './tools/tool-review';
 export { defaultRunTimeLimits } from './agent/time-limits/default-time-limits';
 export type { ChatConnection } from './agent/create-chat-model-caller';
 // Any LangChain chat model (ChatOpenAI, ChatAnthropic, ChatGoogleGenerativeAI, ChatOllama …) as the loop's model.
-export { createLangChainModelCaller } from './hosts/n8n/langchain-model-caller';
-export type { LangChainChatModelLike } from './hosts/n8n/langchain-model-caller';
+export { createLangChainModelCaller } from './hosts/n8n/langchain/langchain-model-caller';
+export type { LangChainChatModelLike } from './hosts/n8n/langchain/langchain-model-caller';
 export { createAgentState, defaultAgentConfig } from './agent/create-agent-state';
 export type { AgentInput } from './agent/create-agent-state';
 export { nextAction } from './agent/next-action';
@@ -149,18 +166,29 @@ export type {
 	WorkflowTools,
 	WorkflowNestedAgentRunner,
 } from './hosts/standalone/load-workflow-tools';
-export { runWorkflowAgent, orchestratorNodeType } from './hosts/standalone/run-workflow-agent';
+export {
+	runWorkflowAgent,
+	runSessionAgent,
+	orchestratorNodeType,
+} from './hosts/standalone/run-workflow-agent';
 export type {
 	RunWorkflowAgentOptions,
+	SessionAgentInput,
 	WorkflowAgentRun,
 	FullWorkflowAgentRun,
 	ValidatorWorkflowAgentRun,
 } from './hosts/standalone/run-workflow-agent';
 export { workflowNestedAgentRunner } from './hosts/standalone/workflow/run-workflow-agent-node';
-export { createSessionRedactor } from './hosts/standalone/workflow/workflow-session';
-export type { WorkflowSession } from './hosts/standalone/workflow/workflow-session';
+export { createSessionRedactor } from './hosts/standalone/session/workflow-session';
+export type { WorkflowSession } from './hosts/standalone/session/workflow-session';
+export { openWorkflowSession } from './hosts/standalone/session/open-workflow-session';
+export type {
+	OpenWorkflowSessionOptions,
+	OpenedWorkflowSession,
+} from './hosts/standalone/session/open-workflow-session';
 export { StandaloneHost } from './hosts/standalone/standalone-host';
-export type { StandaloneHostOptions } from './hosts/standalone/standalone-host';
+export type { StandaloneHostOptions, NodeRunGuard } from './hosts/standalone/standalone-host';
+export type { WorkflowsSource } from './hosts/standalone/sub-workflows/workflow-library';
 export type { CredentialRecords } from './hosts/standalone/credential-store';
 export {
 	parseWorkflow,
@@ -208,7 +236,11 @@ export type { ToolBuildProblem } from './errors/tool-build-error';
 export { WorkflowFileError } from './errors/workflow-file-error';
 export { AgentNotFoundError } from './errors/agent-not-found-error';
 export { NodeTypeNotFoundError } from './errors/node-type-not-found-error';
+export { UnavailableToolsError } from './errors/unavailable-tools-error';
+export type { UnavailableTool, UnavailableToolReason } from './errors/unavailable-tools-error';
 export { UnsupportedNodeError } from './errors/unsupported-node-error';
+export { SubWorkflowError } from './errors/sub-workflow-error';
+export type { SubWorkflowProblem } from './errors/sub-workflow-error';
 export { MissingCredentialError } from './errors/missing-credential-error';
 export { NestedAgentUnavailableError } from './errors/nested-agent-unavailable-error';
 export { EngineStateError } from './errors/engine-state-error';

@@ -8,9 +8,12 @@ import { Redactor } from '../../src/chat/redactor';
 import {
 	createLangChainModelCaller,
 	type LangChainChatModelLike,
-} from '../../src/hosts/n8n/langchain-model-caller';
-import { toolbridgeNativeModelOf } from '../../src/hosts/n8n/toolbridge-native-model';
-import { traceModelCalls, type ModelTraceContext } from '../../src/hosts/n8n/trace-model-calls';
+} from '../../src/hosts/n8n/langchain/langchain-model-caller';
+import { toolbridgeNativeModelOf } from '../../src/hosts/n8n/chat-model/toolbridge-native-model';
+import {
+	traceModelCalls,
+	type ModelTraceContext,
+} from '../../src/hosts/n8n/chat-model/trace-model-calls';
 import { ToolbridgeChatModel } from '../../nodes/ToolbridgeChatModel/ToolbridgeChatModel.node';
 
 /**

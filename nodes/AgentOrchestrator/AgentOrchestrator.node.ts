@@ -28,14 +28,14 @@ import {
 	validatorToolParameter,
 } from './descriptions/mode-parameters';
 import { optionsParameter } from './descriptions/options-parameter';
-import { readAgentMode, runModeItems } from '../../src/hosts/n8n/run-mode-items';
-import { supplyNestedAgentTool } from '../../src/hosts/n8n/supply-nested-agent-tool';
-import { errorOutput } from '../../src/hosts/n8n/error-output';
-import { describeAgentError } from '../../src/hosts/n8n/describe-agent-error';
-import { runFullMode } from '../../src/hosts/n8n/run-full-mode';
+import { readNodeAgentMode, runModeItems } from '../../src/hosts/n8n/drivers/run-mode-items';
+import { supplyNestedAgentTool } from '../../src/hosts/n8n/drivers/supply-nested-agent-tool';
+import { errorOutput } from '../../src/hosts/n8n/output/error-output';
+import { describeAgentError } from '../../src/hosts/n8n/output/describe-agent-error';
+import { runFullMode } from '../../src/hosts/n8n/drivers/run-full-mode';
 import { isEngineResumption } from '../../src/hosts/n8n/engine/read-engine-metadata';
-import { checkConnectedTools } from '../../src/hosts/n8n/check-connected-tools';
-import { searchModels } from '../../src/hosts/n8n/search-models';
+import { checkConnectedTools } from '../../src/hosts/n8n/langchain/check-connected-tools';
+import { searchModels } from '../../src/hosts/n8n/chat-model/search-models';
 
 /** Runs a tool-calling agent loop per input item. The logic lives in src/agent. */
 // Not `usableAsTool`: n8n's generic wrapper would add a second "…Tool" node type whose schema
@@ -132,7 +132,7 @@ export class AgentOrchestrator implements INodeType {
 			});
 		};
 		if (!isEngineResumption(response)) checkConnectedTools(this);
-		const mode = readAgentMode(this);
+		const mode = readNodeAgentMode(this);
 		if (mode !== 'full' && !isEngineResumption(response))
 			return [await runModeItems(this, mode, failItem)];
 		// Engine or in-process driver; after an EngineRequest, n8n executes the node again with the tool results.

@@ -12,8 +12,8 @@ import {
 } from '../AgentOrchestrator/descriptions/main-parameters';
 import { chatModelOptionsParameter } from './descriptions/chat-model-options';
 import { supplyToolbridgeChatModel } from '../../src/hosts/n8n/chat-model/supply-toolbridge-chat-model';
-import { describeAgentError } from '../../src/hosts/n8n/describe-agent-error';
-import { searchModels } from '../../src/hosts/n8n/search-models';
+import { describeAgentError } from '../../src/hosts/n8n/output/describe-agent-error';
+import { searchModels } from '../../src/hosts/n8n/chat-model/search-models';
 
 /**
  * A chat model for any n8n AI node (AI Agent, chains …) that runs this package's own

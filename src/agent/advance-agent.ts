@@ -63,7 +63,11 @@ export async function advanceAgent(
 		try {
 			turn = await callModelStep(
 				action.request,
-				{ iteration: state.iterations + 1, final: action.final },
+				{
+					iteration: state.iterations + 1,
+					final: action.final,
+					fallbackModels: state.config.fallbackModels,
+				},
 				options,
 			);
 		} catch (error) {

@@ -1,6 +1,6 @@
-import type { ProviderPreferences } from '../chat/openrouter-fields';
-import type { ChatMessage, ChatRequest, FinishReason, ToolCall, Usage } from '../chat/types';
+import type { ChatMessage, FinishReason, ToolCall, Usage } from '../chat/types';
 import type { JsonSchema } from '../schema/json-schema';
+import type { ModelSettings } from './model-options';
 import type {
 	OutputAttempt,
 	StructuredOutputConfig,
@@ -13,9 +13,8 @@ export type LimitBehavior = 'error' | 'final-answer';
 /** Which tool the model must or may call; `required` and `{ name }` apply to the first call only. */
 export type AgentToolChoice = 'auto' | 'required' | 'none' | { name: string };
 
-/** The settings of one agent run. Plain JSON. */
-export interface AgentConfig {
-	model: string;
+/** The settings of one agent run: the model settings (`ModelSettings`) and the loop's own. Plain JSON. */
+export interface AgentConfig extends ModelSettings {
 	systemMessage?: string;
 	/** How many model calls with tools may happen (default 20). */
 	maxIterations: number;
@@ -25,35 +24,6 @@ export interface AgentConfig {
 	repeatedCallLimit: number;
 	toolChoice: AgentToolChoice;
 	parallelToolCalls?: boolean;
-	temperature?: number;
-	maxTokens?: number;
-	reasoning?: ChatRequest['reasoning'];
-	/** `top_p`: nucleus sampling, 0–1. */
-	topP?: number;
-	/** `top_k` (OpenRouter and most open-model servers; OpenAI ignores it). */
-	topK?: number;
-	/** `frequency_penalty`, -2–2. */
-	frequencyPenalty?: number;
-	/** `presence_penalty`, -2–2. */
-	presencePenalty?: number;
-	/** `seed`, for repeatable sampling where the provider supports it. */
-	seed?: number;
-	/** `stop`: up to 4 sequences that end the answer. */
-	stop?: string[];
-	/** Merged into the request body last (top-level keys win): any field the server knows. */
-	providerOptions?: Record<string, unknown>;
-	/**
-	 * Models to try when `model` fails. On OpenRouter sent as `models` (OpenRouter picks);
-	 * elsewhere the chat caller tries them in order when a call fails before any output.
-	 */
-	fallbackModels?: string[];
-	/** OpenRouter `provider` routing preferences (other servers never get them). */
-	providerPreferences?: ProviderPreferences;
-	/**
-	 * OpenRouter prompt caching: `cache_control` breakpoints on the system message and the
-	 * latest long tool results, for model families that need them (Anthropic, Gemini).
-	 */
-	promptCaching?: boolean;
 	/** Output format `json`: the answer must be JSON matching this (validated, one repair). */
 	structuredOutput?: StructuredOutputConfig;
 }

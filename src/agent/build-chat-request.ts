@@ -1,3 +1,4 @@
+import { toWireTool } from '../chat/tool-conversion';
 import type { ChatRequest, WireTool, WireToolChoice } from '../chat/types';
 import type { JsonSchema } from '../schema/json-schema';
 import { modelFamilyFromModelId, type ModelFamily } from '../schema/model-family';
@@ -9,7 +10,7 @@ import {
 	withOutputInstruction,
 } from './output-format/structured-output-request';
 import { finalAnswerInstruction } from './tool-observations';
-import { applyModelRouting, applyModelSampling, withPromptCaching } from './model-request';
+import { modelRequest } from './model-options';
 
 /**
  * The Chat Completions request for the next model call of a state in `ready`,
@@ -22,10 +23,9 @@ import { applyModelRouting, applyModelSampling, withPromptCaching } from './mode
  *   telling the model to answer; that message is not kept in the state.
  * - Output format `json`: the system message says what JSON to answer with; an
  *   `output-call` is constrained (`response_format` or a forced `final_answer` tool).
- * - OpenRouter fields (`models` for fallbacks, `provider`, `cache_control` breakpoints for
- *   Anthropic and Gemini models) are written here; the chat caller removes them for other
- *   servers (`withoutOpenRouterFields`).
- * - `providerOptions` are merged last: their top-level keys win.
+ * - The model settings are written for the run's server (`modelRequest`): OpenRouter's own
+ *   fields (`models`, `provider`, `cache_control`) only when it is OpenRouter;
+ *   `providerOptions` are merged last: their top-level keys win.
  */
 export function buildChatRequest(state: AgentState): ChatRequest {
 	const { config } = state;
@@ -40,26 +40,21 @@ export function buildChatRequest(state: AgentState): ChatRequest {
 			{ role: 'user', content: finalAnswerInstruction(state.limitReached ?? 'max-iterations') },
 		];
 	if (config.structuredOutput) messages = withOutputInstruction(messages, config.structuredOutput);
-	const request: ChatRequest = {
-		model: config.model,
-		messages: withPromptCaching(config, messages),
-	};
-	applyModelRouting(request, config);
-
-	if (state.tools.length > 0) {
-		request.tools = wireTools(state.tools, family);
-		const choice = final || output ? 'none' : toolChoiceFor(state);
-		if (choice !== 'auto') request.tool_choice = choice;
-		if (config.parallelToolCalls !== undefined && !final && !output)
-			request.parallel_tool_calls = config.parallelToolCalls;
-	}
-	if (output && config.structuredOutput) {
-		const strategy =
-			state.structured?.strategy ?? resolveOutputStrategy(config.structuredOutput.strategy, family);
-		constrainOutputCall(request, config.structuredOutput, strategy, family);
-	}
-	applyModelSampling(request, config);
-	return request;
+	return modelRequest(config, messages, (request) => {
+		if (state.tools.length > 0) {
+			request.tools = wireTools(state.tools, family);
+			const choice = final || output ? 'none' : toolChoiceFor(state);
+			if (choice !== 'auto') request.tool_choice = choice;
+			if (config.parallelToolCalls !== undefined && !final && !output)
+				request.parallel_tool_calls = config.parallelToolCalls;
+		}
+		if (output && config.structuredOutput) {
+			const strategy =
+				state.structured?.strategy ??
+				resolveOutputStrategy(config.structuredOutput.strategy, family);
+			constrainOutputCall(request, config.structuredOutput, strategy, family);
+		}
+	});
 }
 
 /**
@@ -99,14 +94,13 @@ function wireTools(tools: AgentState['tools'], family: ModelFamily): WireTool[] 
 	}
 	let wire = byFamily.get(family);
 	if (!wire) {
-		wire = tools.map((tool): WireTool => ({
-			type: 'function',
-			function: {
+		wire = tools.map((tool) =>
+			toWireTool({
 				name: tool.name,
 				description: tool.description,
 				parameters: shapedSchema(tool.parameters, family),
-			},
-		}));
+			}),
+		);
 		byFamily.set(family, wire);
 	}
 	return wire;

@@ -1,18 +1,17 @@
 import { collectTurnFromBatches } from '../chat/collect-turn';
 import { resolveChatTimeLimits } from '../chat/chat-time-limits';
-import { isOpenRouterUrl } from '../chat/is-openrouter-url';
+import { chatServerOf, chatServers } from '../chat/chat-server';
 import { isRetryableError } from '../chat/is-retryable-error';
-import { withoutOpenRouterFields } from '../chat/openrouter-fields';
 import { RequestBodyWriter } from '../chat/request-body';
 import { streamChatBatches, type ChatClientOptions } from '../chat/stream-chat';
 import type { AssistantTurn, ChatRequest, StreamPart } from '../chat/types';
 import { ApiCallError } from '../errors/api-call-error';
 import { ChatTimeoutError } from '../errors/chat-timeout-error';
-import type { CallModel } from './call-model-step';
+import type { CallModel, CallModelOptions } from './call-model-step';
 
 /** Where the model lives: the chat client's options without the per-call signal. */
 export type ChatConnection = Omit<ChatClientOptions, 'signal'> & {
-	/** Whether the server is OpenRouter (default: from `baseUrl`); only OpenRouter gets `models`, `provider`, `cache_control`. */
+	/** Whether the server is OpenRouter (default: from `baseUrl`); see `chatServerOf`. */
 	openRouter?: boolean;
 	/**
 	 * How many times a turn whose stream stalled after it had started (ChatTimeoutError
@@ -24,13 +23,14 @@ export type ChatConnection = Omit<ChatClientOptions, 'signal'> & {
 /**
  * The default `callModel` of the drivers: a streaming Chat Completions call through the
  * package's chat client, assembled into one turn; every stream part is passed to `onPart`
- * as it arrives.
+ * as it arrives. The caller carries its `server` (from the connection), and the drivers build
+ * a run's requests for it: only OpenRouter gets `models`, `provider` and `cache_control`.
  *
- * - OpenRouter gets the request as built (`models` fallbacks are chosen by OpenRouter; the
- *   turn's `model` names the one that answered). Any other server gets it without
- *   OpenRouter's fields, and `models` becomes a client-side fallback: when a model fails
- *   with a retryable error (429/5xx after the client's own retries, a stall) or 404 (no
- *   such model), the next one is asked; the turn's `model` then names it.
+ * - Fallback models: OpenRouter chooses among `models` itself (the turn's `model` names the
+ *   one that answered). On any other server this caller tries the call's `fallbackModels`
+ *   in order: when a model fails with a retryable error (429/5xx after the client's own
+ *   retries, a stall) or 404 (no such model), the next one is asked; the turn's `model`
+ *   then names it.
  * - A stream that stalls mid-way is requested again (`stallRetries`); text already passed
  *   to `onPart` for it is passed again.
  * - `totalTimeoutMs` (default 300 s; 0 = none) bounds the whole model call: stall retries and
@@ -38,16 +38,20 @@ export type ChatConnection = Omit<ChatClientOptions, 'signal'> & {
  * @throws the error of the last model tried (ApiCallError, ChatTimeoutError …)
  */
 export function createChatModelCaller(connection: ChatConnection): CallModel {
-	const { openRouter: openRouterOverride, stallRetries = 1, ...client } = connection;
-	const openRouter = openRouterOverride ?? isOpenRouterUrl(connection.baseUrl);
+	const { openRouter: _openRouter, stallRetries = 1, ...client } = connection;
+	const server = chatServerOf(connection);
+	const clientFallbacks = chatServers[server].fallbacks === 'client';
 	// One writer per caller: each turn serializes only the history that is new since the last.
 	const bodyWriter = new RequestBodyWriter();
 	const { totalTimeoutMs } = resolveChatTimeLimits(client);
-	return async (built, { signal, onPart }) => {
-		const { request, fallbackModels } = openRouter
-			? { request: built, fallbackModels: [] }
-			: withoutOpenRouterFields(built);
-		const models = [request.model, ...fallbackModels];
+	const callModel = async (
+		request: ChatRequest,
+		{ signal, onPart, fallbackModels = [] }: CallModelOptions,
+	): Promise<AssistantTurn> => {
+		const fallbacks = clientFallbacks
+			? fallbackModels.filter((model) => model !== request.model)
+			: [];
+		const models = [request.model, ...fallbacks];
 		const budget = new CallBudget(totalTimeoutMs);
 		for (let index = 0; ; index++) {
 			const attempt: ChatRequest = index === 0 ? request : { ...request, model: models[index] };
@@ -60,13 +64,14 @@ export function createChatModelCaller(connection: ChatConnection): CallModel {
 					bodyWriter,
 					budget,
 				);
-				if (fallbackModels.length > 0 && turn.model === undefined) turn.model = attempt.model;
+				if (fallbacks.length > 0 && turn.model === undefined) turn.model = attempt.model;
 				return turn;
 			} catch (error) {
 				if (index + 1 >= models.length || signal?.aborted || !fallsBack(error)) throw error;
 			}
 		}
 	};
+	return Object.assign(callModel, { server });
 }
 
 async function callWithStallRetry(

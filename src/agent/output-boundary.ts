@@ -34,13 +34,22 @@ export class OutputBoundary {
 		this.maxOutputLength = options.maxOutputLength ?? DEFAULT_MAX_OUTPUT_LENGTH;
 	}
 
-	/** The observation as the state and the model may have it: secrets redacted, then the text capped. */
+	/**
+	 * The observation as the state and the model may have it: secrets redacted, then the text
+	 * capped — the one cap on its way. Its `value` (the JSON the text was made from) is
+	 * redacted with it and kept only while the text is whole, so it never says more than the text.
+	 */
 	observation(observation: ToolObservation): ToolObservation {
-		const guarded: ToolObservation = {
-			...observation,
-			content: truncateText(this.redactor.text(observation.content), this.maxOutputLength),
-		};
-		if (observation.data !== undefined) guarded.data = this.redactor.value(observation.data);
+		const redacted = this.redactor.text(observation.content);
+		const content = truncateText(redacted, this.maxOutputLength);
+		const guarded: ToolObservation = { content, isError: observation.isError };
+		const { data, value } = observation;
+		// `value` is what `content` is the JSON text of, and the redactor matches every secret in
+		// its JSON-escaped form too: text without a secret means a value without one.
+		const clean = value !== undefined && redacted === observation.content;
+		const safeValue = value === undefined || clean ? value : this.redactor.value(value);
+		if (data !== undefined) guarded.data = data === value ? safeValue : this.redactor.value(data);
+		if (value !== undefined && content === redacted) guarded.value = safeValue;
 		return guarded;
 	}
 

@@ -1,4 +1,4 @@
-import { jsonSyntaxProblem } from '../chat/json-syntax-problem';
+import { parseJsonOption } from './parse-json-option';
 import { AgentConfigurationError } from '../errors/agent-configuration-error';
 
 /**
@@ -8,20 +8,16 @@ import { AgentConfigurationError } from '../errors/agent-configuration-error';
  * @throws {AgentConfigurationError} when the text is not JSON or not an object.
  */
 export function parseExtraHeaders(value: unknown): Record<string, string> {
-	if (value === undefined || value === null) return {};
-	let parsed: unknown = value;
-	if (typeof value === 'string') {
-		if (value.trim() === '') return {};
-		try {
-			parsed = JSON.parse(value);
-		} catch (error) {
-			// Not the parser's error as the cause: its message quotes the text, which holds header values.
-			throw new AgentConfigurationError(
+	const parsed = parseJsonOption(
+		value,
+		// Not the parser's error as the cause: its message quotes the text, which holds header values.
+		(problem) =>
+			new AgentConfigurationError(
 				'extraHeaders',
-				`Extra headers must be a JSON object such as {"X-Title": "my app"}; found text that is not JSON: ${jsonSyntaxProblem(error)}`,
-			);
-		}
-	}
+				`Extra headers must be a JSON object such as {"X-Title": "my app"}; found text that is not JSON: ${problem}`,
+			),
+	);
+	if (parsed === undefined) return {};
 	if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
 		throw new AgentConfigurationError(
 			'extraHeaders',

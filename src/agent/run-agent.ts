@@ -6,6 +6,7 @@ import { advanceAgent } from './advance-agent';
 import type { CallModel } from './call-model-step';
 import { applyToolResults } from './apply-tool-results';
 import { createAgentState, type AgentInput } from './create-agent-state';
+import { withCallerServer } from './model-options';
 import { debugLines } from './debug-log';
 import { OutputBoundary, type OutputBoundaryOptions } from './output-boundary';
 import { runToolCall } from './run-tool-call';
@@ -81,7 +82,7 @@ async function runAgentLoop(options: RunAgentOptions): Promise<AgentRunOutcome> 
 	const byName = new Map(tools.map((tool) => [tool.name, tool]));
 	const concurrency = options.concurrency ?? 4;
 
-	let state = options.state ?? createAgentState({ ...requireInput(options.input), tools });
+	let state = options.state ?? createAgentState(inputFor(options));
 	const update = (next: AgentState): void => {
 		state = next;
 		options.onState?.(state);
@@ -122,4 +123,14 @@ function requireInput(input: RunAgentOptions['input']): Omit<AgentInput, 'tools'
 			'runAgent needs a state to resume or an input to start from.',
 		);
 	return input;
+}
+
+/** The run's input, its config built for the caller's server when it names none. */
+function inputFor(options: RunAgentOptions): AgentInput {
+	const input = requireInput(options.input);
+	return {
+		...input,
+		config: withCallerServer(input.config, options.callModel),
+		tools: options.tools,
+	};
 }

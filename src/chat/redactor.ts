@@ -48,6 +48,37 @@ export class Redactor {
 		this.forms = [...forms].sort((left, right) => right.length - left.length);
 	}
 
+	/**
+	 * The length of the longest text this redactor replaces by a fixed value (a secret, or its
+	 * JSON-escaped or percent-encoded form); 0 without secrets. A stream that holds back one
+	 * character less than this catches a secret split across chunks.
+	 */
+	get longestSecretText(): number {
+		return this.forms[0]?.length ?? 0;
+	}
+
+	/**
+	 * Where {@link text} would replace something in `text`: each secret (in any of its forms)
+	 * and each credential shape, as `[start, end)` offsets in order, overlaps merged.
+	 */
+	secretSpans(text: string): Array<[start: number, end: number]> {
+		const spans: Array<[number, number]> = [];
+		const patterns = [...secretShapes];
+		if (this.forms.length > 0)
+			patterns.push((this.compiled ??= new RegExp(this.forms.map(escapeRegExp).join('|'), 'g')));
+		for (const pattern of patterns)
+			for (const match of text.matchAll(pattern))
+				spans.push([match.index, match.index + match[0].length]);
+		spans.sort((left, right) => left[0] - right[0]);
+		const merged: Array<[number, number]> = [];
+		for (const span of spans) {
+			const last = merged.at(-1);
+			if (last && span[0] < last[1]) last[1] = Math.max(last[1], span[1]);
+			else merged.push(span);
+		}
+		return merged;
+	}
+
 	/** This redactor's secrets and `more`: e.g. the session's plus one agent's own key. */
 	with(more: Iterable<string | null | undefined>): Redactor {
 		return new Redactor([...this.secrets, ...more]);

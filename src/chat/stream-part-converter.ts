@@ -1,6 +1,7 @@
 import { IncompleteStreamError } from '../errors/incomplete-stream-error';
 import { MidStreamError } from '../errors/mid-stream-error';
 import type { ChatCompletionChunk } from './chat-chunk';
+import { reasoningTextIn } from './chat-server';
 import { mapFinishReason } from './map-finish-reason';
 import { mapUsage } from './map-usage';
 import type { ChunkResult } from './parse-chat-chunks';
@@ -15,7 +16,9 @@ import type { StreamPart, Usage } from './types';
  * - `text-delta` for `delta.content`.
  * - `reasoning-details` with the raw `reasoning_details[]` deltas, and `reasoning-delta`
  *   with their text. Once a stream has sent `reasoning_details`, `delta.reasoning` is
- *   ignored: OpenRouter sends the same text in both and it must not count twice.
+ *   ignored: OpenRouter sends the same text in both and it must not count twice. Without
+ *   them, `reasoning-delta` carries the delta's reasoning text (`reasoningTextIn`:
+ *   `reasoning`, else `reasoning_content`).
  * - `tool-call-delta` per tool-call delta (`index` is the call's position in the turn),
  *   then one `tool-call` per assembled call when the stream ends.
  * - `finish` last, with usage (from the last chunk, even one with `choices: []`) and model.
@@ -104,12 +107,9 @@ export class StreamPartConverter {
 				for (const detail of details)
 					if (detail && typeof detail === 'object') text += reasoningTextOf(detail);
 				if (text !== '') parts.push({ type: 'reasoning-delta', text });
-			} else if (
-				!this.sawReasoningDetails &&
-				typeof delta.reasoning === 'string' &&
-				delta.reasoning !== ''
-			) {
-				parts.push({ type: 'reasoning-delta', text: delta.reasoning });
+			} else if (!this.sawReasoningDetails) {
+				const text = reasoningTextIn(delta);
+				if (text !== '') parts.push({ type: 'reasoning-delta', text });
 			}
 			if (typeof delta.content === 'string' && delta.content !== '') {
 				this.textLength += delta.content.length;

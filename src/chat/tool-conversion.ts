@@ -1,5 +1,7 @@
 import { ToolbridgeError } from '../errors/toolbridge-error';
 import type { JsonSchema, WireTool, WireToolChoice } from './types';
+import type { ModelFamily } from '../schema/model-family';
+import { shapeToolSchema } from '../schema/shape-tool-schema';
 import { isZodSchema, zodToJsonSchema, type ZodSchemaLike } from '../schema/zod-to-json-schema';
 
 /**
@@ -46,16 +48,39 @@ export function toolParametersSchema(tool: ToolDefinitionLike): JsonSchema {
 }
 
 /**
- * OpenAI / OpenRouter function tool: `{ type: 'function', function: { name, description, parameters } }`.
+ * OpenAI / OpenRouter function tool: `{ type: 'function', function: { name, description, parameters } }`
+ * (no `description` when it is empty).
  * @throws ToolbridgeError `ZOD_CONVERSION_UNAVAILABLE` for a zod schema without @langchain/core
  */
 export function toOpenAITool(tool: ToolDefinitionLike): WireTool {
-	const wire: WireTool = {
+	return toWireTool({
+		name: tool.name,
+		description: tool.description || undefined,
+		parameters: toolParametersSchema(tool),
+	});
+}
+
+/**
+ * THE Chat Completions function tool, fields in wire order: what every request builder sends
+ * (the loop, the validator, the `final_answer` tool, the chat-model sub-node, `toOpenAITool`).
+ * `description` and `strict` only when given. With a `family`, the parameters are shaped for
+ * it (`shapeToolSchema`); without, they go as given.
+ * @throws {JsonSchemaError} when the family's shaping finds no form for the schema (`openai-strict`).
+ */
+export function toWireTool(
+	tool: { name: string; description?: string; parameters: JsonSchema; strict?: boolean },
+	family?: ModelFamily,
+): WireTool {
+	const { name, description, parameters, strict } = tool;
+	return {
 		type: 'function',
-		function: { name: tool.name, parameters: toolParametersSchema(tool) },
+		function: {
+			name,
+			...(description !== undefined ? { description } : {}),
+			parameters: family === undefined ? parameters : shapeToolSchema(parameters, { family }),
+			...(strict !== undefined ? { strict } : {}),
+		},
 	};
-	if (tool.description) wire.function.description = tool.description;
-	return wire;
 }
 
 /**

@@ -147,3 +147,13 @@ export function mapSubschemas(
 	}
 	return result;
 }
+
+/** The schema with an object root: a root that is not an object becomes `type: 'object'` with its properties (or none). */
+export function withObjectRoot(schema: JsonSchema): JsonSchema {
+	if (typesOf(schema).includes('object')) return schema;
+	return {
+		...schema,
+		type: 'object',
+		properties: isSchemaObject(schema.properties) ? schema.properties : {},
+	};
+}

@@ -1,5 +1,11 @@
+import type { JsonSchema } from './json-schema';
+import { shapeForAnthropic } from './shape-for-anthropic';
+import { shapeForGemini } from './shape-for-gemini';
+import { shapeForOpenAI } from './shape-for-openai';
+import { shapeForOpenAIStrict } from './shape-for-openai-strict';
+
 /**
- * Which schema dialect a model's provider accepts for tool parameters:
+ * Which provider family a model belongs to, for what its API accepts:
  * - `openai`: OpenAI function calling, best effort (full JSON Schema, arrays need `items`);
  * - `openai-strict`: OpenAI Structured Outputs (`strict: true`), a strict subset;
  * - `anthropic`: Anthropic `input_schema` (JSON Schema, an object at the root);
@@ -8,20 +14,70 @@
  */
 export type ModelFamily = 'openai' | 'openai-strict' | 'anthropic' | 'google' | 'generic';
 
-const OPENAI_MODEL = /^(gpt-|chatgpt|o\d(-|$)|codex|text-davinci|davinci|babbage|computer-use)/;
-const ANTHROPIC_MODEL = /^(claude|anthropic\.claude)/;
-const GOOGLE_MODEL = /^(gemini|gemma|learnlm)/;
+/** What a model family needs from a request. Data the request builders read; a new provider quirk is a field of its row. */
+export interface ModelFamilyCapabilities {
+	/** Model names of the family (an id's last segment, its `:variant` removed). Checked in row order. */
+	models?: RegExp;
+	/** Vendor prefixes (`vendor/model`) of the family, for names the pattern does not know. */
+	vendors?: readonly string[];
+	/**
+	 * Shapes a tool's parameters for the family's schema dialect. Gets a copy without `$schema`
+	 * (see `shapeToolSchema`) and may change it.
+	 * @throws {JsonSchemaError} when the schema has no form in the dialect.
+	 */
+	shapeSchema(schema: JsonSchema): JsonSchema;
+	/** How a JSON answer is constrained when the strategy is `auto`: a forced tool call, or `response_format`. */
+	structuredOutput: 'tool' | 'response-format';
+	/** `response_format: json_schema` may say `strict: true` (when the schema already is strict-compatible). */
+	strictResponseFormat: boolean;
+	/** Prompt caching needs explicit `cache_control` breakpoints (the others cache prefixes on their own). */
+	cacheBreakpoints: boolean;
+}
 
-const VENDOR_FAMILIES: Record<string, ModelFamily> = {
-	openai: 'openai',
-	anthropic: 'anthropic',
-	google: 'google',
-	'google-ai-studio': 'google',
-	'google-vertex': 'google',
-	vertex: 'google',
-	vertex_ai: 'google',
-	gemini: 'google',
+/** One row per family, in the order ids are matched. */
+export const modelFamilies: Readonly<Record<ModelFamily, ModelFamilyCapabilities>> = {
+	anthropic: {
+		models: /^(claude|anthropic\.claude)/,
+		vendors: ['anthropic'],
+		shapeSchema: shapeForAnthropic,
+		// Anthropic models follow a forced tool far more reliably than a response_format.
+		structuredOutput: 'tool',
+		strictResponseFormat: false,
+		cacheBreakpoints: true,
+	},
+	google: {
+		models: /^(gemini|gemma|learnlm)/,
+		vendors: ['google', 'google-ai-studio', 'google-vertex', 'vertex', 'vertex_ai', 'gemini'],
+		shapeSchema: shapeForGemini,
+		structuredOutput: 'response-format',
+		strictResponseFormat: false,
+		cacheBreakpoints: true,
+	},
+	openai: {
+		models: /^(gpt-|chatgpt|o\d(-|$)|codex|text-davinci|davinci|babbage|computer-use)/,
+		vendors: ['openai'],
+		shapeSchema: shapeForOpenAI,
+		structuredOutput: 'response-format',
+		strictResponseFormat: true,
+		cacheBreakpoints: false,
+	},
+	// Never detected from an id: strict mode is the caller's choice, not the model's.
+	'openai-strict': {
+		shapeSchema: shapeForOpenAIStrict,
+		structuredOutput: 'response-format',
+		strictResponseFormat: true,
+		cacheBreakpoints: false,
+	},
+	generic: {
+		// Servers differ; the canonical schema is the safest guess.
+		shapeSchema: (schema) => schema,
+		structuredOutput: 'response-format',
+		strictResponseFormat: false,
+		cacheBreakpoints: false,
+	},
 };
+
+const familyRows = Object.entries(modelFamilies) as Array<[ModelFamily, ModelFamilyCapabilities]>;
 
 /**
  * The model family of a model id, for {@link shapeToolSchema}. Understands OpenRouter ids
@@ -52,9 +108,8 @@ function familyOf(modelId: string): ModelFamily {
 	// OpenRouter variants (`:free`, `:thinking`, `:nitro`) vs Ollama tags (`:4b`, `:latest`).
 	if (!hasVendor && id.includes(':')) return 'generic';
 	const model = (segments[segments.length - 1] ?? '').replace(/:[^:]*$/, '');
-	if (ANTHROPIC_MODEL.test(model)) return 'anthropic';
-	if (GOOGLE_MODEL.test(model)) return 'google';
-	if (OPENAI_MODEL.test(model)) return 'openai';
-	if (hasVendor) return VENDOR_FAMILIES[segments[0]] ?? 'generic';
+	for (const [family, row] of familyRows) if (row.models?.test(model)) return family;
+	if (hasVendor)
+		for (const [family, row] of familyRows) if (row.vendors?.includes(segments[0])) return family;
 	return 'generic';
 }

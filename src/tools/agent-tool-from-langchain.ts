@@ -3,6 +3,7 @@ import type { JsonSchema } from '../schema/json-schema';
 import { AgentConfigurationError } from '../errors/agent-configuration-error';
 import type { AgentTool, ToolObservation } from './agent-tool';
 import { parseJsonText } from './parse-json-text';
+import { errorObservationText } from './tool-observation-text';
 
 /**
  * The part of a LangChain tool this adapter uses. Duck-typed on purpose: n8n may hand
@@ -45,7 +46,8 @@ export function agentToolFromLangChain(tool: unknown): AgentTool {
 		);
 	}
 	const metadata = tool.metadata ?? {};
-	const toolbridge = metadata.toolbridge as { jsonSchema?: JsonSchema } | undefined;
+	const toolbridge = metadata.toolbridge as
+		{ jsonSchema?: JsonSchema; nodeType?: string } | undefined;
 	const agentTool: AgentTool = {
 		name: tool.name,
 		description: tool.description ?? '',
@@ -58,12 +60,13 @@ export function agentToolFromLangChain(tool: unknown): AgentTool {
 				});
 				return observationOf(output);
 			} catch (error) {
-				return { content: errorText(error), isError: true };
+				return { content: errorObservationText(error), isError: true };
 			}
 		},
 	};
 	if (typeof metadata.sourceNodeName === 'string')
 		agentTool.sourceNodeName = metadata.sourceNodeName;
+	if (typeof toolbridge?.nodeType === 'string') agentTool.nodeType = toolbridge.nodeType;
 	return agentTool;
 }
 
@@ -92,21 +95,34 @@ function schemaOf(schema: unknown): JsonSchema {
 	return emptyObjectSchema;
 }
 
+/** The observation, made once: the text, and the JSON value when the text is (or is made from) one. */
 function observationOf(output: unknown): ToolObservation {
 	const content = contentText(output);
 	const observation: ToolObservation = {
 		content,
-		// n8n's in-process tool wrapper reports a cancelled run or binary output as a string.
-		isError: /^Error( during node execution)?:/.test(content),
+		// n8n's in-process tool wrapper reports a cancelled run or binary output as a string;
+		// n8n's LangChain tool nodes (Code Tool, Call n8n Workflow Tool, HTTP Request Tool …)
+		// answer a failure with `There was an error: "…"` (the HTTP Request Tool with `HTTP 503 ` first).
+		isError: /^(Error( during node execution)?:|(HTTP \d{3} )?There was an error: ")/.test(content),
 	};
-	const data = structuredData(output, content);
-	if (data !== undefined) observation.data = data;
+	if (observation.isError) return observation;
+	const value =
+		typeof output === 'object' && output !== null && !isMessageLike(output) && !isTextBlocks(output)
+			? output
+			: parseJsonText(content);
+	if (value !== undefined) {
+		observation.data = value;
+		observation.value = value;
+	}
 	return observation;
 }
 
 function contentText(output: unknown): string {
 	if (typeof output === 'string') return output;
 	if (output === undefined || output === null) return '';
+	// Content blocks (n8n's vector stores used as tools answer `[{ type: 'text', text }]`): n8n's
+	// agent puts them into the tool message as they are, and the model reads their text.
+	if (isTextBlocks(output)) return output.map((block) => block.text).join('\n');
 	if (typeof output === 'object' && 'content' in output && isMessageLike(output)) {
 		const content = (output as { content: unknown }).content;
 		if (typeof content === 'string') return content;
@@ -123,6 +139,20 @@ function contentText(output: unknown): string {
 	return JSON.stringify(output) ?? String(output);
 }
 
+function isTextBlocks(value: unknown): value is Array<{ type: 'text'; text: string }> {
+	return (
+		Array.isArray(value) &&
+		value.length > 0 &&
+		value.every(
+			(block) =>
+				typeof block === 'object' &&
+				block !== null &&
+				(block as { type?: unknown }).type === 'text' &&
+				typeof (block as { text?: unknown }).text === 'string',
+		)
+	);
+}
+
 function isMessageLike(value: object): boolean {
 	const candidate = value as {
 		_getType?: unknown;
@@ -135,24 +165,4 @@ function isMessageLike(value: object): boolean {
 		typeof candidate.getType === 'function' ||
 		candidate.lc_kwargs !== undefined
 	);
-}
-
-function structuredData(output: unknown, content: string): unknown {
-	if (typeof output === 'object' && output !== null && !isMessageLike(output)) return output;
-	return parseJsonText(content);
-}
-
-function errorText(error: unknown): string {
-	if (
-		error instanceof Error ||
-		(typeof error === 'object' && error !== null && 'message' in error)
-	) {
-		const { message, description } = error as { message: string; description?: unknown };
-		const details =
-			typeof description === 'string' && description !== '' && !message.includes(description)
-				? ` (${description})`
-				: '';
-		return `Error: ${message}${details}`;
-	}
-	return `Error: ${String(error)}`;
 }

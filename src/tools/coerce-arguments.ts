@@ -65,6 +65,37 @@ export function coerceArguments(
 	return result;
 }
 
+const scalarTypes: ReadonlySet<string> = new Set(['string', 'number', 'boolean']);
+
+/**
+ * The arguments exactly as coercion then the Zod schema would give them (known keys in schema
+ * order, coerced, defaults applied, other keys dropped), when every parameter is a plain
+ * string, number or boolean and every value is right — the usual call, checked in one pass
+ * without the copy and Zod's per-parse allocations. `undefined` sends the call to coercion
+ * and Zod, which also word the problems.
+ */
+function validScalarArguments(
+	input: Record<string, unknown>,
+	parameters: readonly ToolParameter[],
+): Record<string, unknown> | undefined {
+	const args: Record<string, unknown> = {};
+	for (const { key, type, defaultValue } of parameters) {
+		if (!scalarTypes.has(type) || key === '__proto__') return undefined;
+		let value = Object.hasOwn(input, key) ? input[key] : undefined;
+		// `null` for a field with a default means "use the default" (as coerceArguments has it).
+		if (value === null && defaultValue !== undefined && defaultValue !== null) value = undefined;
+		else if (value !== undefined) value = coerceOne(value, type);
+		if (value === undefined) {
+			if (defaultValue === undefined || (defaultValue !== null && typeof defaultValue === 'object'))
+				return undefined;
+			args[key] = defaultValue;
+		} else if (typeof value === type && !(type === 'number' && Number.isNaN(value))) {
+			args[key] = value;
+		} else return undefined;
+	}
+	return args;
+}
+
 function describeReceived(value: unknown): string {
 	if (value === undefined) return 'nothing';
 	if (value === null) return 'null';
@@ -101,6 +132,8 @@ export function checkArguments(
 			],
 		};
 	}
+	const fast = validScalarArguments(input as Record<string, unknown>, parameters);
+	if (fast) return { ok: true, args: fast };
 	const coerced = coerceArguments(input as Record<string, unknown>, parameters);
 	const parsed = schema.safeParse(coerced);
 	if (parsed.success) return { ok: true, args: parsed.data as Record<string, unknown> };

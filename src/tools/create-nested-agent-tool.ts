@@ -1,7 +1,8 @@
-import { DynamicStructuredTool } from '@langchain/core/tools';
+import type { JsonSchema } from '../schema/json-schema';
+import type { CompiledTool, ToolObservation } from './agent-tool';
 import { checkArguments } from './coerce-arguments';
 import { substituteArguments } from './substitute-arguments';
-import { argumentProblemsText } from './tool-observation-text';
+import { argumentProblemsText, errorObservationText } from './tool-observation-text';
 import type { NestedAgentToolSpec } from './nested-agent-tool-spec';
 
 /** Runs the nested agent on a prompt and resolves with its final answer text. */
@@ -23,61 +24,43 @@ export interface CreateNestedAgentToolOptions {
 }
 
 /**
- * The LangChain tool a nested AgentOrchestrator supplies: its `schema` is the plain JSON
- * Schema (n8n's agent passes a non-zod schema through as JSON Schema, so the model gets
- * real properties whichever zod copy is loaded), `metadata.toolbridge.jsonSchema` the same
- * for our own loop. The call checks and coerces the arguments like the bridge's node tools
- * (problems come back as an `Error: …` text naming field and type), puts them into the
- * prompt at the `$fromAI` markers, runs the agent and returns its answer as plain text.
- * Errors of the run are thrown (the calling loop turns them into an error observation).
+ * The tool a nested AgentOrchestrator offers its parent. The call checks and coerces the
+ * arguments like the bridge's node tools (problems come back as an `Error: …` observation
+ * naming field and type), puts them into the prompt at the `$fromAI` markers, runs the agent
+ * and answers with its final answer as plain text; a failed run is an error observation with
+ * the error's message and description.
  */
-export function createNestedAgentTool(
-	options: CreateNestedAgentToolOptions,
-): DynamicStructuredTool {
+export function createNestedAgentTool(options: CreateNestedAgentToolOptions): CompiledTool {
 	const { spec } = options;
-	const tool = new DynamicStructuredTool({
+	return {
 		name: spec.name,
 		description: spec.description,
-		schema: spec.parameters as Record<string, unknown>,
-		func: async (input: unknown, _runManager?: unknown, config?: { signal?: AbortSignal }) => {
+		parameters: spec.parameters as JsonSchema,
+		schema: spec.schema,
+		sourceNodeName: spec.sourceNodeName,
+		nodeType: spec.nodeType,
+		nestedAgent: true,
+		invoke: async (input, { signal }): Promise<ToolObservation> => {
 			const check = checkArguments(input, spec.schema.zod, spec.schema.parameters);
-			if (!check.ok) return argumentProblemsText(spec.name, check.problems);
+			if (!check.ok)
+				return {
+					content: argumentProblemsText(spec.name, check.problems),
+					isError: true,
+					data: { problems: check.problems },
+				};
 			const substituted = substituteArguments(
 				{ prompt: spec.prompt },
 				spec.marked,
 				check.args,
 			).prompt;
-			const prompt = resolvePrompt(substituted, options.resolveExpression);
-			return options.run(prompt, { args: check.args, signal: config?.signal });
+			try {
+				const prompt = resolvePrompt(substituted, options.resolveExpression);
+				return { content: await options.run(prompt, { args: check.args, signal }), isError: false };
+			} catch (error) {
+				return { content: errorObservationText(error), isError: true };
+			}
 		},
-		metadata: {
-			sourceNodeName: spec.sourceNodeName,
-			toolbridge: { jsonSchema: spec.parameters, nodeType: 'agentOrchestrator', nestedAgent: true },
-		},
-	});
-	// LangChain checks a JSON Schema tool's input strictly before `func` runs, so "20" for a
-	// number would fail there (a ToolInputParsingException for the caller, n8n's AI Agent
-	// included) although `func` accepts it. Input that coerces to the schema is coerced
-	// first, as the bridge's node tools do; other input goes on as given and fails the check.
-	const call = tool.call.bind(tool);
-	tool.call = ((arg, ...rest) =>
-		call(coercedToolInput(arg, spec) as typeof arg, ...rest)) as typeof tool.call;
-	return tool;
-}
-
-/** The arguments of a LangChain ToolCall (`{ type: 'tool_call', id, name, args }`) or plain arguments, coerced to the spec's schema when they can be. */
-function coercedToolInput(arg: unknown, spec: NestedAgentToolSpec): unknown {
-	const toolCall =
-		typeof arg === 'object' && arg !== null && (arg as { type?: unknown }).type === 'tool_call'
-			? (arg as { args: unknown })
-			: undefined;
-	const check = checkArguments(
-		toolCall ? toolCall.args : arg,
-		spec.schema.zod,
-		spec.schema.parameters,
-	);
-	if (!check.ok) return arg;
-	return toolCall ? { ...toolCall, args: check.args } : check.args;
+	};
 }
 
 function resolvePrompt(

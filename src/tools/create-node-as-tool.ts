@@ -1,24 +1,21 @@
-import { DynamicStructuredTool } from '@langchain/core/tools';
 import {
 	NodeHelpers,
 	type INode,
 	type INodeParameters,
 	type INodeTypeDescription,
 } from 'n8n-workflow';
-import type { AgentTool, ToolObservation } from './agent-tool';
+import type { CompiledTool, ToolObservation } from './agent-tool';
 import type { JsonSchema } from '../schema/json-schema';
 import { FromAIError } from '../errors/from-ai-error';
 import { ToolBuildError } from '../errors/tool-build-error';
-import { ToolbridgeError } from '../errors/toolbridge-error';
 import { buildToolDescription } from '../schema/build-tool-description';
 import { toolNameFromNodeName } from '../schema/tool-name-from-node-name';
 import { checkArguments } from './coerce-arguments';
 import { compileToolSchema, toolBuildProblems, toolDescriptionError } from './compile-tool-schema';
-import { DEFAULT_MAX_OUTPUT_LENGTH, formatToolOutput } from './format-tool-output';
+import { nodeOutputObservation } from './format-tool-output';
 import type { NodeRunner, NodeRunResult } from './node-runner';
 import { groupMarkersByPath, substituteArguments } from './substitute-arguments';
 import { toNodeRunError } from './to-node-run-error';
-import { truncateText } from './truncate-text';
 import { argumentProblemsText, nodeErrorText } from './tool-observation-text';
 
 /** Options of {@link createNodeAsTool}. */
@@ -33,51 +30,27 @@ export interface CreateNodeAsToolOptions {
 	takenNames?: Set<string>;
 	/** Resolves a manual `toolDescription` written as an expression. */
 	resolveExpression?: (expression: string) => unknown;
-	/** Cap on the text handed to the model, output and errors alike. Default {@link DEFAULT_MAX_OUTPUT_LENGTH}. */
-	maxOutputLength?: number;
-}
-
-/** What `metadata.toolbridge` of a bridge tool holds. */
-export interface BridgeToolMetadata {
-	/** The exact JSON Schema of the arguments, as the model should receive it. */
-	jsonSchema: JsonSchema;
-	nodeType: string;
 }
 
 /**
- * The schema's `.catch` value: LangChain parses arguments against the tool schema BEFORE
- * `func` runs and throws `ToolInputParsingException` on a mismatch (which kills n8n agent
- * runs). The catch turns a mismatch into this wrapper, so `func` sees the raw input and can
- * coerce it or answer with an observation, while the schema the model sees stays typed.
- */
-class UnparsedToolArguments {
-	constructor(readonly input: unknown) {}
-}
-
-const observers = new WeakMap<
-	object,
-	(input: unknown, signal?: AbortSignal) => Promise<ToolObservation>
->();
-
-/**
- * Turns an n8n node into a LangChain `DynamicStructuredTool` whose arguments the model fills
- * through the node's `$fromAI` markers: name unique among `takenNames`, n8n's description
- * rules, a typed Zod schema (and the exact JSON Schema in `metadata.toolbridge.jsonSchema`),
- * `metadata.sourceNodeName`.
+ * Turns an n8n node into an {@link AgentTool} whose arguments the model fills through the
+ * node's `$fromAI` markers: name unique among `takenNames`, n8n's description rules, the exact
+ * JSON Schema (`parameters`) and its Zod twin (`schema`), the node's name and type.
  *
- * Its `func` never throws for bad model input or a failing node: arguments are coerced where
+ * Its `invoke` never throws for bad model input or a failing node: arguments are coerced where
  * the intent is clear and validated (defaults applied), substituted into the parameters at
  * the marker spans, the real node runs through `runner`, and the model reads the output
- * items' json (binary described) or an `Error: …` text naming the field and expected type,
- * or the node's message and details — any of them cut at `maxOutputLength`. The same call as
- * an {@link ToolObservation} is available through `toAgentTool`. The call's signal (LangChain's
- * `config.signal`, or the AgentTool's invoke option) goes to `runner.run`, which cancels the
- * node where the host can; a call whose signal aborted is an error, whatever the node returned.
+ * items' json (binary described; `value` holds the json when the text is exactly that) or an
+ * `Error: …` text naming the field and expected type, or the node's message and details. The
+ * text is not cut here: the reader's output boundary caps it once (see `OutputBoundary`). The
+ * call's signal goes to `runner.run`, which cancels the node where the host can; a call whose
+ * signal aborted is an error, whatever the node returned. `toLangChainTool` makes a LangChain
+ * view of it where one is needed.
  *
  * @throws ToolBuildError when a `$fromAI` call is malformed or keys conflict (node name,
  *   parameter path and position in the message), or the description expression fails.
  */
-export function createNodeAsTool(options: CreateNodeAsToolOptions): DynamicStructuredTool {
+export function createNodeAsTool(options: CreateNodeAsToolOptions): CompiledTool {
 	const { node, nodeTypeDescription, runner } = options;
 	// n8n's `new Workflow()` keeps only declared, displayed parameters; markers in stale
 	// hidden parameters would otherwise become phantom tool arguments.
@@ -106,14 +79,15 @@ export function createNodeAsTool(options: CreateNodeAsToolOptions): DynamicStruc
 			throw new ToolBuildError(toolBuildProblems([error], node.name), { cause: error });
 		throw toolDescriptionError(node.name, error);
 	}
-	const maxOutputLength = options.maxOutputLength ?? DEFAULT_MAX_OUTPUT_LENGTH;
 
-	const observe = async (input: unknown, signal?: AbortSignal): Promise<ToolObservation> => {
-		const raw = input instanceof UnparsedToolArguments ? input.input : input;
-		const check = checkArguments(raw, schema.zod, schema.parameters);
+	const run = async (
+		args: Record<string, unknown>,
+		signal: AbortSignal | undefined,
+	): Promise<ToolObservation> => {
+		const check = checkArguments(args, schema.zod, schema.parameters);
 		if (!check.ok)
 			return {
-				content: truncateText(argumentProblemsText(name, check.problems), maxOutputLength),
+				content: argumentProblemsText(name, check.problems),
 				isError: true,
 				data: { problems: check.problems },
 			};
@@ -139,7 +113,7 @@ export function createNodeAsTool(options: CreateNodeAsToolOptions): DynamicStruc
 		}
 		if (result.error)
 			return {
-				content: truncateText(nodeErrorText(node.name, result.error), maxOutputLength),
+				content: nodeErrorText(node.name, result.error),
 				isError: true,
 				data: { error: result.error },
 			};
@@ -150,54 +124,19 @@ export function createNodeAsTool(options: CreateNodeAsToolOptions): DynamicStruc
 				isError: true,
 				data: { cancelled: true },
 			};
-		return {
-			content: formatToolOutput(result.items, maxOutputLength),
-			isError: false,
-			data: result.items.map((item) => item.json),
-		};
+		return nodeOutputObservation(result.items);
 	};
 
-	const metadata: BridgeToolMetadata = {
-		jsonSchema: schema.jsonSchema as unknown as JsonSchema,
-		nodeType: node.type,
-	};
-	const tool = new DynamicStructuredTool({
+	return {
 		name,
 		description,
-		schema: schema.zod.catch(
-			(context: { input: unknown }) => new UnparsedToolArguments(context.input) as never,
-		),
-		func: async (input: unknown, _runManager?: unknown, config?: { signal?: AbortSignal }) =>
-			(await observe(input, config?.signal)).content,
-		metadata: { sourceNodeName: node.name, toolbridge: metadata },
-	});
-	observers.set(tool, observe);
-	return tool;
-}
-
-/**
- * The {@link AgentTool} view of a tool made by {@link createNodeAsTool}: same name, the exact
- * JSON Schema, and an `invoke` that returns the observation (with `isError` and the output
- * items' json as `data`) instead of a string. Never throws from `invoke`.
- *
- * @throws ToolbridgeError (TOOL_NOT_BRIDGED) when the tool was not made by createNodeAsTool.
- */
-export function toAgentTool(tool: DynamicStructuredTool): AgentTool {
-	const observe = observers.get(tool);
-	if (!observe)
-		throw new ToolbridgeError(
-			'TOOL_NOT_BRIDGED',
-			`Tool "${tool.name}" was not made by createNodeAsTool; use agentToolFromLangChain for other tools.`,
-		);
-	const metadata = tool.metadata as { sourceNodeName: string; toolbridge: BridgeToolMetadata };
-	return {
-		name: tool.name,
-		description: tool.description,
-		parameters: metadata.toolbridge.jsonSchema,
-		sourceNodeName: metadata.sourceNodeName,
-		invoke: async (args, options) => {
+		parameters: schema.jsonSchema as unknown as JsonSchema,
+		schema,
+		sourceNodeName: node.name,
+		nodeType: node.type,
+		invoke: async (args, invokeOptions) => {
 			try {
-				return await observe(args, options?.signal);
+				return await run(args, invokeOptions?.signal);
 			} catch (error) {
 				return { content: `Error: ${(error as Error).message}`, isError: true };
 			}

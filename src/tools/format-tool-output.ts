@@ -1,4 +1,5 @@
-import type { IBinaryData, INodeExecutionData } from 'n8n-workflow';
+import type { IBinaryData, IDataObject, INodeExecutionData } from 'n8n-workflow';
+import type { ToolObservation } from './agent-tool';
 import { truncateText } from './truncate-text';
 
 /** Default cap on the text a tool hands the model (characters). */
@@ -15,30 +16,42 @@ function describeBinary(key: string, binary: IBinaryData): string {
 }
 
 /**
- * What the model reads from a node's output items: `JSON.stringify(items.map(i => i.json))`
- * like n8n, except that binary attachments are described (name, type, size) rather than
- * dumped or dropped, binary-only output becomes a sentence, and text beyond `maxLength` is cut
- * with a note saying how much was left out.
+ * What the model reads from a node's output items, made once: `JSON.stringify(items.map(i =>
+ * i.json))` like n8n (with that array as `value` and `data`), except that binary attachments
+ * are described (name, type, size) rather than dumped or dropped, and binary-only output
+ * becomes a sentence. Not cut: the reader's output boundary caps it.
+ */
+export function nodeOutputObservation(items: readonly INodeExecutionData[]): ToolObservation {
+	const jsonItems: IDataObject[] = new Array(items.length);
+	let binaries: string[] | undefined;
+	for (let index = 0; index < items.length; index++) {
+		const item = items[index];
+		jsonItems[index] = item.json ?? {};
+		if (item.binary)
+			for (const [key, binary] of Object.entries(item.binary))
+				(binaries ??= []).push(`item ${index}: ${describeBinary(key, binary)}`);
+	}
+	if (!binaries)
+		return {
+			content: JSON.stringify(jsonItems),
+			isError: false,
+			data: jsonItems,
+			value: jsonItems,
+		};
+	const onlyBinary = jsonItems.every((json) => Object.keys(json).length === 0);
+	const content = onlyBinary
+		? `The tool produced binary data only, which is not shown here: ${binaries.join('; ')}.`
+		: `${JSON.stringify(jsonItems)}\n(Binary data not shown: ${binaries.join('; ')}.)`;
+	return { content, isError: false, data: jsonItems };
+}
+
+/**
+ * The text of {@link nodeOutputObservation}, cut at `maxLength` with a note saying how much
+ * was left out.
  */
 export function formatToolOutput(
 	items: readonly INodeExecutionData[],
 	maxLength = DEFAULT_MAX_OUTPUT_LENGTH,
 ): string {
-	const binaries = items.flatMap((item, index) =>
-		Object.entries(item.binary ?? {}).map(
-			([key, binary]) => `item ${index}: ${describeBinary(key, binary)}`,
-		),
-	);
-	const jsonItems = items.map((item) => item.json ?? {});
-	const onlyBinary =
-		binaries.length > 0 && jsonItems.every((json) => Object.keys(json).length === 0);
-	let text: string;
-	if (items.length === 0) text = '[]';
-	else if (onlyBinary)
-		text = `The tool produced binary data only, which is not shown here: ${binaries.join('; ')}.`;
-	else {
-		text = JSON.stringify(jsonItems);
-		if (binaries.length > 0) text += `\n(Binary data not shown: ${binaries.join('; ')}.)`;
-	}
-	return truncateText(text, maxLength);
+	return truncateText(nodeOutputObservation(items).content, maxLength);
 }

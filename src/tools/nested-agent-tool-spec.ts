@@ -30,6 +30,8 @@ export interface NestedAgentToolSpec {
 	/** The prompt's markers, grouped for substitution. */
 	marked: MarkedParameter[];
 	sourceNodeName: string;
+	/** The node's type (the AgentOrchestrator's, with its package prefix). */
+	nodeType: string;
 }
 
 /** True for an AgentOrchestrator node whose mode is `nested` (it is a tool of its parent). */
@@ -72,5 +74,6 @@ export function nestedAgentToolSpec(
 		prompt,
 		marked: groupMarkersByPath(markers),
 		sourceNodeName: node.name,
+		nodeType: node.type ?? `n8n-nodes-toolbridge${agentNodeTypeSuffix}`,
 	};
 }

@@ -1,5 +1,4 @@
 import type { FromAIParameterMarker, ParameterPathSegment } from '../from-ai/from-ai-marker';
-import { getAtPath, setAtPath } from './parameter-path';
 import { containsExpressionString, toExpressionLiteral } from './to-expression-literal';
 
 /** Markers of one parameter value, prepared once per tool. */
@@ -77,9 +76,9 @@ function substituteInTemplate(
 }
 
 /**
- * A deep copy of `parameters` with the model's (validated, defaulted) arguments put where
- * the `$fromAI` markers were. Parameters without markers are shared, not copied: n8n-core
- * does not mutate node parameters.
+ * A copy of `parameters` with the model's (validated, defaulted) arguments put where the
+ * `$fromAI` markers were. Only the containers on a marker's path are copied (shallowly);
+ * parameters without markers are shared, not copied: n8n-core does not mutate node parameters.
  */
 export function substituteArguments(
 	parameters: Record<string, unknown>,
@@ -87,19 +86,57 @@ export function substituteArguments(
 	args: Record<string, unknown>,
 ): Record<string, unknown> {
 	if (marked.length === 0) return parameters;
-	const copy = structuredClone(parameters);
+	const copied = new WeakSet<object>();
+	const copy = shallowCopy(parameters);
+	copied.add(copy);
 	for (const entry of marked) {
-		const raw = getAtPath(copy, entry.segments);
-		if (typeof raw !== 'string') continue;
+		const { segments } = entry;
+		let parent: Record<ParameterPathSegment, unknown> | undefined = copy;
+		for (const segment of segments.slice(0, -1)) {
+			const child: unknown = Object.hasOwn(parent, segment) ? parent[segment] : undefined;
+			if (typeof child !== 'object' || child === null) {
+				parent = undefined;
+				break;
+			}
+			let next = child as Record<ParameterPathSegment, unknown>;
+			if (!copied.has(next)) {
+				next = shallowCopy(next);
+				copied.add(next);
+				defineOwn(parent, segment, next);
+			}
+			parent = next;
+		}
+		const last = segments[segments.length - 1];
+		const raw = parent && Object.hasOwn(parent, last) ? parent[last] : undefined;
+		if (typeof raw !== 'string' || !parent) continue;
 		const sole =
 			entry.markers.length === 1 && entry.markers[0].wholeValue ? entry.markers[0] : undefined;
-		setAtPath(
-			copy,
-			entry.segments,
+		defineOwn(
+			parent,
+			last,
 			sole
 				? wholeValueFor(argumentFor(args, sole.key))
 				: substituteInTemplate(raw, entry.markers, args),
 		);
 	}
 	return copy;
+}
+
+/** A shallow copy keeping own keys as own keys (an own `__proto__` stays an ordinary key). */
+function shallowCopy<T extends object>(value: T): T {
+	return (Array.isArray(value) ? [...value] : { ...value }) as T;
+}
+
+/** Sets an own data property (assignment would call the `__proto__` setter). */
+function defineOwn(
+	target: Record<ParameterPathSegment, unknown>,
+	key: ParameterPathSegment,
+	value: unknown,
+): void {
+	Object.defineProperty(target, key, {
+		value,
+		writable: true,
+		enumerable: true,
+		configurable: true,
+	});
 }

@@ -24,3 +24,22 @@ export function nodeErrorText(nodeName: string, error: NodeRunError): string {
 	if (error.description) parts.push(`Details: ${error.description}`);
 	return parts.join('\n');
 }
+
+/**
+ * The observation for a tool whose run threw: `Error: ` and the message, with n8n's
+ * `description` (the hint on how to fix it) in brackets when the message lacks it.
+ */
+export function errorObservationText(error: unknown): string {
+	if (
+		error instanceof Error ||
+		(typeof error === 'object' && error !== null && 'message' in error)
+	) {
+		const { message, description } = error as { message: string; description?: unknown };
+		const details =
+			typeof description === 'string' && description !== '' && !message.includes(description)
+				? ` (${description})`
+				: '';
+		return `Error: ${message}${details}`;
+	}
+	return `Error: ${String(error)}`;
+}

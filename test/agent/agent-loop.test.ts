@@ -306,7 +306,8 @@ describe.each(drivers)('agent loop (%s driver)', (_name, drive) => {
 		});
 		expect(result.output).toBe('4');
 		expect(result.reasoning).toBe('I should add 2 and 2.');
-		expect(server.requests[0].body.reasoning).toEqual({ effort: 'high' });
+		// The loopback fake is not OpenRouter: the effort goes in Chat Completions' own field.
+		expect(server.requests[0].body.reasoning_effort).toBe('high');
 		const assistant = messagesOf(server.requests[1]).find(
 			(message) => message.role === 'assistant',
 		);

@@ -39,7 +39,9 @@ export const inProcessDriver: Driver = async (run) => ({
 });
 
 export const serializedDriver: Driver = async (run) => {
-	let text = JSON.stringify(createAgentState({ ...run.input, tools: run.tools }));
+	// As a caller driving the state itself does: the requests are built for the caller's server.
+	const config = { ...run.input.config, server: run.input.config.server ?? run.callModel.server };
+	let text = JSON.stringify(createAgentState({ ...run.input, config, tools: run.tools }));
 	let serializations = 1;
 	for (;;) {
 		const state = JSON.parse(text) as AgentState;
@@ -48,7 +50,11 @@ export const serializedDriver: Driver = async (run) => {
 		if (action.type === 'done') return { state, result: action.result, serializations };
 		if (action.type === 'failed') throw action.error;
 		if (action.type === 'call-model') {
-			next = applyModelTurn(state, await run.callModel(action.request, { signal: run.signal }));
+			const turn = await run.callModel(action.request, {
+				signal: run.signal,
+				fallbackModels: state.config.fallbackModels,
+			});
+			next = applyModelTurn(state, turn);
 		} else {
 			const results: ToolCallResult[] = [];
 			// An engine runs the actions and answers them in any order; reverse to prove order does not matter.

@@ -9,7 +9,8 @@ import {
 	createChatModelCaller,
 	type ChatConnection,
 } from '../../src/agent/create-chat-model-caller';
-import { readModelOptions } from '../../src/hosts/n8n/read-model-options';
+import { readLoopOptions } from '../../src/hosts/n8n/settings/read-loop-options';
+import { readModelOptions } from '../../src/hosts/n8n/settings/read-model-options';
 import { runAgent } from '../../src/agent/run-agent';
 import { textReply, toolCallReply } from '../support/fake-chat-server';
 import { fakeChatServerForFile } from '../support/fake-chat-server-hooks';
@@ -250,9 +251,7 @@ describe('request options on the wire', () => {
 			  "model": "anthropic/claude-sonnet-4",
 			  "parallel_tool_calls": false,
 			  "presence_penalty": -0.5,
-			  "reasoning": {
-			    "effort": "low",
-			  },
+			  "reasoning_effort": "low",
 			  "seed": 7,
 			  "stop": [
 			    "END",
@@ -387,60 +386,51 @@ describe('request options on the wire', () => {
 
 describe('node options → config', () => {
 	it('maps only what was set', () => {
-		expect(readModelOptions({})).toEqual({ config: {}, headers: {}, outputFormat: 'text' });
+		expect(readModelOptions({})).toEqual({ config: {}, connection: { headers: {} } });
+		expect(readLoopOptions({})).toEqual({
+			config: {},
+			outputFormat: 'text',
+			concurrency: 4,
+			returnIntermediateSteps: false,
+			debugLog: false,
+			memoryErrorPolicy: 'continue',
+		});
 	});
 
-	it('maps every option', () => {
-		const settings = readModelOptions({
-			topP: 0.9,
-			topK: 40,
-			frequencyPenalty: 0.5,
-			presencePenalty: -0.5,
-			seed: 7,
-			stopSequences: 'END\n###',
-			toolChoice: 'tool',
-			toolChoiceName: 'Hash_text',
-			extraHeaders: '{"X-Request-Source":"crm"}',
-			providerOptions: '{"transforms":["middle-out"]}',
-			outputFormat: 'json',
-			outputSchemaFrom: 'example',
-			outputSchema: '{"city":"Paris","population":2100000}',
-			outputStrategy: 'tool',
-			fallbackModels: 'openai/gpt-4o-mini, google/gemini-2.5-flash',
-			providerOrder: 'anthropic, amazon-bedrock',
-			providerOnly: 'anthropic',
-			providerIgnore: 'deepinfra',
-			providerSort: 'latency',
-			allowFallbacks: false,
-			requireParameters: true,
-			dataCollection: 'deny',
-			maxPricePrompt: 3,
-			maxPriceCompletion: 15,
-			promptCaching: true,
-			toolTimeout: 30,
-			firstTokenTimeout: 20,
-			stallTimeout: 10,
-			runTimeout: 300,
-		});
-		expect(settings).toEqual({
-			config: expect.objectContaining({
+	it('maps every model option', () => {
+		expect(
+			readModelOptions({
+				topP: 0.9,
+				topK: 40,
+				frequencyPenalty: 0.5,
+				presencePenalty: -0.5,
+				seed: 7,
+				stopSequences: 'END\n###',
+				extraHeaders: '{"X-Request-Source":"crm"}',
+				providerOptions: '{"transforms":["middle-out"]}',
+				fallbackModels: 'openai/gpt-4o-mini, google/gemini-2.5-flash',
+				providerOrder: 'anthropic, amazon-bedrock',
+				providerOnly: 'anthropic',
+				providerIgnore: 'deepinfra',
+				providerSort: 'latency',
+				allowFallbacks: false,
+				requireParameters: true,
+				dataCollection: 'deny',
+				maxPricePrompt: 3,
+				maxPriceCompletion: 15,
+				promptCaching: true,
+				firstTokenTimeout: 20,
+				stallTimeout: 10,
+			}),
+		).toEqual({
+			config: {
 				topP: 0.9,
 				topK: 40,
 				frequencyPenalty: 0.5,
 				presencePenalty: -0.5,
 				seed: 7,
 				stop: ['END', '###'],
-				toolChoice: { name: 'Hash_text' },
 				providerOptions: { transforms: ['middle-out'] },
-				structuredOutput: {
-					strategy: 'tool',
-					schema: {
-						type: 'object',
-						properties: { city: { type: 'string' }, population: { type: 'integer' } },
-						required: ['city', 'population'],
-						additionalProperties: false,
-					},
-				},
 				fallbackModels: ['openai/gpt-4o-mini', 'google/gemini-2.5-flash'],
 				providerPreferences: {
 					order: ['anthropic', 'amazon-bedrock'],
@@ -453,25 +443,60 @@ describe('node options → config', () => {
 					max_price: { prompt: 3, completion: 15 },
 				},
 				promptCaching: true,
+			},
+			connection: {
+				headers: { 'X-Request-Source': 'crm' },
+				firstTokenTimeoutMs: 20_000,
+				stallTimeoutMs: 10_000,
+			},
+		});
+	});
+
+	it('maps every loop option', () => {
+		expect(
+			readLoopOptions({
+				toolChoice: 'tool',
+				toolChoiceName: 'Hash_text',
+				outputFormat: 'json',
+				outputSchemaFrom: 'example',
+				outputSchema: '{"city":"Paris","population":2100000}',
+				outputStrategy: 'tool',
+				toolTimeout: 30,
+				runTimeout: 300,
 			}),
-			headers: { 'X-Request-Source': 'crm' },
+		).toMatchObject({
+			config: {
+				toolChoice: { name: 'Hash_text' },
+				structuredOutput: {
+					strategy: 'tool',
+					schema: {
+						type: 'object',
+						properties: { city: { type: 'string' }, population: { type: 'integer' } },
+						required: ['city', 'population'],
+						additionalProperties: false,
+					},
+				},
+			},
 			outputFormat: 'json',
 			toolTimeoutMs: 30_000,
-			firstTokenTimeoutMs: 20_000,
-			stallTimeoutMs: 10_000,
 			runTimeoutMs: 300_000,
 		});
 	});
 
 	it.each([
 		[{ stopSequences: 'a\nb\nc\nd\ne' }, 'At most 4 stop sequences are allowed; found 5.'],
-		[{ toolChoice: 'tool' as const }, 'Tool Choice is "A Specific Tool" but "Tool Name" is empty'],
 		[{ providerOptions: '[1]' }, 'providerOptions must be a JSON object'],
+	])('rejects the model option %j', (options, message) => {
+		expect(() => readModelOptions(options)).toThrow(message);
+	});
+
+	it.each([
+		[{ toolChoice: 'tool' as const }, 'Tool Choice is "A Specific Tool" but "Tool Name" is empty'],
 		[
 			{ outputFormat: 'json' as const, outputSchema: '{nope' },
 			'The output JSON Schema is not JSON',
 		],
-	])('rejects %j', (options, message) => {
-		expect(() => readModelOptions(options)).toThrow(message);
+	])('rejects the loop option %j', (options, message) => {
+		expect(() => readLoopOptions(options)).toThrow(message);
 	});
 });

@@ -13,6 +13,7 @@ import { createChatModelCaller } from '../../src/agent/create-chat-model-caller'
 import { runValidator } from '../../src/agent/modes/validator/run-validator';
 import { runAgent } from '../../src/agent/run-agent';
 import { loadWorkflowTools } from '../../src/hosts/standalone/load-workflow-tools';
+import { OutputBoundary } from '../../src/agent/output-boundary';
 import { runWorkflowAgent } from '../../src/hosts/standalone/run-workflow-agent';
 import { StandaloneHost } from '../../src/hosts/standalone/standalone-host';
 import type { WorkflowExport } from '../../src/hosts/standalone/workflow-file';
@@ -282,19 +283,48 @@ describe('the output cap applies to every text the model reads', () => {
 		}
 	});
 
-	it('createNodeAsTool caps a node error at its own maxOutputLength, also for callers outside the loop', async () => {
+	it('a node error is capped once, at the boundary its reader applies: the loop, the servers, a LangChain view', async () => {
 		const host = await StandaloneHost.create({ env: {} });
 		const { tools, langChainTools } = await loadWorkflowTools(httpWorkflow(), {
 			host,
 			maxOutputLength: 1000,
 			nodeTypes: ownNodeTypes,
 		});
-		const observation = await tools[0].invoke({ url: `${bigBase}/err` }, { toolCallId: 'x' });
-		expect(observation.isError).toBe(true);
+		const raw = await tools[0].invoke({ url: `${bigBase}/err` }, { toolCallId: 'x' });
+		expect(raw.isError).toBe(true);
+		expect(raw.content.length).toBeGreaterThan(100_000);
+		const observation = new OutputBoundary({ maxOutputLength: 1000 }).observation(raw);
 		expect(observation.content).toMatch(
 			/\n\[Output truncated: showing the first 1000 of \d+ characters\.\]$/,
 		);
 		const text = String(await langChainTools[0].invoke({ url: `${bigBase}/err` }));
 		expect(text).toBe(observation.content);
+	});
+});
+
+describe('OutputBoundary.observation and the value a text was made from', () => {
+	const secret = 'sk-or-v1-0123456789abcdef0123456789abcdef';
+	it('redacts the value with the text and keeps it while the text is whole', () => {
+		const value = [{ token: secret, n: 1 }];
+		const observation = new OutputBoundary({ secrets: [secret] }).observation({
+			content: JSON.stringify(value),
+			isError: false,
+			data: value,
+			value,
+		});
+		expect(observation.content).toBe('[{"token":"[REDACTED]","n":1}]');
+		expect(observation.value).toEqual([{ token: '[REDACTED]', n: 1 }]);
+		expect(observation.data).toBe(observation.value);
+	});
+
+	it('drops the value once the text is cut, so it never says more than the text', () => {
+		const value = [{ text: 'x'.repeat(200) }];
+		const observation = new OutputBoundary({ maxOutputLength: 50 }).observation({
+			content: JSON.stringify(value),
+			isError: false,
+			value,
+		});
+		expect(observation.content).toMatch(/\[Output truncated: showing the first 50 of/);
+		expect(observation.value).toBeUndefined();
 	});
 });

@@ -1,6 +1,6 @@
 /**
  * The house rule of docs/architecture.md: imports point only down the pipeline
- * (errors < from-ai < schema < tools < chat < agent < hosts < cli), `agent/` touches neither
+ * (errors < from-ai < schema < tools < chat < agent < tracing < hosts < cli), `agent/` touches neither
  * n8n nor LangChain, `hosts/n8n` does not lean on `hosts/standalone`, nothing in `src/` imports
  * the node files, and no two files import each other in a loop (types included).
  */
@@ -9,7 +9,19 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const repo = resolve(__dirname, '../..');
-const layers = ['errors', 'from-ai', 'schema', 'tools', 'chat', 'agent', 'hosts', 'cli'] as const;
+// tracing/ (OpenTelemetry spans of agent runs) sits between agent/ and hosts/: both hosts wrap
+// their runs with it, and it reads only the loop's types and @opentelemetry/api.
+const layers = [
+	'errors',
+	'from-ai',
+	'schema',
+	'tools',
+	'chat',
+	'agent',
+	'tracing',
+	'hosts',
+	'cli',
+] as const;
 
 function sourceFiles(folder: string): string[] {
 	return readdirSync(folder).flatMap((entry) => {
@@ -121,6 +133,22 @@ describe('import direction', () => {
 			.flatMap((file) =>
 				specifiersOf(file)
 					.filter((specifier) => /^(n8n-|@n8n\/|@langchain\/|langchain|zod)/.test(specifier))
+					.map((specifier) => `${name(file)} → ${specifier}`),
+			);
+		expect(wrong).toEqual([]);
+	});
+
+	it("tracing/ imports no package but @opentelemetry/api (an optional peer: n8n's own copy inside n8n)", () => {
+		const wrong = files
+			.filter((file) => name(file).startsWith('src/tracing/'))
+			.flatMap((file) =>
+				specifiersOf(file)
+					.filter(
+						(specifier) =>
+							!specifier.startsWith('.') &&
+							!specifier.startsWith('node:') &&
+							specifier !== '@opentelemetry/api',
+					)
 					.map((specifier) => `${name(file)} → ${specifier}`),
 			);
 		expect(wrong).toEqual([]);

@@ -85,7 +85,7 @@ describe('model fallback', () => {
 		const fake = await serve(() => errorReply(400, 'bad parameter'));
 		const call = createChatModelCaller({ baseUrl: fake.baseUrl, retry: { maxRetries: 0 } });
 		await expect(
-			call({ model: 'a', models: ['a', 'b'], messages: [{ role: 'user', content: 'hi' }] }, {}),
+			call({ model: 'a', messages: [{ role: 'user', content: 'hi' }] }, { fallbackModels: ['b'] }),
 		).rejects.toMatchObject({ status: 400 });
 		expect(fake.requests).toHaveLength(1);
 	});

@@ -11,7 +11,6 @@ import { describe, expect, test } from 'vitest';
 import { ToolbridgeError } from '../../src/errors/toolbridge-error';
 import { collectFromAIMarkers } from '../../src/from-ai/collect-from-ai-markers';
 import { findFromAICalls, scanFromAICalls } from '../../src/from-ai/find-from-ai-calls';
-import { getAtPath } from '../../src/tools/parameter-path';
 
 const FRAGMENTS = [
 	'={{',
@@ -197,7 +196,10 @@ describe('parameter walk: arbitrary parameter trees', () => {
 					expect(typeof error.path).toBe('string');
 				}
 				for (const marker of markers) {
-					const value = getAtPath(parameters, marker.segments);
+					const value = marker.segments.reduce<unknown>(
+						(current, segment) => (current as Record<string | number, unknown>)?.[segment],
+						parameters,
+					);
 					expect(typeof value).toBe('string');
 					expect(
 						(value as string).slice(marker.start, marker.end).toLowerCase().startsWith('$fromai('),

@@ -131,9 +131,19 @@ describe('AgentOrchestrator node', () => {
 			model: 'test/model',
 			temperature: 0.2,
 			max_tokens: 99,
-			reasoning: { effort: 'low' },
+			reasoning_effort: 'low',
 		});
 		expect(fake.requests[0].body.messages[0]).toEqual({ role: 'system', content: 'Use tools.' });
+	});
+
+	it('streamed text never carries the key, also split across deltas', async () => {
+		const fake = await start(() => textReply(`My key is ${apiKey}.`, { deltaSize: 3 }));
+		const { context, chunks } = makeContext({ baseUrl: fake.baseUrl, streaming: true });
+		const [output] = await executeNode(context);
+		const text = chunks.filter(([type]) => type === 'item').map(([, , content]) => content);
+		expect(text.join('')).toBe('My key is [REDACTED].');
+		expect(text.join('|')).not.toContain(apiKey.slice(0, 8));
+		expect(output[0].json.output).toBe('My key is [REDACTED].');
 	});
 
 	it('streams text with sendChunk and writes a redacted debug log', async () => {

@@ -40,6 +40,8 @@ export interface FakeReply {
 	chunks?: object[];
 	/** Sent as the JSON body of an error response, e.g. `{ error: { code: 401, message: '…' } }`. */
 	errorBody?: object | string;
+	/** Sent as a JSON body (`Content-Type: application/json`, status 200 unless `status` says otherwise). */
+	json?: object;
 	/** Sent as the whole response body, as is (after `chunks`, if both are given). */
 	rawSse?: string;
 	/** Write this many chunks, then keep the connection open without sending anything. */
@@ -159,6 +161,14 @@ export async function startFakeChatServer(options: FakeChatServerOptions): Promi
 async function sendReply(reply: FakeReply, response: ServerResponse): Promise<void> {
 	if (reply.resetBeforeResponse) {
 		response.socket?.destroy();
+		return;
+	}
+	if (reply.json !== undefined) {
+		response.writeHead(reply.status ?? 200, {
+			'Content-Type': 'application/json',
+			...reply.headers,
+		});
+		response.end(JSON.stringify(reply.json));
 		return;
 	}
 	if (reply.errorBody !== undefined) {

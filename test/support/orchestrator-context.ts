@@ -65,6 +65,8 @@ export function orchestratorContext(options: OrchestratorContextOptions) {
 	};
 	const context = {
 		getNode: () => node,
+		getWorkflow: () => ({ id: 'wf-7', name: 'Test workflow', active: false }),
+		getExecutionId: () => '42',
 		getInputData: () => items,
 		getNodeParameter: (name: string, itemIndex: number, fallback?: unknown) => {
 			if (name === 'prompt')

@@ -49,6 +49,23 @@ export function formatDateToolNode(): INode {
  * A workflow export with an Agent Orchestrator named `agentName` and `tools` connected to its
  * ai_tool input, in the order given.
  */
+/** n8n-nodes-base Wait as a tool: waits `seconds` (from the model); it honours n8n's execution cancel. */
+export function waitToolNode(): INode {
+	return {
+		id: 'wait',
+		name: 'Wait',
+		type: 'n8n-nodes-base.wait',
+		typeVersion: 1.1,
+		position: [0, 200],
+		parameters: {
+			resume: 'timeInterval',
+			amount: "={{ $fromAI('seconds', 'How long to wait, in seconds', 'number') }}",
+			unit: 'seconds',
+			toolDescription: 'Waits',
+		},
+	};
+}
+
 export function agentWorkflow(
 	agentName: string,
 	agentParameters: INodeParameters,

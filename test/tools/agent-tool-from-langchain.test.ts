@@ -8,6 +8,40 @@ import {
 } from '../../src/tools/agent-tool-from-langchain';
 
 describe('agentToolFromLangChain', () => {
+	it.each([
+		['There was an error: "no task runner"', true],
+		['HTTP 503 There was an error: "Request failed with status code 503"', true],
+		['Error during node execution: Execution was cancelled', true],
+		['There was an error here, says the text', false],
+	])("n8n's failure texts are error observations: %s", async (answer, isError) => {
+		const tool = agentToolFromLangChain(
+			new DynamicTool({ name: 'n8n_tool', description: 'x', func: async () => answer }),
+		);
+		expect(await tool.invoke({ input: 'x' }, { toolCallId: 't' })).toMatchObject({
+			content: answer,
+			isError,
+		});
+	});
+
+	it('text content blocks (what n8n vector stores answer) are read as their text', async () => {
+		const blocks = [
+			{ type: 'text', text: '{"pageContent":"Bananas are yellow."}' },
+			{ type: 'text', text: '{"pageContent":"Lemons too."}' },
+		];
+		const tool = agentToolFromLangChain(
+			new DynamicStructuredTool({
+				name: 'store',
+				description: 'x',
+				schema: z.object({ input: z.string() }),
+				func: async () => blocks as never,
+			}),
+		);
+		expect(await tool.invoke({ input: 'yellow' }, { toolCallId: 't' })).toEqual({
+			content: '{"pageContent":"Bananas are yellow."}\n{"pageContent":"Lemons too."}',
+			isError: false,
+		});
+	});
+
 	it('prefers the bridge JSON Schema in metadata and keeps the source node', async () => {
 		const jsonSchema = {
 			type: 'object',
@@ -57,6 +91,7 @@ describe('agentToolFromLangChain', () => {
 			content: '[{"id":0},{"id":1}]',
 			isError: false,
 			data: [{ id: 0 }, { id: 1 }],
+			value: [{ id: 0 }, { id: 1 }],
 		});
 	});
 

@@ -1,7 +1,8 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { collectFromAIMarkers } from '../../src/from-ai/collect-from-ai-markers';
 import { buildToolSchema } from '../../src/schema/build-tool-schema';
-import { checkArguments } from '../../src/tools/coerce-arguments';
+import { checkArguments, coerceArguments } from '../../src/tools/coerce-arguments';
 import { formatToolOutput } from '../../src/tools/format-tool-output';
 
 const { markers } = collectFromAIMarkers({
@@ -70,6 +71,45 @@ describe('formatToolOutput', () => {
 		]);
 		expect(text).toBe(
 			'[{"ok":true}]\n(Binary data not shown: item 0: "file" (a.txt, text/plain, 3 bytes).)',
+		);
+	});
+});
+
+describe('the scalar fast path gives exactly what Zod gives', () => {
+	const { markers: scalarMarkers } = collectFromAIMarkers({
+		n: "={{ $fromAI('n', 'a number', 'number') }}",
+		d: "={{ $fromAI('d', 'a number with a default', 'number', 3) }}",
+		b: "={{ $fromAI('b', 'a flag', 'boolean', false) }}",
+		s: "={{ $fromAI('s', 'text') }}",
+		z: "={{ $fromAI('z', 'text that may be null', 'string', null) }}",
+	});
+	const scalars = buildToolSchema(scalarMarkers);
+	const value = fc.oneof(
+		fc.constant(undefined),
+		fc.constant(null),
+		fc.string(),
+		fc.double(),
+		fc.boolean(),
+		fc.constantFrom('5', 'true', ' 2.5 ', 'NaN'),
+	);
+	it('for any arguments (accepted, coerced or refused)', () => {
+		fc.assert(
+			fc.property(
+				fc.record(
+					{ n: value, d: value, b: value, s: value, z: value, extra: value },
+					{ requiredKeys: [] },
+				),
+				(input) => {
+					const fast = checkArguments(input, scalars.zod, scalars.parameters);
+					const parsed = scalars.zod.safeParse(coerceArguments(input, scalars.parameters));
+					expect(fast.ok).toBe(parsed.success);
+					if (fast.ok && parsed.success) {
+						expect(fast.args).toStrictEqual(parsed.data);
+						expect(Object.keys(fast.args)).toEqual(Object.keys(parsed.data));
+					}
+				},
+			),
+			{ numRuns: 2000 },
 		);
 	});
 });

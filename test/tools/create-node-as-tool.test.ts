@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { AgentTool } from '../../src/tools/agent-tool';
 import { ToolBuildError } from '../../src/errors/tool-build-error';
-import { toAgentTool } from '../../src/tools/create-node-as-tool';
 import {
 	loadWorkflowTools,
 	type WorkflowTools,
@@ -154,8 +153,19 @@ describe('tools of a workflow (real n8n nodes through n8n-core)', () => {
 		);
 	});
 
-	it('toAgentTool refuses tools it did not make', () => {
-		expect(() => toAgentTool({ name: 'x' } as never)).toThrow(/not made by createNodeAsTool/);
+	it('an observation carries the JSON value its text was made from, once; text with a binary note has none', async () => {
+		const observation = await tools.Hash_text.invoke({ text: 'abc' }, call);
+		expect(observation.value).toEqual([{ sha256: sha256('abc') }]);
+		expect(observation.content).toBe(JSON.stringify(observation.value));
+		expect(tools.Hash_text.nodeType).toBe(
+			loaded.workflow.nodes.find((node) => node.name === 'Hash text')!.type,
+		);
+		const binary = await tools.Calendar_file.invoke(
+			{ title: 'Standup', start: '2024-03-05T09:00:00Z', end: '2024-03-05T09:15:00Z' },
+			call,
+		);
+		expect(binary.isError).toBe(false);
+		expect(binary.value).toBeUndefined();
 	});
 });
 

@@ -191,15 +191,13 @@ describe('inherited member names elsewhere arguments meet objects', () => {
 			name: 'Helper',
 			parameters: { prompt: "={{ $fromAI('toString', 'The task', 'string', 'default task') }}" },
 		});
-		const tool = agentToolFromLangChain(
-			createNestedAgentTool({
-				spec,
-				run: async (prompt) => {
-					prompts.push(prompt);
-					return 'done';
-				},
-			}),
-		);
+		const tool = createNestedAgentTool({
+			spec,
+			run: async (prompt) => {
+				prompts.push(prompt);
+				return 'done';
+			},
+		});
 		expect(await tool.invoke({}, { toolCallId: 'a' })).toMatchObject({
 			content: 'done',
 			isError: false,

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { collectFromAIMarkers } from '../../src/from-ai/collect-from-ai-markers';
-import { getAtPath, setAtPath } from '../../src/tools/parameter-path';
 import { groupMarkersByPath, substituteArguments } from '../../src/tools/substitute-arguments';
 import { toExpressionLiteral } from '../../src/tools/to-expression-literal';
 
@@ -80,14 +79,17 @@ describe('substituteArguments', () => {
 });
 
 describe('helpers', () => {
-	it('reads and writes at a path of segments', () => {
-		const root = { a: { b: [{ 'x y': { c: 1 } }] } };
-		expect(getAtPath(root, ['a', 'b', 0, 'x y', 'c'])).toBe(1);
-		expect(getAtPath({ a: [{ b: 1 }] }, ['a', 0, 'b'])).toBe(1);
-		expect(getAtPath(root, ['a', 'missing', 0])).toBeUndefined();
-		setAtPath(root, ['a', 'b', 0, 'x y', 'c'], 2);
-		expect(root.a.b[0]['x y'].c).toBe(2);
-		expect(() => setAtPath(root, [], 1)).toThrow(/root/);
+	it("copies only the containers on a marker's path: the rest is shared, the original unchanged", () => {
+		const parameters = {
+			options: { list: [{ k: "={{ $fromAI('k') }}", keep: 1 }, { other: 2 }], flag: true },
+			headers: { big: 'x'.repeat(100) },
+		};
+		const result = substitute(parameters, { k: 'v' }) as typeof parameters;
+		expect(result.options.list[0]).toEqual({ k: 'v', keep: 1 });
+		expect(result.headers).toBe(parameters.headers);
+		expect(result.options.list[1]).toBe(parameters.options.list[1]);
+		expect(result.options).not.toBe(parameters.options);
+		expect(parameters.options.list[0].k).toBe("={{ $fromAI('k') }}");
 	});
 
 	it('groups markers by their segments, keeping a key "0" apart from index 0', () => {

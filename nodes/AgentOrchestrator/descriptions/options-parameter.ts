@@ -1,6 +1,12 @@
 import type { INodeProperties } from 'n8n-workflow';
+import { modelOptionParameters } from '../../../src/hosts/n8n/settings/model-option-parameters';
 
-/** The node's "Options" collection; names match `AgentNodeOptions` in src/agent. */
+/**
+ * The node's "Options" collection, in the order n8n shows it: the model options, defined once
+ * in `modelOptionParameters` (src/hosts/n8n/settings/model-option-parameters.ts, the table
+ * both nodes and both hosts' readers share), and the loop's own options, read by
+ * `readLoopOptions` (src/hosts/n8n/settings/read-loop-options.ts) and the drivers.
+ */
 export const optionsParameter: INodeProperties = {
 	displayName: 'Options',
 	name: 'options',
@@ -8,14 +14,7 @@ export const optionsParameter: INodeProperties = {
 	placeholder: 'Add Option',
 	default: {},
 	options: [
-		{
-			displayName: 'Allow Provider Fallbacks (OpenRouter)',
-			name: 'allowFallbacks',
-			type: 'boolean',
-			default: true,
-			description:
-				'Whether OpenRouter may use other providers when the preferred ones fail (provider.allow_fallbacks)',
-		},
+		modelOptionParameters.allowFallbacks.property,
 		{
 			displayName: 'Batch Processing',
 			name: 'batching',
@@ -74,56 +73,11 @@ export const optionsParameter: INodeProperties = {
 			description:
 				'With Binary Input: the binary properties to send, comma-separated. Empty: every binary property of the item. A property named here must exist and hold an image (or a PDF with Images and Documents).',
 		},
-		{
-			displayName: 'Data Collection (OpenRouter)',
-			name: 'dataCollection',
-			type: 'options',
-			options: [
-				{ name: 'Default (Not Sent)', value: 'default' },
-				{ name: 'Allow', value: 'allow' },
-				{
-					name: 'Deny',
-					value: 'deny',
-					description: 'Only providers that do not store or train on the data',
-				},
-			],
-			default: 'default',
-			description: 'OpenRouter provider.data_collection',
-		},
-		{
-			displayName: 'Extra Headers',
-			name: 'extraHeaders',
-			type: 'json',
-			default: '{}',
-			description:
-				'HTTP headers sent with every model call, as a JSON object, e.g. {"X-Request-Source": "crm"}. They override the credential\'s.',
-		},
-		{
-			displayName: 'Fallback Models',
-			name: 'fallbackModels',
-			type: 'string',
-			default: '',
-			placeholder: 'openai/gpt-4o-mini, google/gemini-2.5-flash',
-			description:
-				'Comma-separated models to use when the main model fails. OpenRouter picks among them (models); other servers are tried in order by this node. The output (Full) names the model that answered.',
-		},
-		{
-			displayName: 'First Token Timeout (Seconds)',
-			name: 'firstTokenTimeout',
-			type: 'number',
-			typeOptions: { minValue: 0 },
-			default: 60,
-			description:
-				'How long a model call may wait for its first token before it is retried. Applies also when not added (60). 0: no limit.',
-		},
-		{
-			displayName: 'Frequency Penalty',
-			name: 'frequencyPenalty',
-			type: 'number',
-			typeOptions: { minValue: -2, maxValue: 2, numberPrecision: 2 },
-			default: 0,
-			description: 'Penalizes tokens by how often they already appeared (-2 to 2)',
-		},
+		modelOptionParameters.dataCollection.property,
+		modelOptionParameters.extraHeaders.property,
+		modelOptionParameters.fallbackModels.property,
+		modelOptionParameters.firstTokenTimeout.property,
+		modelOptionParameters.frequencyPenalty.property,
 		{
 			displayName: 'Max Binary Size (MB)',
 			name: 'maxBinaryMb',
@@ -133,23 +87,8 @@ export const optionsParameter: INodeProperties = {
 			description:
 				"With Binary Input: the largest file that may be sent, per file. A larger one fails the item. 0: no limit (the provider's own still applies).",
 		},
-		{
-			displayName: 'Max Price Completion (OpenRouter)',
-			name: 'maxPriceCompletion',
-			type: 'number',
-			typeOptions: { minValue: 0, numberPrecision: 4 },
-			default: 0,
-			description:
-				'Highest price in USD per million completion tokens (provider.max_price.completion)',
-		},
-		{
-			displayName: 'Max Price Prompt (OpenRouter)',
-			name: 'maxPricePrompt',
-			type: 'number',
-			typeOptions: { minValue: 0, numberPrecision: 4 },
-			default: 0,
-			description: 'Highest price in USD per million prompt tokens (provider.max_price.prompt)',
-		},
+		modelOptionParameters.maxPriceCompletion.property,
+		modelOptionParameters.maxPricePrompt.property,
 		{
 			displayName: 'Output Format',
 			name: 'outputFormat',
@@ -217,75 +156,14 @@ export const optionsParameter: INodeProperties = {
 			default: 'auto',
 			description: 'How the JSON answer is constrained',
 		},
-		{
-			displayName: 'Presence Penalty',
-			name: 'presencePenalty',
-			type: 'number',
-			typeOptions: { minValue: -2, maxValue: 2, numberPrecision: 2 },
-			default: 0,
-			description: 'Penalizes tokens that already appeared at all (-2 to 2)',
-		},
-		{
-			displayName: 'Prompt Caching (OpenRouter)',
-			name: 'promptCaching',
-			type: 'boolean',
-			default: true,
-			description:
-				'Whether to mark the system message and long tool results for caching (cache_control) on Anthropic and Gemini models',
-		},
-		{
-			displayName: 'Provider Ignore (OpenRouter)',
-			name: 'providerIgnore',
-			type: 'string',
-			default: '',
-			placeholder: 'deepinfra',
-			description: 'Comma-separated provider slugs never to use (provider.ignore)',
-		},
-		{
-			displayName: 'Provider Only (OpenRouter)',
-			name: 'providerOnly',
-			type: 'string',
-			default: '',
-			placeholder: 'anthropic, amazon-bedrock',
-			description: 'Comma-separated provider slugs to use exclusively (provider.only)',
-		},
-		{
-			displayName: 'Provider Options',
-			name: 'providerOptions',
-			type: 'json',
-			default: '{}',
-			description:
-				'Extra fields merged into the request body (top-level keys win), e.g. {"transforms": ["middle-out"]}',
-		},
-		{
-			displayName: 'Provider Order (OpenRouter)',
-			name: 'providerOrder',
-			type: 'string',
-			default: '',
-			placeholder: 'anthropic, google-vertex',
-			description: 'Comma-separated provider slugs to try first (provider.order)',
-		},
-		{
-			displayName: 'Provider Sort (OpenRouter)',
-			name: 'providerSort',
-			type: 'options',
-			options: [
-				{ name: 'Default (Not Sent)', value: 'default' },
-				{ name: 'Latency', value: 'latency' },
-				{ name: 'Price', value: 'price' },
-				{ name: 'Throughput', value: 'throughput' },
-			],
-			default: 'default',
-			description: 'OpenRouter provider.sort',
-		},
-		{
-			displayName: 'Require Parameters (OpenRouter)',
-			name: 'requireParameters',
-			type: 'boolean',
-			default: true,
-			description:
-				'Whether only providers that support every request parameter (tools, response_format …) may serve it (provider.require_parameters)',
-		},
+		modelOptionParameters.presencePenalty.property,
+		modelOptionParameters.promptCaching.property,
+		modelOptionParameters.providerIgnore.property,
+		modelOptionParameters.providerOnly.property,
+		modelOptionParameters.providerOptions.property,
+		modelOptionParameters.providerOrder.property,
+		modelOptionParameters.providerSort.property,
+		modelOptionParameters.requireParameters.property,
 		{
 			displayName: 'Run Timeout (Seconds)',
 			name: 'runTimeout',
@@ -295,31 +173,9 @@ export const optionsParameter: INodeProperties = {
 			description:
 				'How long the whole agent run (all model calls and tools) may take; a tool still running then is stopped. Applies also when not added (600). 0: no limit.',
 		},
-		{
-			displayName: 'Seed',
-			name: 'seed',
-			type: 'number',
-			default: 0,
-			description: 'Seed for repeatable sampling, where the provider supports it',
-		},
-		{
-			displayName: 'Stall Timeout (Seconds)',
-			name: 'stallTimeout',
-			type: 'number',
-			typeOptions: { minValue: 0 },
-			default: 30,
-			description:
-				'How long a started answer may send nothing before it counts as stalled and is requested again. Applies also when not added (30). 0: no limit.',
-		},
-		{
-			displayName: 'Stop Sequences',
-			name: 'stopSequences',
-			type: 'string',
-			typeOptions: { rows: 2 },
-			default: '',
-			description:
-				'Up to 4 sequences that end the answer: one per line, or a JSON array such as ["END", "###"]',
-		},
+		modelOptionParameters.seed.property,
+		modelOptionParameters.stallTimeout.property,
+		modelOptionParameters.stopSequences.property,
 		{
 			displayName: 'Tool Name',
 			name: 'toolChoiceName',
@@ -337,23 +193,8 @@ export const optionsParameter: INodeProperties = {
 			description:
 				'How long one tool call may run before it is stopped and the model is told. Applies also when not added (120). 0: no limit. Only with "Tool Execution" In-Process (and nested agents, which run in-process): with Engine, n8n runs each tool node itself and cannot stop it, so set a timeout on the tool node (e.g. HTTP Request\'s "Timeout").',
 		},
-		{
-			displayName: 'Top K',
-			name: 'topK',
-			type: 'number',
-			typeOptions: { minValue: 1 },
-			default: 40,
-			description: 'Sample only from the K most likely tokens (not supported by OpenAI models)',
-		},
-		{
-			displayName: 'Top P',
-			name: 'topP',
-			type: 'number',
-			typeOptions: { minValue: 0, maxValue: 1, numberPrecision: 2 },
-			default: 1,
-			description:
-				'Nucleus sampling: sample only from the tokens that make up this probability mass',
-		},
+		modelOptionParameters.topK.property,
+		modelOptionParameters.topP.property,
 		{
 			displayName: 'Debug Log',
 			name: 'debugLog',
@@ -391,14 +232,7 @@ export const optionsParameter: INodeProperties = {
 			default: 20,
 			description: 'How many model calls that request tools may happen before the loop stops',
 		},
-		{
-			displayName: 'Max Tokens',
-			name: 'maxTokens',
-			type: 'number',
-			typeOptions: { minValue: 1 },
-			default: 4096,
-			description: 'The maximum number of tokens the model may generate per call',
-		},
+		modelOptionParameters.maxTokens.property,
 		{
 			displayName: 'On Max Iterations',
 			name: 'maxIterationsBehavior',
@@ -424,21 +258,7 @@ export const optionsParameter: INodeProperties = {
 			default: true,
 			description: 'Whether the model may call several tools in one turn (they run concurrently)',
 		},
-		{
-			displayName: 'Reasoning Effort',
-			name: 'reasoningEffort',
-			type: 'options',
-			options: [
-				{ name: 'Default (Not Sent)', value: 'default' },
-				{ name: 'High', value: 'high' },
-				{ name: 'Low', value: 'low' },
-				{ name: 'Medium', value: 'medium' },
-				{ name: 'Minimal', value: 'minimal' },
-			],
-			default: 'default',
-			description:
-				'How much the model should think before answering (OpenRouter `reasoning.effort`)',
-		},
+		modelOptionParameters.reasoningEffort.property,
 		{
 			displayName: 'Repeated Call Limit',
 			name: 'repeatedCallLimit',
@@ -464,23 +284,8 @@ export const optionsParameter: INodeProperties = {
 			typeOptions: { rows: 4 },
 			description: 'The instructions the model receives before the conversation',
 		},
-		{
-			displayName: 'Temperature',
-			name: 'temperature',
-			type: 'number',
-			typeOptions: { minValue: 0, maxValue: 2, numberPrecision: 2 },
-			default: 0.7,
-			description: 'Sampling temperature; lower is more deterministic',
-		},
-		{
-			displayName: 'Timeout (Seconds)',
-			name: 'timeout',
-			type: 'number',
-			typeOptions: { minValue: 0 },
-			default: 300,
-			description:
-				'How long one model call may take in all (retries included, however steadily the server sends) before it is aborted. Applies also when not added (300). 0: no limit.',
-		},
+		modelOptionParameters.temperature.property,
+		modelOptionParameters.timeout.property,
 		{
 			displayName: 'Tool Choice',
 			name: 'toolChoice',

@@ -1,47 +1,24 @@
 import type { INodeProperties } from 'n8n-workflow';
+import {
+	modelOptionParameters,
+	type ModelOptionParameter,
+} from '../../../src/hosts/n8n/settings/model-option-parameters';
 import { optionsParameter } from '../../AgentOrchestrator/descriptions/options-parameter';
 
-/** The orchestrator options that concern the model call itself (names match `ChatModelNodeOptions`). */
-const modelOptionNames = [
-	'allowFallbacks',
-	'dataCollection',
-	'extraHeaders',
-	'fallbackModels',
-	'firstTokenTimeout',
-	'frequencyPenalty',
-	'maxPriceCompletion',
-	'maxPricePrompt',
-	'maxTokens',
-	'presencePenalty',
-	'promptCaching',
-	'providerIgnore',
-	'providerOnly',
-	'providerOptions',
-	'providerOrder',
-	'providerSort',
-	'reasoningEffort',
-	'requireParameters',
-	'seed',
-	'stallTimeout',
-	'stopSequences',
-	'temperature',
-	'timeout',
-	'topK',
-	'topP',
-];
+const modelOptions = new Map<string, ModelOptionParameter>(Object.entries(modelOptionParameters));
 
-/** Descriptions that speak of the agent's output in the orchestrator. */
-const descriptions: Record<string, string> = {
-	fallbackModels:
-		'Comma-separated models to use when the main model fails. OpenRouter picks among them (models); other servers are tried in order by this node.',
-};
-
-/** The sub-node's "Options": the orchestrator's model options (sampling, routing, caching, headers, time limits), shared, not copied. */
+/**
+ * The sub-node's "Options": every model option of the table both nodes share
+ * (`modelOptionParameters`: sampling, routing, caching, headers, time limits), in the
+ * orchestrator's order, with the sub-node's own description where it has one.
+ */
 export const chatModelOptionsParameter: INodeProperties = {
 	...optionsParameter,
-	options: (optionsParameter.options as INodeProperties[])
-		.filter((option) => modelOptionNames.includes(option.name))
-		.map((option) =>
-			descriptions[option.name] ? { ...option, description: descriptions[option.name] } : option,
-		),
+	options: (optionsParameter.options as INodeProperties[]).flatMap((property) => {
+		const parameter = modelOptions.get(property.name);
+		if (!parameter) return [];
+		return parameter.subNodeDescription === undefined
+			? [property]
+			: [{ ...property, description: parameter.subNodeDescription }];
+	}),
 };

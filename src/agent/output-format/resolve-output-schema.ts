@@ -1,6 +1,7 @@
 import type { JsonSchema } from '../../schema/json-schema';
 import { AgentConfigurationError } from '../../errors/agent-configuration-error';
 import { inferJsonSchemaFromExample } from '../../schema/infer-json-schema';
+import { parseJsonOption } from '../parse-json-option';
 
 /**
  * The JSON Schema for output format `json` from a node option: a JSON Schema, or an
@@ -14,20 +15,16 @@ export function resolveOutputSchema(
 	value: unknown,
 	from: 'schema' | 'example',
 ): JsonSchema | undefined {
-	if (value === undefined || value === null || (typeof value === 'string' && value.trim() === ''))
-		return undefined;
-	let parsed: unknown = value;
-	if (typeof value === 'string') {
-		try {
-			parsed = JSON.parse(value);
-		} catch (error) {
-			throw new AgentConfigurationError(
+	const parsed = parseJsonOption(
+		value,
+		(_problem, error) =>
+			new AgentConfigurationError(
 				from === 'schema' ? 'outputSchema' : 'outputExample',
 				`The output ${from === 'schema' ? 'JSON Schema' : 'example'} is not JSON: ${(error as Error).message}. Example: ${from === 'schema' ? '{"type":"object","properties":{"city":{"type":"string"}},"required":["city"]}' : '{"city":"Paris","population":2100000}'}`,
 				{ cause: error },
-			);
-		}
-	}
+			),
+	);
+	if (parsed === undefined) return undefined;
 	if (from === 'example') {
 		try {
 			return inferJsonSchemaFromExample(parsed);

@@ -1,6 +1,7 @@
-import type { ChatMessage, ChatRequest, ContentPart, WireTool } from '../../chat/types';
+import { toWireTool } from '../../chat/tool-conversion';
+import type { ChatMessage, ChatRequest, ContentPart } from '../../chat/types';
 import type { JsonSchema } from '../../schema/json-schema';
-import type { ModelFamily } from '../../schema/model-family';
+import { modelFamilies, type ModelFamily } from '../../schema/model-family';
 import { shapeToolSchema } from '../../schema/shape-tool-schema';
 import { shapeForOpenAIStrict, strictSchemaProblems } from '../../schema/shape-for-openai-strict';
 import { canonicalJson } from '../canonical-json';
@@ -11,13 +12,13 @@ import {
 	type StructuredOutputStrategy,
 } from './structured-output-config';
 
-/** The strategy `auto` resolves to for a model family: a forced tool call for Anthropic, `response_format` elsewhere. */
+/** The strategy `auto` resolves to for a model family (its row's `structuredOutput`: a forced tool call for Anthropic, `response_format` elsewhere). */
 export function resolveOutputStrategy(
 	strategy: StructuredOutputStrategy | undefined,
 	family: ModelFamily,
 ): 'response-format' | 'tool' {
 	if (strategy === 'tool' || strategy === 'response-format') return strategy;
-	return family === 'anthropic' ? 'tool' : 'response-format';
+	return modelFamilies[family].structuredOutput;
 }
 
 /**
@@ -79,7 +80,7 @@ export function constrainOutputCall(
 	if (strategy === 'response-format') {
 		if (config.schema === undefined) request.response_format = { type: 'json_object' };
 		else {
-			const strict = family === 'openai' && isAlreadyStrict(envelope.schema);
+			const strict = modelFamilies[family].strictResponseFormat && isAlreadyStrict(envelope.schema);
 			const schema = shapeToolSchema(envelope.schema, { family });
 			request.response_format = {
 				type: 'json_schema',
@@ -89,14 +90,14 @@ export function constrainOutputCall(
 		if (request.tools) request.tool_choice = 'none';
 		return;
 	}
-	const tool: WireTool = {
-		type: 'function',
-		function: {
+	const tool = toWireTool(
+		{
 			name: finalAnswerToolName,
 			description: `Gives the final answer (${name}). Its arguments are the answer.`,
-			parameters: shapeToolSchema(envelope.schema, { family }),
+			parameters: envelope.schema,
 		},
-	};
+		family,
+	);
 	request.tools = [...(request.tools ?? []), tool];
 	request.tool_choice = { type: 'function', function: { name: finalAnswerToolName } };
 	delete request.parallel_tool_calls;

@@ -1,24 +1,18 @@
 import type { DynamicStructuredTool } from '@langchain/core/tools';
 import type { INode } from 'n8n-workflow';
 import type { AgentTool } from '../../tools/agent-tool';
-import { ToolBuildError, type ToolBuildProblem } from '../../errors/tool-build-error';
+import type { ToolBuildProblem } from '../../errors/tool-build-error';
+import type { UnavailableTool } from '../../errors/unavailable-tools-error';
 import { WorkflowFileError } from '../../errors/workflow-file-error';
 import { argumentChecks } from '../../errors/invalid-argument-error';
-import { agentToolFromLangChain } from '../../tools/agent-tool-from-langchain';
-import { createNestedAgentTool } from '../../tools/create-nested-agent-tool';
-import { isNestedAgentNode, nestedAgentToolSpec } from '../../tools/nested-agent-tool-spec';
-import { NestedAgentUnavailableError } from '../../errors/nested-agent-unavailable-error';
-import { toolDescriptionError } from '../../tools/compile-tool-schema';
-import { createNodeAsTool, toAgentTool } from '../../tools/create-node-as-tool';
-import { resolveDetachedExpression } from './resolve-detached-expression';
-import { StandaloneHost, type StandaloneHostOptions } from './standalone-host';
-import {
-	findToolNodes,
-	parseWorkflow,
-	readWorkflowFile,
-	selectAgent,
-	type WorkflowExport,
-} from './workflow-file';
+import { toLangChainTool } from '../../tools/langchain-tool-view';
+import type { ToolReviewer } from '../../tools/tool-review';
+import { buildAgentTools } from './agent-tools/build-agent-tools';
+import type { WorkflowNestedAgentRunner } from './agent-tools/workflow-nested-agent-runner';
+import { StandaloneHost, type NodeRunGuard, type StandaloneHostOptions } from './standalone-host';
+import { parseWorkflow, readWorkflowFile, selectAgent, type WorkflowExport } from './workflow-file';
+
+export type { WorkflowNestedAgentRunner } from './agent-tools/workflow-nested-agent-runner';
 
 /** Options of {@link loadWorkflowTools}. */
 export interface LoadWorkflowToolsOptions extends StandaloneHostOptions {
@@ -32,8 +26,10 @@ export interface LoadWorkflowToolsOptions extends StandaloneHostOptions {
 	 * problems listed in `problems` (what `toolbridge tools` shows).
 	 */
 	onBuildError?: 'throw' | 'collect';
-	/** Cap on the text each tool hands the model. */
+	/** Cap on the text each LangChain view (`langChainTools`) returns; the agent loop and the servers cap at their own boundary. */
 	maxOutputLength?: number;
+	/** Stands around every run of these tools' nodes (e.g. the private-network guard). */
+	guard?: NodeRunGuard;
 	/**
 	 * Runs a nested AgentOrchestrator (mode `nested`) when the model calls it as a tool, and
 	 * resolves with its final answer (see `workflowNestedAgentRunner`). Without it such
@@ -41,37 +37,50 @@ export interface LoadWorkflowToolsOptions extends StandaloneHostOptions {
 	 * needed.
 	 */
 	runNestedAgent?: WorkflowNestedAgentRunner;
+	/**
+	 * Serve the tools that can be served and list the others in `unavailable` (the CLI's
+	 * `--skip-unavailable`). Default false: a tool that cannot be served (its package not
+	 * installed, its kind not supported outside n8n, its node failing to supply it) fails the
+	 * load with an UnavailableToolsError naming every such tool and the command that installs
+	 * missing packages.
+	 */
+	skipUnavailable?: boolean;
+	/**
+	 * Approves calls of tools behind an n8n human-review gate (a `…HitlTool` node between
+	 * the tools and the agent): each such call asks it first. Without it those calls are
+	 * refused (an error observation saying nobody can review), never run unreviewed.
+	 */
+	review?: ToolReviewer;
 }
-
-/** Runs the nested agent `node` of a workflow on a prompt (its `$fromAI` markers already filled). */
-export type WorkflowNestedAgentRunner = (
-	node: INode,
-	prompt: string,
-	options: { args: Record<string, unknown>; signal?: AbortSignal },
-) => Promise<string>;
 
 /** The agent of a workflow and its tools, ready for an agent loop. */
 export interface WorkflowTools {
 	agentNode: INode;
-	/** The tools as the agent loop uses them (observations, exact JSON Schema). */
+	/** The tools as the agent loop, the servers and the CLI use them (observations, exact JSON Schema). */
 	tools: AgentTool[];
-	/** The same tools as LangChain `DynamicStructuredTool`s, in the same order. */
-	langChainTools: DynamicStructuredTool[];
+	/** LangChain `DynamicStructuredTool` views of the same tools, in the same order (made on first read). */
+	readonly langChainTools: DynamicStructuredTool[];
 	/** `$fromAI` problems of nodes left out (only with `onBuildError: 'collect'`). */
 	problems: ToolBuildProblem[];
+	/** Tool nodes left out because they cannot be served (only with `skipUnavailable`). */
+	unavailable: UnavailableTool[];
 	host: StandaloneHost;
 	workflow: WorkflowExport;
+	/** Closes what tool sub-nodes opened (an MCP Client Tool's connection, a database pool). */
+	close(): Promise<void>;
 }
 
 /**
  * Loads an n8n workflow export (a file path, JSON text or the parsed object), finds its agent
  * (the target of `ai_tool` connections) and turns every enabled node connected to the agent's
- * `ai_tool` input into a tool that runs the real node through n8n-core.
+ * `ai_tool` input into a tool that runs the real node through n8n-core: n8n's tool sub-nodes
+ * (Calculator, HTTP Request Tool, Vector Store Tool, MCP Client Tool …) with the schema and the
+ * call their own `supplyData` gives, other nodes through their `$fromAI` markers.
  *
  * @throws InvalidArgumentError (INVALID_ARGUMENT) for a workflow that is neither a path nor an object.
  * @throws WorkflowFileError when the input is not a workflow export.
  * @throws AgentNotFoundError when there is no agent, or several and `agent` is not set.
- * @throws NodeTypeNotFoundError when a tool node's type is not installed.
+ * @throws UnavailableToolsError naming every tool that cannot be served (unless `skipUnavailable`).
  * @throws ToolBuildError on `$fromAI` problems (unless `onBuildError: 'collect'`).
  */
 export async function loadWorkflowTools(
@@ -84,104 +93,28 @@ export async function loadWorkflowTools(
 	const workflow = readWorkflowInput(workflowInput);
 	const agentNode = selectAgent(workflow, options.agent);
 	const host = options.host ?? (await StandaloneHost.create(options));
-	return { ...buildAgentTools(workflow, agentNode, host, options), agentNode, host, workflow };
-}
-
-/**
- * The tools of one agent node of a loaded workflow: every enabled node connected to its
- * `ai_tool` input, as a bridge tool running the real node, or — for a nested
- * AgentOrchestrator — the tool its modes code builds from its own parameters (name by
- * n8n's rule, its Tool Description, arguments from its prompt's `$fromAI`).
- *
- * @throws NodeTypeNotFoundError when a tool node's type is not installed.
- * @throws ToolBuildError on `$fromAI` problems (unless `onBuildError: 'collect'`).
- */
-export function buildAgentTools(
-	workflow: WorkflowExport,
-	agentNode: INode,
-	host: StandaloneHost,
-	options: Pick<
-		LoadWorkflowToolsOptions,
-		'onBuildError' | 'maxOutputLength' | 'runNestedAgent'
-	> = {},
-): Pick<WorkflowTools, 'tools' | 'langChainTools' | 'problems'> {
-	const runner = host.runnerFor(workflow);
-	const takenNames = new Set<string>();
-	const langChainTools: DynamicStructuredTool[] = [];
-	const tools: AgentTool[] = [];
-	const problems: ToolBuildProblem[] = [];
-	for (const node of findToolNodes(workflow, agentNode.name)) {
-		const resolveExpression = (expression: string): unknown =>
-			host.resolveExpression(workflow, node, expression);
-		try {
-			if (isNestedAgentNode(node)) {
-				const tool = nestedAgentTool(
-					node,
-					(expression) => resolveDetachedExpression(workflow, node, expression),
-					options.runNestedAgent,
-				);
-				takenNames.add(tool.name);
-				langChainTools.push(tool);
-				tools.push(directAgentTool(tool));
-				continue;
-			}
-			const tool = createNodeAsTool({
-				node,
-				nodeTypeDescription: host.describe(node),
-				runner,
-				takenNames,
-				resolveExpression,
-				maxOutputLength: options.maxOutputLength,
-			});
-			langChainTools.push(tool);
-			tools.push(toAgentTool(tool));
-		} catch (error) {
-			if (!(error instanceof ToolBuildError)) throw error;
-			problems.push(...error.problems);
-		}
-	}
-	if (problems.length > 0 && options.onBuildError !== 'collect') throw new ToolBuildError(problems);
-	return { tools, langChainTools, problems };
-}
-
-/**
- * The AgentTool view of a nested agent's tool for our own loop: its `func` is called
- * directly, because LangChain's `invoke` checks a plain JSON Schema strictly before `func`
- * runs and would refuse what the tool's own check coerces ("20" for a number).
- */
-function directAgentTool(tool: DynamicStructuredTool): AgentTool {
-	return agentToolFromLangChain({
-		name: tool.name,
-		description: tool.description,
-		schema: tool.schema,
-		metadata: tool.metadata,
-		invoke: (input: unknown, config?: Record<string, unknown>) =>
-			tool.func(input as never, undefined, config as never),
-	});
-}
-
-function nestedAgentTool(
-	node: INode,
-	resolveExpression: (expression: string) => unknown,
-	run: WorkflowNestedAgentRunner | undefined,
-): DynamicStructuredTool {
-	const written = node.parameters.toolDescription;
-	let description: string | undefined;
-	if (typeof written === 'string' && written.startsWith('=')) {
-		try {
-			description = String(resolveExpression(written) ?? '');
-		} catch (error) {
-			throw toolDescriptionError(node.name, error);
-		}
-	}
-	return createNestedAgentTool({
-		spec: nestedAgentToolSpec(node, { description }),
-		resolveExpression,
-		run: (prompt, runOptions) => {
-			if (!run) return Promise.reject(new NestedAgentUnavailableError(node.name));
-			return run(node, prompt, runOptions);
+	const { tools, problems, unavailable, close } = await buildAgentTools(
+		workflow,
+		agentNode,
+		host,
+		options,
+	);
+	let views: DynamicStructuredTool[] | undefined;
+	return {
+		tools,
+		problems,
+		unavailable,
+		agentNode,
+		host,
+		workflow,
+		close,
+		get langChainTools() {
+			views ??= tools.map((tool) =>
+				toLangChainTool(tool, { maxOutputLength: options.maxOutputLength }),
+			);
+			return views;
 		},
-	});
+	};
 }
 
 /**

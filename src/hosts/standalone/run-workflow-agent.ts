@@ -2,9 +2,9 @@ import type { INode } from 'n8n-workflow';
 import type { ChatMessage } from '../../chat/types';
 import { AgentConfigurationError } from '../../errors/agent-configuration-error';
 import { argumentChecks } from '../../errors/invalid-argument-error';
-import { readWorkflowInput, type LoadWorkflowToolsOptions } from './load-workflow-tools';
-import { StandaloneHost } from './standalone-host';
+import type { LoadWorkflowToolsOptions } from './load-workflow-tools';
 import { selectAgent } from './workflow-file';
+import { openWorkflowSession } from './session/open-workflow-session';
 import type { AgentResult, AgentState } from '../../agent/agent-state';
 import type { AgentEventListener } from '../../agent/agent-event';
 import type { ValidatorResult } from '../../agent/modes/validator/validator-state';
@@ -12,7 +12,7 @@ import { isNestedAgentNode, nestedAgentToolSpec } from '../../tools/nested-agent
 import type { ConnectionOverrides } from './workflow/resolve-connection-fields';
 import { runWorkflowAgentNode } from './workflow/run-workflow-agent-node';
 import type { WorkflowAgentSettings } from './workflow/workflow-agent-settings';
-import { createSessionRedactor, type WorkflowSession } from './workflow/workflow-session';
+import type { WorkflowSession } from './session/workflow-session';
 
 export { orchestratorNodeType } from './workflow/run-workflow-agent-node';
 
@@ -36,6 +36,8 @@ export interface RunWorkflowAgentOptions
 	debug?: boolean;
 	/** Called when any agent run ends (nested ones first), with its whole usage. */
 	onAgentEnd?: WorkflowSession['onAgentEnd'];
+	/** Told, once per agent run, which tools `skipUnavailable` left out. */
+	onToolsUnavailable?: WorkflowSession['onToolsUnavailable'];
 }
 
 interface WorkflowAgentRunBase {
@@ -100,8 +102,33 @@ export async function runWorkflowAgent(
 	check.stringOrObject(workflowInput, 'workflow');
 	check.object(options, 'options');
 	check.string(options.prompt, 'options.prompt');
-	const workflow = readWorkflowInput(workflowInput);
-	const agentNode = selectAgent(workflow, options.agent);
+	const session = await openWorkflowSession(workflowInput, { ...options, loadTools: false });
+	return runSessionAgent(session, options);
+}
+
+/** What one agent run of an opened session is given. */
+export interface SessionAgentInput {
+	/** The agent node's name when several nodes have tools connected. */
+	agent?: string;
+	/** The user's text, as `$json.chatInput`. */
+	prompt: string;
+	/** Earlier turns of the conversation (full mode). */
+	history?: ChatMessage[];
+}
+
+/**
+ * Runs the agent of a workflow in an opened session (see `openWorkflowSession`): what
+ * {@link runWorkflowAgent} does after opening, for callers that run many agents on one session
+ * (`toolbridge serve`: one host, one redactor, one network guard; each request's signal and
+ * events spread over the session).
+ *
+ * @throws as {@link runWorkflowAgent}, redacted.
+ */
+export async function runSessionAgent(
+	session: WorkflowSession,
+	input: SessionAgentInput,
+): Promise<WorkflowAgentRun> {
+	const agentNode = selectAgent(session.workflow, input.agent);
 	if (isNestedAgentNode(agentNode)) {
 		const toolName = nestedAgentToolSpec(agentNode).name;
 		throw new AgentConfigurationError(
@@ -109,23 +136,9 @@ export async function runWorkflowAgent(
 			`Node "${agentNode.name}" is a nested agent (a tool of another agent), so it takes its task from its caller, not --prompt. Call it as a tool: toolbridge call <workflow.json> ${toolName} --args '{"task":"…"}'.`,
 		);
 	}
-	const host = options.host ?? (await StandaloneHost.create(options));
-	const connection = { baseUrl: options.baseUrl, apiKey: options.apiKey, env: options.env };
-	const session: WorkflowSession = {
-		workflow,
-		host,
-		connection,
-		redactor: createSessionRedactor(workflow, host, connection),
-		model: options.model,
-		debug: options.debug,
-		onEvent: options.onEvent,
-		onAgentEnd: options.onAgentEnd,
-		signal: options.signal,
-		maxOutputLength: options.maxOutputLength,
-	};
 	const outcome = await runWorkflowAgentNode(session, agentNode, {
-		chatInput: options.prompt,
-		history: options.history,
+		chatInput: input.prompt,
+		history: input.history,
 	}).catch((error: unknown) => {
 		throw session.redactor.error(error);
 	});

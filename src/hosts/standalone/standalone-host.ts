@@ -1,16 +1,16 @@
 import type { WorkflowExecute } from 'n8n-core';
 import {
-	Workflow,
 	type IDataObject,
 	type INode,
 	type INodeProperties,
 	type INodeType,
 	type INodeTypeDescription,
 	type IVersionedNodeType,
-	type IWorkflowBase,
 } from 'n8n-workflow';
 import { MissingCredentialError } from '../../errors/missing-credential-error';
 import { UnsupportedNodeError } from '../../errors/unsupported-node-error';
+import type { UnavailableTool } from '../../errors/unavailable-tools-error';
+import { installCommandFor } from './sub-nodes/node-availability';
 import type { NodeRunner, NodeRunOptions, NodeRunResult } from '../../tools/node-runner';
 import { createAdditionalData } from './additional-data';
 import { loadCredentialRecords, type CredentialRecords } from './credential-store';
@@ -25,6 +25,10 @@ import { StandaloneNodeTypes } from './standalone-node-types';
 import { toNodeRunError } from '../../tools/to-node-run-error';
 import { trackNodeRunSockets } from './node-run-sockets';
 import type { WorkflowExport } from './workflow-file';
+import { oneNodeWorkflow } from './one-node-workflow';
+import type { NodeRunGuard } from './node-run-guard';
+import { WorkflowLibrary, type WorkflowsSource } from './sub-workflows/workflow-library';
+import { subWorkflowScope } from './sub-workflows/sub-workflow-runner';
 
 /** Options of {@link StandaloneHost.create}. */
 export interface StandaloneHostOptions extends PackageLoaderOptions {
@@ -40,10 +44,13 @@ export interface StandaloneHostOptions extends PackageLoaderOptions {
 	 * package's own Agent Orchestrator here.
 	 */
 	nodeTypes?: Readonly<Record<string, () => INodeType | IVersionedNodeType>>;
+	/** Workflow exports (a folder, a file or the exports) that sub-workflow calls find by `id`, then name (`--workflows`). */
+	workflows?: WorkflowsSource;
+	/** Told what the host had to guess, once each (a sub-workflow id resolved to the workflow's own trigger). */
+	onNotice?: (message: string) => void;
 }
 
-/** n8n's instance default timezone when a workflow sets none (n8n's GENERIC_TIMEZONE default). */
-const N8N_DEFAULT_TIMEZONE = 'America/New_York';
+export type { NodeRunGuard } from './node-run-guard';
 
 /**
  * Runs n8n nodes without an n8n server: node classes from the installed packages through
@@ -55,12 +62,14 @@ export class StandaloneHost {
 	private constructor(
 		readonly nodeTypes: StandaloneNodeTypes,
 		readonly credentialsHelper: StandaloneCredentialsHelper,
+		readonly workflows: WorkflowLibrary,
 	) {}
 
 	/**
 	 * Loads the package index (class files load later, on first use) and the credentials;
 	 * n8n-core's execution engine loads when the first node runs.
 	 * @throws ToolbridgeError (CREDENTIALS_INVALID) when a credentials source is malformed.
+	 * @throws WorkflowFileError when the `workflows` folder or a file in it cannot be read.
 	 */
 	static async create(options: StandaloneHostOptions = {}): Promise<StandaloneHost> {
 		const nodeTypes = new StandaloneNodeTypes(await loadNodePackages(options), options.nodeTypes);
@@ -69,7 +78,9 @@ export class StandaloneHost {
 			records: options.credentials,
 			env: options.env,
 		});
-		return new StandaloneHost(nodeTypes, new StandaloneCredentialsHelper(records, nodeTypes));
+		const credentials = new StandaloneCredentialsHelper(records, nodeTypes);
+		const workflows = WorkflowLibrary.from(options.workflows, options.onNotice);
+		return new StandaloneHost(nodeTypes, credentials, workflows);
 	}
 
 	/**
@@ -115,6 +126,15 @@ export class StandaloneHost {
 		}
 	}
 
+	/**
+	 * The one command that installs the missing packages of `tools` where this host finds them
+	 * (beside its n8n-nodes-base; n8n's LangChain nodes at n8n-nodes-base's version), or
+	 * undefined when no installable package is missing.
+	 */
+	installCommandFor(tools: readonly UnavailableTool[]): string | undefined {
+		return installCommandFor(tools, this.nodeTypes);
+	}
+
 	/** The first credential the node references that was not supplied, as an error (not thrown). */
 	findMissingCredential(node: INode): MissingCredentialError | undefined {
 		for (const [type, details] of Object.entries(node.credentials ?? {})) {
@@ -157,11 +177,17 @@ export class StandaloneHost {
 		}
 	}
 
-	/** A {@link NodeRunner} that runs nodes of `workflow` (its settings, timezone, static data). */
-	runnerFor(workflow: WorkflowExport): NodeRunner {
+	/**
+	 * A {@link NodeRunner} that runs nodes of `workflow` (its settings, timezone, static data),
+	 * each run through `guard` when one is given.
+	 */
+	runnerFor(workflow: WorkflowExport, options: { guard?: NodeRunGuard } = {}): NodeRunner {
+		const { guard } = options;
+		const run: NodeRunner['run'] = (node, input, runOptions) =>
+			this.runNode(workflow, node, input, { ...runOptions, guard });
 		return {
 			describe: (node) => this.describe(node),
-			run: (node, input, options) => this.runNode(workflow, node, input, options),
+			run: guard ? (node, ...rest) => guard({ workflow, node }, () => run(node, ...rest)) : run,
 		};
 	}
 
@@ -171,7 +197,10 @@ export class StandaloneHost {
 	 * @throws ExpressionError from n8n-workflow when the expression is invalid.
 	 */
 	resolveExpression(workflowExport: WorkflowExport, node: INode, expression: string): unknown {
-		const { workflow } = this.buildWorkflow(workflowExport, node);
+		const { workflow } = oneNodeWorkflow(node, {
+			workflow: workflowExport,
+			nodeTypes: this.nodeTypes,
+		});
 		return workflow.expression.getSimpleParameterValue(
 			node,
 			expression,
@@ -188,13 +217,13 @@ export class StandaloneHost {
 	 * model's arguments). Node errors come back in the result, never thrown. When
 	 * `options.signal` aborts, the execution is cancelled the way n8n cancels one (the node's
 	 * cancel signal fires, so e.g. an HTTP request stops) and the result is a cancellation
-	 * error at once.
+	 * error at once. Its sub-workflows share its credentials, signal and `options.guard`.
 	 */
 	async runNode(
 		workflowExport: WorkflowExport,
 		node: INode,
 		input: IDataObject,
-		options: NodeRunOptions = {},
+		options: NodeRunOptions & { guard?: NodeRunGuard } = {},
 	): Promise<NodeRunResult> {
 		const missing = this.findMissingCredential(node);
 		if (missing) return { items: [], error: toNodeRunError(missing) };
@@ -205,11 +234,15 @@ export class StandaloneHost {
 		}
 		const { signal } = options;
 		if (signal?.aborted) return cancelledResult(node);
-		const { workflow, workflowData } = this.buildWorkflow(workflowExport, node);
+		const { workflow, workflowData } = oneNodeWorkflow(node, {
+			workflow: workflowExport,
+			nodeTypes: this.nodeTypes,
+		});
 		const additionalData = createAdditionalData({
 			credentialsHelper: this.credentialsHelper,
 			workflowData,
 			nodeName: node.name,
+			subWorkflows: subWorkflowScope(this, workflowExport, options),
 		});
 		let execution: ReturnType<WorkflowExecute['run']> | undefined;
 		const tracked = trackNodeRunSockets(() => {
@@ -252,45 +285,6 @@ export class StandaloneHost {
 		} finally {
 			if (onAbort) signal?.removeEventListener('abort', onAbort);
 		}
-	}
-
-	/** A one-node n8n `Workflow` with the export's settings (timezone resolved like n8n's). */
-	private buildWorkflow(
-		workflowExport: WorkflowExport,
-		node: INode,
-	): { workflow: Workflow; workflowData: IWorkflowBase } {
-		const timezone = workflowExport.settings?.timezone;
-		const settings = {
-			...workflowExport.settings,
-			executionOrder: 'v1' as const,
-			timezone:
-				!timezone || timezone === 'DEFAULT'
-					? (process.env.GENERIC_TIMEZONE ?? N8N_DEFAULT_TIMEZONE)
-					: timezone,
-		};
-		const workflowData: IWorkflowBase = {
-			id: workflowExport.id ?? 'toolbridge-standalone',
-			name: workflowExport.name ?? 'toolbridge',
-			active: false,
-			activeVersionId: null,
-			isArchived: false,
-			nodes: [node],
-			connections: {},
-			settings,
-			createdAt: new Date(),
-			updatedAt: new Date(),
-		};
-		const workflow = new Workflow({
-			id: workflowData.id,
-			name: workflowData.name,
-			nodes: [node],
-			connections: {},
-			active: false,
-			nodeTypes: this.nodeTypes,
-			staticData: workflowExport.staticData,
-			settings,
-		});
-		return { workflow, workflowData };
 	}
 }
 

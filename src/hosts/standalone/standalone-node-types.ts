@@ -18,6 +18,13 @@ function splitNodeType(fullType: string): { packageName: string; name: string } 
 		: { packageName: fullType.slice(0, dot), name: fullType.slice(dot + 1) };
 }
 
+/** What {@link StandaloneNodeTypes.locate} found for a node type. */
+export interface NodeTypeLocation {
+	/** The package part of the type name (`@n8n/n8n-nodes-langchain`). */
+	packageName: string;
+	found: 'held' | 'known' | 'derived-tool' | 'package-missing' | 'type-missing';
+}
+
 /**
  * The node-type registry n8n-core's `Workflow` needs, over n8n-core package loaders (the n8n
  * CLI has the full one). Classes load on demand. A `…Tool` type that its package does not
@@ -41,6 +48,34 @@ export class StandaloneNodeTypes implements INodeTypes {
 	/** The installed package names, in load order. */
 	get packageNames(): string[] {
 		return [...this.loaders.keys()];
+	}
+
+	/**
+	 * Where a node type would come from, without loading its class: held by the caller, known
+	 * to an installed package (itself or, for a `…Tool` type, its plain variant), or not
+	 * available because its package is not installed or does not have it.
+	 */
+	locate(nodeType: string): NodeTypeLocation {
+		const { packageName, name } = splitNodeType(nodeType);
+		if (Object.hasOwn(this.nodeTypes, nodeType)) return { packageName, found: 'held' };
+		const loader = this.loaders.get(packageName);
+		if (!loader) return { packageName, found: 'package-missing' };
+		if (this.isKnown(loader, name)) return { packageName, found: 'known' };
+		if (name.endsWith('Tool') && this.isKnown(loader, name.slice(0, -'Tool'.length)))
+			return { packageName, found: 'derived-tool' };
+		return { packageName, found: 'type-missing' };
+	}
+
+	/** The version of an installed node package, from its package.json. */
+	packageVersion(packageName: string): string | undefined {
+		const loader = this.loaders.get(packageName) as { packageJson?: { version?: unknown } };
+		const version = loader?.packageJson?.version;
+		return typeof version === 'string' ? version : undefined;
+	}
+
+	/** The folder of an installed node package. */
+	packageDirectory(packageName: string): string | undefined {
+		return this.loaders.get(packageName)?.directory;
 	}
 
 	/** @throws NodeTypeNotFoundError when neither the type nor its plain variant is installed. */

@@ -87,7 +87,8 @@ function aiToolEdges(workflow: WorkflowExport): Array<[string, string]> {
  * Names of the agents (nodes that receive `ai_tool` connections), in workflow order. By
  * default only the top-level ones: an agent whose own `ai_tool` output feeds another agent
  * (a nested AgentOrchestrator) is a tool of that agent, not a separate agent to choose.
- * `includeNested` lists those too.
+ * `includeNested` lists those too. A human-review gate (`…HitlTool`, whose own `ai_tool`
+ * input holds the tools it gates) is never an agent.
  */
 export function findAgentNames(
 	workflow: WorkflowExport,
@@ -101,7 +102,12 @@ export function findAgentNames(
 			.map(([source]) => source),
 	);
 	return workflow.nodes
-		.filter((node) => targets.has(node.name) && (options.includeNested || !nested.has(node.name)))
+		.filter(
+			(node) =>
+				targets.has(node.name) &&
+				!node.type.endsWith('HitlTool') &&
+				(options.includeNested || !nested.has(node.name)),
+		)
 		.map((node) => node.name);
 }
 

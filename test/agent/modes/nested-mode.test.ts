@@ -261,9 +261,9 @@ describe('nested mode', () => {
 			args: { words: '20' },
 		});
 		expect(message).toMatchObject({ tool_call_id: 'call_1', content: 'prompt was: 20' });
-		// What cannot be coerced still fails LangChain's own check, before any model call.
+		// What cannot be coerced fails, before any model call, with the text naming the field.
 		await expect(writer.tool.invoke({ words: 'twenty' })).rejects.toThrow(
-			/did not match expected schema/,
+			/invalid arguments for tool "Writer":\n- "words": expected a number, received the string "twenty"/,
 		);
 		expect(fake.requests).toHaveLength(2);
 	});

@@ -21,8 +21,9 @@ import {
 } from '../../../src/agent/time-limits/default-time-limits';
 import type { AssistantTurn } from '../../../src/chat/types';
 import type { AgentTool, ToolInvokeOptions, ToolObservation } from '../../../src/tools/agent-tool';
-import { readModelOptions } from '../../../src/hosts/n8n/read-model-options';
-import { readAgentNodeSettings } from '../../../src/hosts/n8n/read-agent-node-settings';
+import { readLoopOptions } from '../../../src/hosts/n8n/settings/read-loop-options';
+import { readModelOptions } from '../../../src/hosts/n8n/settings/read-model-options';
+import { readAgentNodeSettings } from '../../../src/hosts/n8n/settings/read-agent-node-settings';
 import { defaultChatTimeLimits, resolveChatTimeLimits } from '../../../src/chat/chat-time-limits';
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { textReply, toolCallReply } from '../../support/fake-chat-server';
@@ -117,21 +118,31 @@ describe('defaults when no time option is given', () => {
 	});
 
 	it('the node leaves absent options absent (the defaults apply) and passes 0 on as "no limit"', () => {
-		expect(readModelOptions({})).toMatchObject({
+		const limits = (options: Record<string, number>) => {
+			const { connection } = readModelOptions(options);
+			const loop = readLoopOptions(options);
+			return {
+				toolTimeoutMs: loop.toolTimeoutMs,
+				runTimeoutMs: loop.runTimeoutMs,
+				firstTokenTimeoutMs: connection.firstTokenTimeoutMs,
+				stallTimeoutMs: connection.stallTimeoutMs,
+			};
+		};
+		expect(limits({})).toEqual({
 			toolTimeoutMs: undefined,
 			runTimeoutMs: undefined,
 			firstTokenTimeoutMs: undefined,
 			stallTimeoutMs: undefined,
 		});
 		expect(
-			readModelOptions({ toolTimeout: 0, runTimeout: 0, firstTokenTimeout: 0, stallTimeout: 0 }),
-		).toMatchObject({
+			limits({ toolTimeout: 0, runTimeout: 0, firstTokenTimeout: 0, stallTimeout: 0 }),
+		).toEqual({
 			toolTimeoutMs: 0,
 			runTimeoutMs: 0,
 			firstTokenTimeoutMs: 0,
 			stallTimeoutMs: 0,
 		});
-		expect(readModelOptions({ toolTimeout: 7, runTimeout: 90 })).toMatchObject({
+		expect(limits({ toolTimeout: 7, runTimeout: 90 })).toMatchObject({
 			toolTimeoutMs: 7_000,
 			runTimeoutMs: 90_000,
 		});

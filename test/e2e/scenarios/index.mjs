@@ -20,6 +20,9 @@ import { webhookMemoryStreaming } from './webhook-memory-streaming.mjs';
 import { nestedUnderN8nAgent, nestedUnderOrchestrator, validatorMode } from './agent-modes.mjs';
 import { humanReview } from './human-review.mjs';
 import { binaryInputScenario, modelSubNodeWithTool } from './chat-model-sub-nodes.mjs';
+import { callWorkflowTool } from './call-workflow-tool.mjs';
+import { orchestratorLangChainTools } from './langchain-tools.mjs';
+import { builtWorkflowRuns } from './builder.mjs';
 
 /**
  * @typedef {object} Scenario
@@ -205,5 +208,45 @@ export const scenarios = [
 		issue: 18,
 		needs: ['fake'],
 		run: binaryInputScenario({ via: 'builtin', file: 'pdf' }),
+	},
+	{
+		id: 'langchain-tools-engine',
+		title:
+			"AgentOrchestrator (engine) + n8n's Calculator and a JavaScript Code Tool (LangChain tool sub-nodes): n8n's schemas, each call a node run, the model reads 42 and the Code Tool's result",
+		issue: 24,
+		needs: ['fake'],
+		run: orchestratorLangChainTools('engine'),
+	},
+	{
+		id: 'langchain-tools-in-process',
+		title:
+			"AgentOrchestrator (in-process) + n8n's Calculator and a JavaScript Code Tool: the tools n8n's supplyData gives, called in-process",
+		issue: 24,
+		needs: ['fake'],
+		run: orchestratorLangChainTools('inProcess'),
+	},
+	{
+		id: 'call-workflow-tool-engine',
+		title:
+			"AgentOrchestrator (engine path) + n8n's Call n8n Workflow Tool 2.2: $fromAI inputs reach a published sub-workflow, its answer is the tool node's run",
+		issue: 24,
+		needs: ['fake'],
+		run: callWorkflowTool('engine'),
+	},
+	{
+		id: 'call-workflow-tool-in-process',
+		title:
+			"AgentOrchestrator (in-process) + n8n's Call n8n Workflow Tool 2.2: n8n's supplied tool runs the sub-workflow, same schema and answer",
+		issue: 24,
+		needs: ['fake'],
+		run: callWorkflowTool('inProcess'),
+	},
+	{
+		id: 'builder',
+		title:
+			'toolbridge build from a recorded run (a wrong answer corrected): n8n imports and executes the built agent workflow; its tools load in toolbridge tools',
+		issue: 26,
+		needs: ['fake'],
+		run: builtWorkflowRuns,
 	},
 ];

@@ -20,8 +20,8 @@ import { AgentOrchestrator } from '../../../nodes/AgentOrchestrator/AgentOrchest
 import type { AgentState } from '../../../src/agent/agent-state';
 import type { AgentTool } from '../../../src/tools/agent-tool';
 import type { CallModel } from '../../../src/agent/call-model-step';
-import { errorOutput } from '../../../src/hosts/n8n/error-output';
-import { runAgentEngine } from '../../../src/hosts/n8n/run-agent-engine';
+import { errorOutput } from '../../../src/hosts/n8n/output/error-output';
+import { runAgentEngine } from '../../../src/hosts/n8n/engine/run-agent-engine';
 import { AgentStoppedError } from '../../../src/agent/agent-stopped-error';
 import { ToolbridgeError } from '../../../src/errors/toolbridge-error';
 import type { AgentFailureCode, AgentResult } from '../../../src/agent/agent-state';

@@ -148,7 +148,8 @@ describe('validator mode parity with full mode', () => {
 		presence_penalty: 0.3,
 		seed: 7,
 		stop: ['END'],
-		reasoning: { effort: 'low' },
+		// The fake is not OpenRouter: Chat Completions' own reasoning field.
+		reasoning_effort: 'low',
 		// `models` and `provider` go to OpenRouter only (this fake is not): both modes drop them alike.
 		transforms: ['middle-out'],
 	};

@@ -4,33 +4,16 @@
  * the standalone host, and a runner that still hands back the node's output after the cancel
  * (as n8n-core does for Wait) is answered with an error by the bridge.
  */
-import type { INode } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
-import { createNodeAsTool, toAgentTool } from '../../../src/tools/create-node-as-tool';
+import { createNodeAsTool } from '../../../src/tools/create-node-as-tool';
 import { loadWorkflowTools } from '../../../src/hosts/standalone/load-workflow-tools';
-import { agentWorkflow, hashTextToolNode } from '../../support/real-tool-nodes';
+import { agentWorkflow, hashTextToolNode, waitToolNode } from '../../support/real-tool-nodes';
 import { sharedHost } from '../../tools/helpers';
-
-function waitNode(): INode {
-	return {
-		id: 'wait',
-		name: 'Wait',
-		type: 'n8n-nodes-base.wait',
-		typeVersion: 1.1,
-		position: [0, 200],
-		parameters: {
-			resume: 'timeInterval',
-			amount: "={{ $fromAI('seconds', 'How long to wait, in seconds', 'number') }}",
-			unit: 'seconds',
-			toolDescription: 'Waits',
-		},
-	};
-}
 
 describe('cancelling a node run through the tool call signal', () => {
 	it('n8n-nodes-base Wait: runs to its end without a signal; with one, the call ends long before the 6 s wait, as an error', async () => {
 		const { tools } = await loadWorkflowTools(
-			agentWorkflow('Agent', { prompt: '=x', options: {} }, [waitNode()]),
+			agentWorkflow('Agent', { prompt: '=x', options: {} }, [waitToolNode()]),
 			{ host: await sharedHost() },
 		);
 		expect(await tools[0].invoke({ seconds: 0.1 }, { toolCallId: 'w1' })).toMatchObject({
@@ -49,14 +32,12 @@ describe('cancelling a node run through the tool call signal', () => {
 	it('a runner that returns the node output after the cancel: the bridge answers with an error, not the output', async () => {
 		const host = await sharedHost();
 		const node = hashTextToolNode();
-		const tool = toAgentTool(
-			createNodeAsTool({
-				node,
-				nodeTypeDescription: host.describe(node),
-				// Like n8n-core for a node that resolves on cancellation: output comes back, the signal has aborted.
-				runner: { run: async () => ({ items: [{ json: { sha256: 'looks like a success' } }] }) },
-			}),
-		);
+		const tool = createNodeAsTool({
+			node,
+			nodeTypeDescription: host.describe(node),
+			// Like n8n-core for a node that resolves on cancellation: output comes back, the signal has aborted.
+			runner: { run: async () => ({ items: [{ json: { sha256: 'looks like a success' } }] }) },
+		});
 		const controller = new AbortController();
 		const pending = tool.invoke({ text: 'x' }, { toolCallId: 'h1', signal: controller.signal });
 		controller.abort();

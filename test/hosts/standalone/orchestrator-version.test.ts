@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { IExecuteFunctions } from 'n8n-workflow';
 import { AgentOrchestrator } from '../../../nodes/AgentOrchestrator/AgentOrchestrator.node';
+import { readNodeAgentMode } from '../../../src/hosts/n8n/drivers/run-mode-items';
 import { runWorkflowAgent } from '../../../src/hosts/standalone/run-workflow-agent';
 import {
 	startFakeChatServer,
@@ -79,6 +81,37 @@ describe('AgentOrchestrator versions in the standalone host', () => {
 	});
 });
 
+describe('an unknown mode', () => {
+	it('is the same AGENT_CONFIGURATION error in both hosts, before any model call', async () => {
+		server = await startFakeChatServer({ respond: () => textReply('never') });
+		const workflow = workflowWith(1.1, 'openai/gpt-4.1');
+		const agent = workflow.nodes.find((node) => node.type === orchestratorType)!;
+		(agent.parameters as Record<string, unknown>).mode = 'supervisor';
+		const expected = {
+			code: 'AGENT_CONFIGURATION',
+			setting: 'mode',
+			message: `Node "${agent.name as string}" has mode "supervisor"; the modes are full, validator, nested.`,
+		};
+		await expect(
+			runWorkflowAgent(workflow, {
+				prompt: 'hi',
+				baseUrl: server.baseUrl,
+				apiKey: 'sk-or-v1-version-test-key',
+				env: {},
+				nodeTypes: ownNodeTypes,
+			}),
+		).rejects.toMatchObject(expected);
+
+		const inN8n = {
+			getNodeParameter: (name: string, _item: number, fallback: unknown) =>
+				name === 'mode' ? 'supervisor' : fallback,
+			getNode: () => agent,
+		} as unknown as IExecuteFunctions;
+		expect(() => readNodeAgentMode(inN8n)).toThrow(expect.objectContaining(expected));
+		expect(server.requests).toHaveLength(0);
+	});
+});
+
 const n8nAgent = JSON.parse(
 	readFileSync(resolve(__dirname, '../../../fixtures/workflows/n8n-ai-agent.json'), 'utf8'),
 ) as { nodes: Array<Record<string, unknown>> };
@@ -128,7 +161,7 @@ describe("n8n's AI Agent with a Toolbridge Chat Model, in the standalone host", 
 			max_tokens: 256,
 			seed: 7,
 			stop: ['END'],
-			reasoning: { effort: 'low' },
+			reasoning_effort: 'low',
 			messages: [
 				{ role: 'system', content: 'You are a precise assistant. Use the tools for every hash.' },
 				{ role: 'user', content: 'Hash this text with SHA-256: abc' },

@@ -1,14 +1,14 @@
-import type { ParseArgsConfig } from 'node:util';
-import type { LoadWorkflowToolsOptions } from 'n8n-nodes-toolbridge';
+import {
+	findAgentNames,
+	selectAgent,
+	type LoadWorkflowToolsOptions,
+	type UnavailableTool,
+	type WorkflowExport,
+} from 'n8n-nodes-toolbridge';
 import { ownNodeTypes } from './own-node-types';
+import { connectionOptions, workflowOptions } from './option-specs';
 
-/** Options every workflow command shares. */
-export const workflowOptions = {
-	agent: { type: 'string' },
-	package: { type: 'string', multiple: true },
-	credentials: { type: 'string' },
-	json: { type: 'boolean' },
-} satisfies NonNullable<ParseArgsConfig['options']>;
+export { connectionOptions, workflowOptions };
 
 /** Help lines for {@link workflowOptions}. */
 export const workflowOptionsHelp = `  --agent NAME         the agent node, when several nodes have tools connected
@@ -16,13 +16,22 @@ export const workflowOptionsHelp = `  --agent NAME         the agent node, when 
                        TOOLBRIDGE_PACKAGE_DIRS adds more (path-list)
   --credentials FILE   JSON object of credentials keyed by credential name or type;
                        TOOLBRIDGE_CREDENTIALS (JSON) / TOOLBRIDGE_CREDENTIALS_FILE also work
+  --workflows DIR      exported workflows that sub-workflow calls (Call n8n Workflow
+                       Tool, Execute Workflow) find by id, then by name
+  --skip-unavailable   serve the tools that can be served; the others (package not
+                       installed, node kind not supported, node failing to supply its
+                       tool) are reported on stderr instead of failing (exit 2)
   --json               machine-readable output
   --debug              show stack traces`;
 
-/** Turns the parsed flags into options of `loadWorkflowTools`. */
+/**
+ * Turns the parsed flags into options of `loadWorkflowTools`; the host's notices (what it had
+ * to guess) go to `stderr`, one line each.
+ */
 export function hostOptionsFrom(
 	values: Record<string, unknown>,
 	env: NodeJS.ProcessEnv,
+	stderr?: (text: string) => void,
 ): LoadWorkflowToolsOptions {
 	const fromEnv = (env.TOOLBRIDGE_PACKAGE_DIRS ?? '')
 		.split(process.platform === 'win32' ? ';' : ':')
@@ -31,17 +40,13 @@ export function hostOptionsFrom(
 		agent: values.agent as string | undefined,
 		packageDirs: [...((values.package as string[] | undefined) ?? []), ...fromEnv],
 		credentialsFile: values.credentials as string | undefined,
+		workflows: values.workflows as string | undefined,
+		onNotice: stderr && ((message) => stderr(`Note: ${message}\n`)),
+		skipUnavailable: values['skip-unavailable'] === true,
 		env,
 		nodeTypes: ownNodeTypes,
 	};
 }
-
-/** Options of the commands that may call a model (`run`, and `call` of a nested agent). */
-export const connectionOptions = {
-	model: { type: 'string' },
-	'base-url': { type: 'string' },
-	'api-key': { type: 'string' },
-} satisfies NonNullable<ParseArgsConfig['options']>;
 
 /** Help lines for {@link connectionOptions}. */
 export const connectionOptionsHelp = `  --model M            use this model instead of the workflow's (the outermost agent's)
@@ -62,4 +67,21 @@ export function connectionFrom(
 		apiKey: values['api-key'] as string | undefined,
 		env,
 	};
+}
+
+/** The stderr report of the tools `--skip-unavailable` left out: one line per tool, under its agent. */
+export function skippedToolsText(tools: readonly UnavailableTool[]): string {
+	const lines = tools.map((tool) => `  - agent "${tool.agentName}": ${tool.message}`);
+	return `Skipped ${tools.length} tool${tools.length === 1 ? '' : 's'} that cannot be served (--skip-unavailable):\n${lines.join('\n')}\n`;
+}
+
+/**
+ * The agents a command serves: the one `--agent` names, else every top-level agent.
+ * @throws AgentNotFoundError when `--agent` names no agent, or the workflow has none.
+ */
+export function agentsToServe(workflow: WorkflowExport, agent: string | undefined): string[] {
+	if (agent !== undefined) return [selectAgent(workflow, agent).name];
+	const agents = findAgentNames(workflow);
+	if (agents.length === 0) selectAgent(workflow); // throws AgentNotFoundError with the usual message
+	return agents;
 }

@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { AgentNotFoundError, ToolBuildError, ToolbridgeError } from 'n8n-nodes-toolbridge';
 import { ServerConfigurationError } from '../errors/server-configuration-error';
+import { startTraceExport } from '../telemetry/start-trace-export';
 import { EXIT, type CliCommand, type CliIo } from './cli-command';
 import { UsageError } from './usage-error';
 
@@ -13,7 +14,12 @@ Usage: toolbridge <command> [options]
 Commands:
 ${commands.map((command) => `  ${command.name.padEnd(width)}  ${command.summary}`).join('\n')}
 
-Run "toolbridge <command> --help" for a command's options.
+Run "toolbridge <command> --help" for a command's options. Every command also takes:
+  --otel-endpoint URL  export OpenTelemetry spans of agent runs, model calls and tool calls
+                       to this OTLP/HTTP collector (e.g. http://localhost:4318; /v1/traces is
+                       added); OTEL_EXPORTER_OTLP_(TRACES_)ENDPOINT also work
+  --otel-content       put prompts, answers, tool arguments and results (redacted) in the
+                       spans too (OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=true)
 Exit codes: 0 ok, 1 runtime error, 2 usage or $fromAI problems.
 `;
 }
@@ -33,6 +39,8 @@ const configurationCodes = new Set([
 	'INVALID_ARGUMENT',
 	'CREDENTIALS_INVALID',
 	'TOOL_BUILD_FAILED',
+	'TOOLS_UNAVAILABLE',
+	'NODE_DESCRIPTIONS_UNAVAILABLE',
 ]);
 
 function exitCodeFor(error: unknown): number {
@@ -86,6 +94,8 @@ export async function runCli(
 				...command.options,
 				help: { type: 'boolean', short: 'h' },
 				debug: { type: 'boolean' },
+				'otel-endpoint': { type: 'string' },
+				'otel-content': { type: 'boolean' },
 			},
 			allowPositionals: true,
 			strict: true,
@@ -94,11 +104,17 @@ export async function runCli(
 			io.stdout(`${command.help}\n`);
 			return EXIT.ok;
 		}
-		return await command.run({
-			positionals,
-			values: values as Record<string, string | boolean | string[] | undefined>,
-			io,
-		});
+		if (values['otel-content']) io.env.OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT = 'true';
+		const traces = await startTraceExport(values['otel-endpoint'] as string | undefined, io.env);
+		try {
+			return await command.run({
+				positionals,
+				values: values as Record<string, string | boolean | string[] | undefined>,
+				io,
+			});
+		} finally {
+			await traces?.shutdown();
+		}
 	} catch (error) {
 		const message = error instanceof Error ? error.message : String(error);
 		const label =

@@ -1,13 +1,7 @@
-import type { ParseArgsConfig } from 'node:util';
+import { serverOptions } from './option-specs';
 import { UsageError } from './usage-error';
 
-/** Options `mcp --http` and `serve` share. */
-export const serverOptions = {
-	token: { type: 'string' },
-	'allow-origin': { type: 'string', multiple: true },
-	'max-concurrency': { type: 'string' },
-	'allow-private-network': { type: 'boolean' },
-} satisfies NonNullable<ParseArgsConfig['options']>;
+export { serverOptions };
 
 /** Help lines for {@link serverOptions}. */
 export const serverOptionsHelp = `  --token T            clients must send "Authorization: Bearer T" (compared in constant

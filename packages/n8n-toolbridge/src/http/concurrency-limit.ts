@@ -7,15 +7,19 @@ export class ConcurrencyLimit {
 
 	constructor(readonly max: number) {}
 
-	/** Takes a slot; returns the function that gives it back (idempotent), or undefined when all are taken. */
-	tryAcquire(): (() => void) | undefined {
-		if (this.running >= this.max) return undefined;
-		this.running += 1;
+	/**
+	 * Takes `count` slots at once (a request carrying several calls takes one per call);
+	 * returns the function that gives them back (idempotent), or undefined when not that many
+	 * are free.
+	 */
+	tryAcquire(count = 1): (() => void) | undefined {
+		if (this.running + count > this.max) return undefined;
+		this.running += count;
 		let released = false;
 		return () => {
 			if (released) return;
 			released = true;
-			this.running -= 1;
+			this.running -= count;
 		};
 	}
 

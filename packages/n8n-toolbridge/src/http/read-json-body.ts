@@ -4,27 +4,71 @@ import { HttpError } from './http-error';
 /** Default cap on a request body: 1 MiB (tool arguments and chat messages are small). */
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 
+/** Default time a client has to send its whole body: 30 s (1 MiB at 35 KB/s). */
+export const DEFAULT_BODY_TIMEOUT_MS = 30_000;
+
+/** Options of {@link readJsonBody}. */
+export interface ReadJsonBodyOptions {
+	/** Time the whole body may take to arrive (ms). Default {@link DEFAULT_BODY_TIMEOUT_MS}. */
+	timeoutMs?: number;
+}
+
 /**
  * Reads a request body as JSON, refusing more than `maxBytes` as soon as it is exceeded
- * (the declared `Content-Length` is checked before reading).
+ * (the declared `Content-Length` is checked before reading) and a body not complete within
+ * `timeoutMs` (a client that trickles its body). Read the body before taking a concurrency
+ * slot, so that slow senders hold none.
  *
- * @throws {HttpError} 413 when the body is too large, 400 when it is not JSON.
+ * @throws {HttpError} 413 when the body is too large, 408 (with `Connection: close`) when it
+ * takes too long, 400 when it is not JSON.
  */
 export async function readJsonBody(
 	request: IncomingMessage,
 	maxBytes = DEFAULT_MAX_BODY_BYTES,
+	options: ReadJsonBodyOptions = {},
 ): Promise<unknown> {
+	const timeoutMs = options.timeoutMs ?? DEFAULT_BODY_TIMEOUT_MS;
+	// Both refusals end the connection after the answer: the rest of the body is never read.
 	const tooLarge = () =>
-		new HttpError(413, `The request body is larger than ${maxBytes} bytes.`, 'request_too_large');
+		new HttpError(413, `The request body is larger than ${maxBytes} bytes.`, 'request_too_large', {
+			Connection: 'close',
+		});
 	if (Number(request.headers['content-length'] ?? 0) > maxBytes) throw tooLarge();
-	const pieces: Buffer[] = [];
-	let size = 0;
-	for await (const piece of request) {
-		size += (piece as Buffer).length;
-		if (size > maxBytes) throw tooLarge();
-		pieces.push(piece as Buffer);
-	}
-	const text = Buffer.concat(pieces).toString('utf8');
+	const text = await new Promise<string>((resolve, reject) => {
+		const pieces: Buffer[] = [];
+		let size = 0;
+		const settle = (error?: unknown) => {
+			clearTimeout(timer);
+			request.off('data', onData).off('end', onEnd).off('error', settle).off('close', onClose);
+			if (error === undefined) resolve(Buffer.concat(pieces).toString('utf8'));
+			else {
+				// Stop reading; the answer goes out and the connection closes after it.
+				request.pause();
+				reject(error);
+			}
+		};
+		const onData = (piece: Buffer) => {
+			size += piece.length;
+			if (size > maxBytes) settle(tooLarge());
+			else pieces.push(piece);
+		};
+		const onEnd = () => settle();
+		const onClose = () =>
+			settle(new HttpError(400, 'The client closed the connection mid-body.', 'client_closed'));
+		const timer = setTimeout(
+			() =>
+				settle(
+					new HttpError(
+						408,
+						`The request body did not arrive within ${timeoutMs / 1000} s.`,
+						'request_timeout',
+						{ Connection: 'close' },
+					),
+				),
+			timeoutMs,
+		);
+		request.on('data', onData).once('end', onEnd).once('error', settle).once('close', onClose);
+	});
 	try {
 		return JSON.parse(text);
 	} catch (error) {

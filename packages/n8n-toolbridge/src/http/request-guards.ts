@@ -46,15 +46,17 @@ export function checkRequest(request: IncomingMessage, options: RequestGuardOpti
 export const RETRY_AFTER_SECONDS = 1;
 
 /**
- * Takes a slot of `limit`.
- * @throws {HttpError} 429 with Retry-After when all are taken.
+ * Takes `count` slots of `limit` (one per unit of work the request carries).
+ * @throws {HttpError} 429 with Retry-After when not that many are free.
  */
-export function acquireSlot(limit: ConcurrencyLimit): () => void {
-	const release = limit.tryAcquire();
+export function acquireSlot(limit: ConcurrencyLimit, count = 1): () => void {
+	const release = limit.tryAcquire(count);
 	if (!release) {
 		throw new HttpError(
 			429,
-			`Too many requests in progress (limit ${limit.max}); retry shortly.`,
+			count > limit.max
+				? `This request carries ${count} calls, more than the server runs at once (limit ${limit.max}); send fewer.`
+				: `Too many requests in progress (limit ${limit.max}); retry shortly.`,
 			'rate_limit_exceeded',
 			{ 'Retry-After': String(RETRY_AFTER_SECONDS) },
 		);

@@ -1,16 +1,23 @@
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
-	CallToolRequestSchema,
-	ListToolsRequestSchema,
-	type ServerNotification,
-} from '@modelcontextprotocol/sdk/types.js';
+	Server,
+	type McpRequestContext,
+	type ServerContext,
+	type Tool,
+} from '@modelcontextprotocol/server';
 import { PACKAGE_VERSION } from '../package-version';
+import { toJsonSchema2020 } from './json-schema-2020';
+import { MCP_CACHE_HINTS, MCP_SERVER_CAPABILITIES } from './mcp-description';
 import type { McpTool } from './mcp-tool';
+import { reviewStep } from './mcp-tool-review';
 import { toolCallResult, type ToolCallResult } from './tool-call-result';
 
-/** Options of {@link createMcpServer}. */
+/** Options of {@link mcpServerFactory} and {@link createMcpServer}. */
 export interface McpServerOptions {
-	tools: McpTool[];
+	/**
+	 * The tools, or a promise of them: the protocol's opening (`server/discover`,
+	 * `initialize`, `ping`) is answered at once, `tools/list` and `tools/call` wait for it.
+	 */
+	tools: McpTool[] | Promise<McpTool[]>;
 	/** Shown to the client as the server's name. Default `toolbridge`. */
 	name?: string;
 	/** Instructions for the client's model (e.g. what the workflow's tools are for). */
@@ -21,85 +28,146 @@ export interface McpServerOptions {
 	log?: (line: string) => void;
 }
 
+/** Builds one MCP server instance for a request (HTTP) or a connection (stdio). */
+export type McpServerFactory = (context?: McpRequestContext) => Server;
+
 /**
- * An MCP server (the official SDK's `Server`) offering workflow tools: `tools/list` gives
- * each tool's JSON Schema from the `$fromAI` compiler as `inputSchema`; `tools/call` runs the
- * tool — the real n8n node — and answers with the observation the model would read (text,
- * plus `structuredContent` when it is JSON). Unknown tools, bad arguments and node failures
- * are `isError: true` results, never protocol errors. `notifications/cancelled` aborts the
- * run; a client that sends a `progressToken` gets `notifications/progress` while it lasts.
- * Connect it to a transport (stdio, Streamable HTTP) with `server.connect(transport)`.
+ * The factory of MCP servers (the official SDK v2's low-level `Server`) offering workflow
+ * tools, for `createMcpHandler` (Streamable HTTP, one instance per request) and `serveStdio`
+ * (one per connection), both protocol generations from one definition: `tools/list` gives
+ * each tool's JSON Schema (as JSON Schema 2020-12 to 2026-07-28 clients), title and
+ * annotations, with cache hints for 2026 clients; `tools/call` runs the tool — the real n8n
+ * node — and answers with the observation the model would read as text, plus
+ * `structuredContent` when it is JSON. Unknown tools, bad arguments and node failures are
+ * `isError: true` results, never protocol errors. Cancellation (`notifications/cancelled`,
+ * or a 2026 client dropping its request) aborts the run; a client that sends a
+ * `progressToken` gets `notifications/progress` while it lasts. A tool behind a review gate
+ * asks the client's user first (see `reviewStep`). Nothing is kept between requests.
  */
-export function createMcpServer(options: McpServerOptions): Server {
-	const server = new Server(
-		{ name: options.name ?? 'toolbridge', version: PACKAGE_VERSION },
-		{ capabilities: { tools: { listChanged: false } }, instructions: options.instructions },
-	);
-	const byName = new Map(options.tools.map((tool) => [tool.name, tool]));
+export function mcpServerFactory(options: McpServerOptions): McpServerFactory {
+	const toolsReady = Promise.resolve(options.tools);
+	// A rejected load is reported by whoever loads; the protocol answers it per request.
+	toolsReady.catch(() => undefined);
+	const byName = toolsReady.then((tools) => new Map(tools.map((tool) => [tool.name, tool])));
+	byName.catch(() => undefined);
+	const lists = new Map<'legacy' | 'modern', Promise<Tool[]>>();
+	const listFor = (era: 'legacy' | 'modern'): Promise<Tool[]> => {
+		let list = lists.get(era);
+		if (!list) {
+			list = toolsReady.then((tools) => tools.map((tool) => listedTool(tool, era)));
+			lists.set(era, list);
+		}
+		return list;
+	};
 	const log = options.log ?? (() => {});
+	const interval = options.progressIntervalMs ?? 1000;
 
-	server.setRequestHandler(ListToolsRequestSchema, () => ({
-		tools: options.tools.map((tool) => ({
-			name: tool.name,
-			description: tool.description,
-			inputSchema: tool.inputSchema as { type: 'object' },
-		})),
-	}));
-
-	server.setRequestHandler(
-		CallToolRequestSchema,
-		async (request, extra): Promise<ToolCallResult> => {
+	return (context) => {
+		const era = context?.era ?? 'legacy';
+		const server = new Server(
+			{ name: options.name ?? 'toolbridge', version: PACKAGE_VERSION },
+			{
+				capabilities: MCP_SERVER_CAPABILITIES,
+				instructions: options.instructions,
+				cacheHints: MCP_CACHE_HINTS,
+			},
+		);
+		server.setRequestHandler('tools/list', async () => ({ tools: await listFor(era) }));
+		server.setRequestHandler('tools/call', async (request, serverContext) => {
 			const { name, arguments: args = {} } = request.params;
-			const tool = byName.get(name);
+			const tool = (await byName).get(name);
 			if (!tool) {
-				const available = [...byName.keys()].join(', ') || 'none';
-				return {
-					content: [
-						{ type: 'text', text: `Error: no tool "${name}". Available tools: ${available}.` },
-					],
-					isError: true,
-				};
+				const available = [...(await byName).keys()].join(', ') || 'none';
+				return errorResult(`Error: no tool "${name}". Available tools: ${available}.`);
 			}
-			const progressToken = request.params._meta?.progressToken;
-			let progress = 0;
-			const report = (message: string): void => {
-				if (progressToken === undefined || extra.signal.aborted) return;
-				progress += 1;
-				const notification: ServerNotification = {
-					method: 'notifications/progress',
-					params: { progressToken, progress, message },
-				};
-				extra.sendNotification(notification).catch(() => {
-					// The client went away; the call itself ends through its signal.
-				});
-			};
-			const started = Date.now();
-			report(`${name}: started`);
-			const interval = options.progressIntervalMs ?? 1000;
-			const timer =
-				progressToken === undefined
-					? undefined
-					: setInterval(
-							() => report(`${name}: running for ${Math.round((Date.now() - started) / 1000)} s`),
-							interval,
-						);
-			timer?.unref();
-			try {
-				const observation = await tool.call(args, { signal: extra.signal, progress: report });
-				const outcome = extra.signal.aborted ? 'cancelled' : observation.isError ? 'error' : 'ok';
-				log(`tools/call ${name} → ${outcome} [${Date.now() - started} ms]`);
-				return toolCallResult(observation);
-			} catch (error) {
-				// McpTool.call does not throw; a bug still becomes a result, not a protocol error.
-				log(`tools/call ${name} → failed: ${(error as Error).message}`);
-				return {
-					content: [{ type: 'text', text: `Error: ${(error as Error).message}` }],
-					isError: true,
-				};
-			} finally {
-				if (timer) clearInterval(timer);
+			let reviewed: true | undefined;
+			if (tool.review) {
+				const step = reviewStep({ ...tool, review: tool.review }, args, serverContext, server, era);
+				if (!step.approved) {
+					log(`tools/call ${name} → ${step.result.isError ? 'not reviewed' : 'asks for approval'}`);
+					return step.result;
+				}
+				reviewed = true;
 			}
-		},
-	);
-	return server;
+			return callTool(tool, args, serverContext, { reviewed, interval, log });
+		});
+		return server;
+	};
+}
+
+/**
+ * One MCP server instance with the workflow tools (see {@link mcpServerFactory}), for a caller
+ * that connects it to a transport itself (`server.connect(transport)`); `context.era` picks
+ * the protocol generation it serves (default 2025's handshake).
+ */
+export function createMcpServer(
+	options: McpServerOptions,
+	context: McpRequestContext = { era: 'legacy' },
+): Server {
+	return mcpServerFactory(options)(context);
+}
+
+function listedTool(tool: McpTool, era: 'legacy' | 'modern'): Tool {
+	const listed: Tool = {
+		name: tool.name,
+		description: tool.description,
+		// 2026-07-28's default dialect is JSON Schema 2020-12; 2025 clients get the schema the model sees.
+		inputSchema: (era === 'modern'
+			? toJsonSchema2020(tool.inputSchema)
+			: tool.inputSchema) as Tool['inputSchema'],
+	};
+	if (tool.title !== undefined) listed.title = tool.title;
+	if (tool.annotations && Object.keys(tool.annotations).length > 0)
+		listed.annotations = { ...(tool.title ? { title: tool.title } : {}), ...tool.annotations };
+	return listed;
+}
+
+async function callTool(
+	tool: McpTool,
+	args: Record<string, unknown>,
+	context: ServerContext,
+	options: { reviewed?: true; interval: number; log: (line: string) => void },
+): Promise<ToolCallResult> {
+	const { signal } = context.mcpReq;
+	const progressToken = context.mcpReq._meta?.progressToken;
+	let progress = 0;
+	const report = (message: string): void => {
+		if (progressToken === undefined || signal.aborted) return;
+		progress += 1;
+		context.mcpReq
+			.notify({ method: 'notifications/progress', params: { progressToken, progress, message } })
+			.catch(() => {
+				// The client went away; the call itself ends through its signal.
+			});
+	};
+	const started = Date.now();
+	report(`${tool.name}: started`);
+	const timer =
+		progressToken === undefined
+			? undefined
+			: setInterval(
+					() => report(`${tool.name}: running for ${Math.round((Date.now() - started) / 1000)} s`),
+					options.interval,
+				);
+	timer?.unref();
+	try {
+		const observation = await tool.call(args, {
+			signal,
+			progress: report,
+			reviewed: options.reviewed,
+		});
+		const outcome = signal.aborted ? 'cancelled' : observation.isError ? 'error' : 'ok';
+		options.log(`tools/call ${tool.name} → ${outcome} [${Date.now() - started} ms]`);
+		return toolCallResult(observation);
+	} catch (error) {
+		// McpTool.call does not throw; a bug still becomes a result, not a protocol error.
+		options.log(`tools/call ${tool.name} → failed: ${(error as Error).message}`);
+		return errorResult(`Error: ${(error as Error).message}`);
+	} finally {
+		if (timer) clearInterval(timer);
+	}
+}
+
+function errorResult(text: string): ToolCallResult {
+	return { content: [{ type: 'text', text }], isError: true };
 }

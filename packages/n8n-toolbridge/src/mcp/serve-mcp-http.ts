@@ -1,69 +1,76 @@
-import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { createMcpHandler } from '@modelcontextprotocol/server';
 import { ConcurrencyLimit } from '../http/concurrency-limit';
 import { HttpError } from '../http/http-error';
 import type { ListenAddress } from '../http/listen-address';
 import { DEFAULT_MAX_BODY_BYTES, readJsonBody } from '../http/read-json-body';
 import { acquireSlot, checkRequest } from '../http/request-guards';
 import { sendJson, startHttpServer, type RunningHttpServer } from '../http/start-http-server';
+import type { McpServerFactory } from './create-mcp-server';
+import { serveWithFetchHandler } from './node-fetch-adapter';
 
 /** Options of {@link serveMcpHttp}. */
 export interface McpHttpOptions {
 	address: ListenAddress;
-	/** A new MCP server for each client session (they share the tools, not the protocol state). */
-	createServer: () => Server;
+	/** Builds the MCP server instance of one request (see `mcpServerFactory`). */
+	factory: McpServerFactory;
+	/**
+	 * Resolves when the tools are loaded: until then `GET /healthz` answers 503 (a load
+	 * balancer keeps traffic away) while protocol requests are answered and tool requests wait.
+	 */
+	ready?: Promise<unknown>;
 	/** Required bearer token; checked in constant time. */
 	token?: string;
 	/** Browser origins allowed besides loopback ones. */
 	allowedOrigins?: readonly string[];
-	/** Requests handled at once; more get 429 with Retry-After. Default 8. */
+	/** Calls handled at once (one slot per tools/call, one per other request); more get 429 with Retry-After. Default 8. */
 	maxConcurrency?: number;
 	/** Request body cap in bytes. Default 1 MiB. */
 	maxBodyBytes?: number;
-	/** Client sessions kept at once. Default 32. */
-	maxSessions?: number;
-	/** A session unused this long is closed (ms). Default 30 min. */
-	sessionIdleMs?: number;
-}
-
-interface Session {
-	transport: StreamableHTTPServerTransport;
-	server: Server;
-	lastUsed: number;
+	/** Time a client has to send its body (ms). Default 10 s. */
+	bodyTimeoutMs?: number;
+	/** Out-of-band protocol errors (a line each; never secrets). */
+	log?: (line: string) => void;
 }
 
 const PATH = '/mcp';
+const PROTOCOL_VERSION_KEY = 'io.modelcontextprotocol/protocolVersion';
+/** The first revision without JSON-RPC batches. */
+const FIRST_WITHOUT_BATCHES = '2025-06-18';
 
 /**
- * Serves MCP over Streamable HTTP at `/mcp` (POST for requests, GET for the server's
- * stream, DELETE to end a session), one SDK transport and server per client session. Before
- * the transport sees a request: the Origin check (403), the bearer token (401), the
- * concurrency limit (429 + Retry-After) and the body-size limit (413). `GET /healthz`
- * answers without authentication.
+ * Serves MCP over Streamable HTTP at `/mcp`, statelessly: every POST is answered by a fresh
+ * server instance (the SDK's `createMcpHandler` with `legacy: 'stateless'`), 2026-07-28
+ * clients and 2025 clients alike on the same endpoint, with no session and nothing kept
+ * between requests — any replica behind a load balancer can answer any request. GET and
+ * DELETE (2025 session streams) answer 405.
+ *
+ * Before the SDK sees a request: the Origin check (403), the bearer token (401), the body
+ * read within its size (413) and time (408) bounds, JSON-RPC batches refused where the
+ * protocol has none (2025-06-18 and later: 400), then concurrency slots — one per
+ * `tools/call` the body carries (a 2025-03-26 batch of six calls takes six), one for any
+ * other request — else 429 + Retry-After. The body is read before a slot is taken, so a
+ * client that trickles its body holds no slot. `GET /healthz` answers without
+ * authentication: 200 once the tools are loaded, 503 before.
  */
 export async function serveMcpHttp(options: McpHttpOptions): Promise<RunningHttpServer> {
-	const sessions = new Map<string, Session>();
 	const limit = new ConcurrencyLimit(options.maxConcurrency ?? 8);
 	const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-	const maxSessions = options.maxSessions ?? 32;
-	const idleMs = options.sessionIdleMs ?? 30 * 60_000;
-	const sweep = setInterval(
-		() => {
-			const now = Date.now();
-			for (const session of sessions.values())
-				if (now - session.lastUsed > idleMs) void session.transport.close();
-		},
-		Math.min(idleMs, 60_000),
+	const log = options.log ?? (() => {});
+	const handler = createMcpHandler((context) => options.factory(context), {
+		legacy: 'stateless',
+		onerror: (error) => log(`protocol: ${error.message}`),
+	});
+	let state: 'loading' | 'ok' | 'failed' = options.ready ? 'loading' : 'ok';
+	options.ready?.then(
+		() => (state = 'ok'),
+		() => (state = 'failed'),
 	);
-	sweep.unref();
 
 	async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
 		const path = new URL(request.url ?? '/', 'http://localhost').pathname;
 		if (request.method === 'GET' && path === '/healthz')
-			return sendJson(response, 200, { status: 'ok' });
+			return sendJson(response, state === 'ok' ? 200 : 503, { status: state });
 		checkRequest(request, {
 			token: options.token,
 			allowedOrigins: options.allowedOrigins,
@@ -71,61 +78,22 @@ export async function serveMcpHttp(options: McpHttpOptions): Promise<RunningHttp
 		});
 		if (path !== PATH)
 			throw new HttpError(404, `Not found: the MCP endpoint is ${PATH}.`, 'not_found');
-		const sessionId = headerValue(request, 'mcp-session-id');
-		const existing = sessionId === undefined ? undefined : sessions.get(sessionId);
-		if (sessionId !== undefined && !existing)
-			throw new HttpError(
-				404,
-				'Unknown or expired session: initialize again.',
-				'session_not_found',
-			);
-		if (request.method !== 'POST') {
-			if (!existing)
-				throw new HttpError(
-					400,
-					'Send an initialize request first (POST without an Mcp-Session-Id header).',
-					'no_session',
-				);
-			existing.lastUsed = Date.now();
-			return existing.transport.handleRequest(request, response);
-		}
-		const release = acquireSlot(limit);
+		if (request.method !== 'POST')
+			return serveWithFetchHandler(handler, request, response, undefined);
+		const body = await readJsonBody(request, maxBodyBytes, { timeoutMs: options.bodyTimeoutMs });
+		assertBatchAllowed(request, body);
+		const release = acquireSlot(limit, Math.max(1, toolCallCount(body)));
 		response.once('close', release);
-		const body = await readJsonBody(request, maxBodyBytes);
-		if (existing) {
-			existing.lastUsed = Date.now();
-			return existing.transport.handleRequest(request, response, body);
-		}
-		if (!isInitializeRequest(body))
-			throw new HttpError(400, 'No session: the first request must be initialize.', 'no_session');
-		if (sessions.size >= maxSessions) {
-			throw new HttpError(
-				503,
-				`Too many open sessions (${maxSessions}); end one (DELETE ${PATH}) or retry later.`,
-				'too_many_sessions',
-				{ 'Retry-After': '5' },
-			);
-		}
-		const server = options.createServer();
-		const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
-			sessionIdGenerator: () => randomUUID(),
-			onsessioninitialized: (id) => {
-				sessions.set(id, { transport, server, lastUsed: Date.now() });
-			},
-		});
-		transport.onclose = () => {
-			if (transport.sessionId !== undefined) sessions.delete(transport.sessionId);
-		};
-		await server.connect(transport);
-		await transport.handleRequest(request, response, body);
+		await serveWithFetchHandler(handler, request, response, body);
 	}
 
 	const running = await startHttpServer(options.address, handle, (error) => {
 		const refused =
 			error instanceof HttpError ? error : new HttpError(500, 'Internal error.', 'internal_error');
+		const code = refused.type === 'batch_not_allowed' ? -32600 : -32000;
 		return {
 			status: refused.status,
-			body: { jsonrpc: '2.0', error: { code: -32000, message: refused.message }, id: null },
+			body: { jsonrpc: '2.0', error: { code, message: refused.message }, id: null },
 			headers: refused.headers,
 		};
 	});
@@ -133,16 +101,46 @@ export async function serveMcpHttp(options: McpHttpOptions): Promise<RunningHttp
 	return {
 		...running,
 		close: async () => {
-			clearInterval(sweep);
-			await Promise.all(
-				[...sessions.values()].map((session) => session.server.close().catch(() => {})),
-			);
+			await handler.close().catch(() => undefined);
 			await close();
 		},
 	};
 }
 
-function headerValue(request: IncomingMessage, name: string): string | undefined {
-	const value = request.headers[name];
-	return Array.isArray(value) ? value[0] : value;
+/** How many `tools/call` requests a body carries (a JSON-RPC batch may carry several). */
+function toolCallCount(body: unknown): number {
+	const messages = Array.isArray(body) ? body : [body];
+	return messages.filter(
+		(message) =>
+			typeof message === 'object' &&
+			message !== null &&
+			(message as { method?: unknown }).method === 'tools/call' &&
+			(message as { id?: unknown }).id !== undefined,
+	).length;
+}
+
+/**
+ * JSON-RPC batches exist only up to MCP 2025-03-26: a batch under a later revision (its
+ * `MCP-Protocol-Version` header, or a 2026 `_meta` claim in it) is refused.
+ * @throws {HttpError} 400 (JSON-RPC -32600).
+ */
+function assertBatchAllowed(request: IncomingMessage, body: unknown): void {
+	if (!Array.isArray(body)) return;
+	const header = request.headers['mcp-protocol-version'];
+	const claimed = body
+		.map(
+			(message) =>
+				(message as { params?: { _meta?: Record<string, unknown> } } | null)?.params?._meta?.[
+					PROTOCOL_VERSION_KEY
+				],
+		)
+		.find((version) => typeof version === 'string') as string | undefined;
+	const version = claimed ?? (typeof header === 'string' ? header : undefined);
+	if (version !== undefined && version >= FIRST_WITHOUT_BATCHES) {
+		throw new HttpError(
+			400,
+			`JSON-RPC batches are not part of MCP ${version}: send one request per POST.`,
+			'batch_not_allowed',
+		);
+	}
 }

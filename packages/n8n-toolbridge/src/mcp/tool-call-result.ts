@@ -9,10 +9,11 @@ export interface ToolCallResult {
 }
 
 /**
- * The observation the model would read, as an MCP result: the text as text content, and —
- * when that text is JSON — the parsed value as `structuredContent` (an object as is; an
- * array or a scalar as `{ result }`, since MCP wants an object). Failures are
- * `isError: true` results carrying the same message the model would read.
+ * The observation the model would read, as an MCP result: the text as text content (Claude
+ * Desktop reads only that), and — when the text is the JSON of a value the tool produced
+ * (`observation.value`; the output boundary drops it when the text was cut) — that value as
+ * `structuredContent` (an object as is; an array or a scalar as `{ result }`, since MCP wants
+ * an object). Failures are `isError: true` results carrying the same message the model would read.
  */
 export function toolCallResult(observation: ToolObservation): ToolCallResult {
 	const result: ToolCallResult = { content: [{ type: 'text', text: observation.content }] };
@@ -20,7 +21,7 @@ export function toolCallResult(observation: ToolObservation): ToolCallResult {
 		result.isError = true;
 		return result;
 	}
-	const structured = parseJson(observation.content);
+	const structured = observation.value;
 	if (structured !== undefined) {
 		result.structuredContent =
 			typeof structured === 'object' && structured !== null && !Array.isArray(structured)
@@ -28,15 +29,4 @@ export function toolCallResult(observation: ToolObservation): ToolCallResult {
 				: { result: structured };
 	}
 	return result;
-}
-
-function parseJson(text: string): unknown {
-	const trimmed = text.trim();
-	if (!trimmed.startsWith('{') && !trimmed.startsWith('[')) return undefined;
-	try {
-		return JSON.parse(trimmed);
-	} catch {
-		// Cut output (longer than the model's limit) or plain text that starts with a bracket.
-		return undefined;
-	}
 }

@@ -1,18 +1,15 @@
 import {
-	runWorkflowAgent,
+	runSessionAgent,
 	ToolbridgeError,
 	toolNameFromNodeName,
-	type RunWorkflowAgentOptions,
+	type AgentEvent,
 	type WorkflowAgentRun,
-	type WorkflowExport,
+	type WorkflowSession,
 } from 'n8n-nodes-toolbridge';
 import type { McpTool } from './mcp-tool';
 
-/** Options of {@link workflowAgentMcpTool}: how the agent runs (host, credentials, model connection). */
-export interface WorkflowAgentToolOptions extends Omit<
-	RunWorkflowAgentOptions,
-	'prompt' | 'signal' | 'onEvent' | 'agent'
-> {
+/** Options of {@link workflowAgentMcpTool}. */
+export interface WorkflowAgentToolOptions {
 	/** Names the other tools use; the agent tool's name is made unique among them. */
 	takenNames?: Set<string>;
 }
@@ -23,11 +20,12 @@ export interface WorkflowAgentToolOptions extends Omit<
  * argument and answers with the agent's answer. Each tool step is a progress note.
  */
 export function workflowAgentMcpTool(
-	workflow: WorkflowExport,
+	session: WorkflowSession,
 	agentName: string,
 	options: WorkflowAgentToolOptions = {},
 ): McpTool {
-	const { takenNames, ...runOptions } = options;
+	const { takenNames } = options;
+	const { workflow } = session;
 	const name = toolNameFromNodeName(agentName, takenNames);
 	takenNames?.add(name);
 	return {
@@ -55,19 +53,14 @@ export function workflowAgentMcpTool(
 			let steps = 0;
 			let run: WorkflowAgentRun;
 			try {
-				run = await runWorkflowAgent(workflow, {
-					...runOptions,
-					agent: agentName,
-					prompt,
-					signal,
-					onEvent: (event) => {
-						if (event.type !== 'step-end') return;
-						steps += 1;
-						progress(
-							`step ${steps}: ${event.step.tool} ${event.step.isError ? 'failed' : 'done'} [${Math.round(event.step.durationMs)} ms]`,
-						);
-					},
-				});
+				const onEvent = (event: AgentEvent): void => {
+					if (event.type !== 'step-end') return;
+					steps += 1;
+					progress(
+						`step ${steps}: ${event.step.tool} ${event.step.isError ? 'failed' : 'done'} [${Math.round(event.step.durationMs)} ms]`,
+					);
+				};
+				run = await runSessionAgent({ ...session, signal, onEvent }, { agent: agentName, prompt });
 			} catch (error) {
 				const message =
 					ToolbridgeError.isInstance(error) || error instanceof Error

@@ -1,57 +1,82 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import {
-	runWorkflowAgent,
-	type AgentEvent,
-	type RunWorkflowAgentOptions,
-	type Usage,
-	type WorkflowAgentRun,
-	type WorkflowExport,
-} from 'n8n-nodes-toolbridge';
+import type { WorkflowSession } from 'n8n-nodes-toolbridge';
 import { ConcurrencyLimit } from '../http/concurrency-limit';
 import { HttpError } from '../http/http-error';
 import type { ListenAddress } from '../http/listen-address';
 import { DEFAULT_MAX_BODY_BYTES, readJsonBody } from '../http/read-json-body';
 import { acquireSlot, checkRequest } from '../http/request-guards';
 import { sendJson, startHttpServer, type RunningHttpServer } from '../http/start-http-server';
-import {
-	chatCompletion,
-	chatCompletionChunk,
-	newCompletionIdentity,
-	usageChunk,
-	type CompletionIdentity,
-} from './completion-objects';
+import { completeChat } from './complete-chat';
 import { openAIErrorReply } from './openai-error';
-import { parseChatRequest, type ChatCompletionCall } from './parse-chat-request';
+import { parseChatRequest } from './parse-chat-request';
+import { parseResponsesRequest } from './parse-responses-request';
+import { respond } from './respond';
+import { ResponseStore, type ResponseStoreLimits } from './response-store';
 
 /** Options of {@link serveOpenAI}. */
 export interface OpenAIServerOptions {
 	address: ListenAddress;
-	workflow: WorkflowExport;
+	/**
+	 * The opened workflow (`openWorkflowSession`) every run shares: host and credentials, the
+	 * redactor, connection flags, model override, the network guard. Each request adds its own
+	 * signal and events.
+	 */
+	session: WorkflowSession;
 	/** The agents offered as models (their node names are the model ids). */
 	agents: string[];
-	/** How every run goes: host (with its credentials), connection flags, model override. */
-	runOptions?: Omit<RunWorkflowAgentOptions, 'prompt' | 'history' | 'signal' | 'onEvent' | 'agent'>;
 	token?: string;
 	allowedOrigins?: readonly string[];
-	/** Completions running at once; more get 429 with Retry-After. Default 4. */
+	/** Runs at once (both endpoints); more get 429 with Retry-After. Default 4. */
 	maxConcurrency?: number;
 	maxBodyBytes?: number;
+	/** Time a client has to send its request body (default 30 s); slow senders hold no slot. */
+	bodyTimeoutMs?: number;
+	/** Bounds of the `previous_response_id` store (default 1000 responses, 64 MiB). */
+	responseStore?: ResponseStoreLimits;
 	/** One line per request (stderr in the CLI). */
 	log?: (line: string) => void;
 }
 
+type ServerContext = Parameters<typeof respond>[0];
+
+/** A POST endpoint: reads its body into the model asked for and how to answer. */
+type Endpoint = (body: unknown) => {
+	model: string;
+	answer: (context: ServerContext, response: ServerResponse) => Promise<void>;
+};
+
+const ENDPOINTS: Record<string, Endpoint> = {
+	'/v1/chat/completions': (body) => {
+		const call = parseChatRequest(body);
+		return {
+			model: call.model,
+			answer: (context, response) => completeChat(context, call, response),
+		};
+	},
+	'/v1/responses': (body) => {
+		const call = parseResponsesRequest(body);
+		return { model: call.model, answer: (context, response) => respond(context, call, response) };
+	},
+};
+
 /**
  * An OpenAI-compatible server for a workflow's agents: `GET /v1/models` (one model per
- * agent), `POST /v1/chat/completions` — the agent loop and its tools (the real n8n nodes) run
- * here on the request's messages; `stream: true` sends `chat.completion.chunk` events ending
- * in `[DONE]`, with a usage chunk when `stream_options.include_usage` — and `GET /healthz`.
- * Errors have OpenAI's shape (400, 401, 404 unknown model, 413, 429 + Retry-After, 500, 502).
- * A client that disconnects aborts its run: no tool starts after that.
+ * agent), `POST /v1/chat/completions` and `POST /v1/responses` — the agent loop and its tools
+ * (the real n8n nodes) run here on the request's messages, answered as a `chat.completion` /
+ * `response` object or streamed — and `GET /healthz`. Both endpoints share the rules: the
+ * bearer token and Origin check, the body read whole (size and time bounded) before a
+ * concurrency slot is taken, errors in OpenAI's shape (400, 401, 404 unknown model, 408, 413,
+ * 429 + Retry-After, 500, 502), and a client that disconnects aborts its run (no tool starts
+ * after that).
  */
 export async function serveOpenAI(options: OpenAIServerOptions): Promise<RunningHttpServer> {
 	const limit = new ConcurrencyLimit(options.maxConcurrency ?? 4);
 	const created = Math.floor(Date.now() / 1000);
-	const log = options.log ?? (() => {});
+	const context: ServerContext = {
+		session: options.session,
+		log: options.log ?? (() => {}),
+		store: new ResponseStore(options.responseStore),
+	};
 	const models = options.agents.map((id) => ({
 		id,
 		object: 'model',
@@ -77,18 +102,19 @@ export async function serveOpenAI(options: OpenAIServerOptions): Promise<Running
 			if (!model) throw unknownModel(decodeURIComponent(path.slice('/v1/models/'.length)));
 			return sendJson(response, 200, model);
 		}
-		if (path === '/v1/chat/completions') {
+		const endpoint = Object.hasOwn(ENDPOINTS, path) ? ENDPOINTS[path] : undefined;
+		if (endpoint) {
 			if (request.method !== 'POST')
-				throw new HttpError(405, 'Use POST for /v1/chat/completions.', 'method_not_allowed', {
-					Allow: 'POST',
-				});
+				throw new HttpError(405, `Use POST for ${path}.`, 'method_not_allowed', { Allow: 'POST' });
+			// The body first: a client that sends it slowly must not hold a slot meanwhile.
+			const body = await readJsonBody(request, options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES, {
+				timeoutMs: options.bodyTimeoutMs,
+			});
+			const call = endpoint(body);
+			if (!options.agents.includes(call.model)) throw unknownModel(call.model);
 			const release = acquireSlot(limit);
 			try {
-				const call = parseChatRequest(
-					await readJsonBody(request, options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES),
-				);
-				if (!options.agents.includes(call.model)) throw unknownModel(call.model);
-				await complete(call, response);
+				await call.answer(context, response);
 			} finally {
 				release();
 			}
@@ -96,7 +122,7 @@ export async function serveOpenAI(options: OpenAIServerOptions): Promise<Running
 		}
 		throw new HttpError(
 			404,
-			`Unknown endpoint ${request.method} ${path}: this server has GET /v1/models, POST /v1/chat/completions and GET /healthz.`,
+			`Unknown endpoint ${request.method} ${path}: this server has GET /v1/models, POST /v1/chat/completions, POST /v1/responses and GET /healthz.`,
 			'unknown_url',
 		);
 	}
@@ -111,100 +137,5 @@ export async function serveOpenAI(options: OpenAIServerOptions): Promise<Running
 		);
 	}
 
-	async function complete(call: ChatCompletionCall, response: ServerResponse): Promise<void> {
-		const identity = newCompletionIdentity(call.model);
-		const controller = new AbortController();
-		// The client hung up before the answer: stop the run (the loop starts no tool after an abort).
-		const onClose = () => {
-			if (!response.writableFinished) controller.abort(new Error('The client disconnected.'));
-		};
-		response.once('close', onClose);
-		const started = Date.now();
-		const stream = call.stream ? openStream(response, identity, call.includeUsage) : undefined;
-		let callText = '';
-		const onEvent = (event: AgentEvent): void => {
-			if (event.type === 'model-call-start') callText = '';
-			if (event.type !== 'text-delta') return;
-			callText += event.text;
-			stream?.delta(event.text);
-		};
-		let run: WorkflowAgentRun;
-		try {
-			run = await runWorkflowAgent(options.workflow, {
-				...options.runOptions,
-				agent: call.model,
-				prompt: call.prompt,
-				history: call.history,
-				signal: controller.signal,
-				onEvent,
-			});
-		} catch (error) {
-			log(
-				`chat.completions ${call.model} → ${controller.signal.aborted ? 'aborted (client gone)' : `failed: ${(error as Error).message}`} [${Date.now() - started} ms]`,
-			);
-			if (!stream) throw error;
-			stream.fail(error);
-			return;
-		} finally {
-			response.off('close', onClose);
-		}
-		const { content, usage, finishReason } = answerOf(run);
-		log(
-			`chat.completions ${call.model} → ok, ${usage.totalTokens} tokens [${Date.now() - started} ms]`,
-		);
-		if (!stream)
-			return sendJson(response, 200, chatCompletion(identity, content, finishReason, usage));
-		// What was streamed is the model's text; a JSON answer repaired or a validator result differs: send it.
-		if (callText !== content) stream.delta(callText === '' ? content : `\n\n${content}`);
-		stream.finish(finishReason, usage);
-	}
-
-	const running = await startHttpServer(options.address, handle, openAIErrorReply);
-	return running;
-}
-
-function answerOf(run: WorkflowAgentRun): { content: string; usage: Usage; finishReason: string } {
-	if (run.mode === 'validator') {
-		const { tool, arguments: toolArguments, result, attempts, usage } = run.validator;
-		return {
-			content: JSON.stringify({ tool, arguments: toolArguments, result, attempts }),
-			usage,
-			finishReason: 'stop',
-		};
-	}
-	return {
-		content: run.result.output,
-		usage: run.result.usage,
-		finishReason: run.result.finishReason === 'length' ? 'length' : 'stop',
-	};
-}
-
-/** An SSE response of `chat.completion.chunk` events. */
-function openStream(response: ServerResponse, identity: CompletionIdentity, includeUsage: boolean) {
-	response.writeHead(200, {
-		'Content-Type': 'text/event-stream',
-		'Cache-Control': 'no-cache',
-		Connection: 'keep-alive',
-		'X-Accel-Buffering': 'no',
-	});
-	const send = (data: object | string) => {
-		if (!response.writableEnded)
-			response.write(`data: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`);
-	};
-	send(chatCompletionChunk(identity, { role: 'assistant', content: '' }, { includeUsage }));
-	return {
-		delta: (text: string) =>
-			send(chatCompletionChunk(identity, { content: text }, { includeUsage })),
-		finish(finishReason: string, usage: Usage) {
-			send(chatCompletionChunk(identity, {}, { finishReason, includeUsage }));
-			if (includeUsage) send(usageChunk(identity, usage));
-			send('[DONE]');
-			response.end();
-		},
-		/** OpenAI's way to fail mid-stream: an event holding `error` (clients raise it), then the end. */
-		fail(error: unknown) {
-			send(openAIErrorReply(error).body);
-			response.end();
-		},
-	};
+	return startHttpServer(options.address, handle, openAIErrorReply);
 }

@@ -103,9 +103,15 @@ describe('toolbridge tools: a nested orchestrator is a tool of its parent', () =
 		const { code, stdout, stderr } = await runInProcess(['tools', fixture, '--json']);
 		expect(stderr).toBe('');
 		expect(code).toBe(0);
-		expect(JSON.parse(stdout)).toEqual([
+		const { agents } = JSON.parse(stdout);
+		expect(agents.map((agent: Json) => [agent.agent, agent.type])).toEqual([
+			['Coordinator', 'n8n-nodes-toolbridge.agentOrchestrator'],
+		]);
+		expect(agents[0].tools).toEqual([
 			{
 				name: 'Writer_Agent',
+				node: 'Writer Agent',
+				nodeType: 'n8n-nodes-toolbridge.agentOrchestrator',
 				description: 'Writes a short text about a topic, at most the given number of words',
 				parameters: expect.objectContaining({
 					type: 'object',
@@ -118,6 +124,8 @@ describe('toolbridge tools: a nested orchestrator is a tool of its parent', () =
 			},
 			{
 				name: 'Hash_Agent',
+				node: 'Hash Agent',
+				nodeType: 'n8n-nodes-toolbridge.agentOrchestrator',
 				description: 'Computes SHA-256 hashes of texts with a hashing tool and reports them',
 				parameters: expect.objectContaining({
 					properties: { task: { type: 'string', description: 'The task for this agent' } },
@@ -130,7 +138,9 @@ describe('toolbridge tools: a nested orchestrator is a tool of its parent', () =
 	it('--agent picks a nested agent to list its own tools; the table marks nested agents', async () => {
 		const child = await runInProcess(['tools', fixture, '--agent', 'Hash Agent', '--json']);
 		expect(child.code).toBe(0);
-		expect(JSON.parse(child.stdout).map((tool: Json) => tool.name)).toEqual(['Hash_text']);
+		expect(JSON.parse(child.stdout).agents[0].tools.map((tool: Json) => tool.name)).toEqual([
+			'Hash_text',
+		]);
 		const table = await runInProcess(['tools', fixture]);
 		expect(table.stdout).toContain(
 			'Agent "Coordinator" (n8n-nodes-toolbridge.agentOrchestrator): 2 tools',

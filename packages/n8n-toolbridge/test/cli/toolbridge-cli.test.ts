@@ -76,9 +76,14 @@ describe('toolbridge (spawned)', () => {
 	it('bad $fromAI: problems with path and position, exit 2', () => {
 		const result = spawnCli(['tools', workflow('bad-from-ai.json'), '--json']);
 		expect(result.status).toBe(2);
-		expect(JSON.parse(result.stdout).map((tool: { name: string }) => tool.name)).toEqual([
-			'Hash_text',
-		]);
+		const [agent] = JSON.parse(result.stdout).agents;
+		expect(agent.tools.map((tool: { name: string }) => tool.name)).toEqual(['Hash_text']);
+		expect(agent.problems).toContainEqual(
+			expect.objectContaining({
+				nodeName: 'Broken record',
+				path: 'assignments.assignments[0].value',
+			}),
+		);
 		expect(result.stderr).toContain(
 			`Node "Broken record", assignments.assignments[0].value at position 33: Found type 'integer'`,
 		);
@@ -96,9 +101,12 @@ describe('toolbridge (in process)', () => {
 			...fixturePackage,
 		]);
 		expect(code).toBe(0);
-		expect(JSON.parse(stdout)).toEqual([
+		expect(JSON.parse(stdout).agents).toHaveLength(1);
+		expect(JSON.parse(stdout).agents[0].tools).toEqual([
 			{
 				name: 'Stats',
+				node: 'Stats',
+				nodeType: expect.any(String),
 				description: 'Text statistics',
 				parameters: {
 					$schema: 'http://json-schema.org/draft-07/schema#',
@@ -186,7 +194,6 @@ describe('toolbridge (in process)', () => {
 			/--args is not valid JSON/,
 		],
 		[['tools'], /Expected exactly one workflow file/],
-		[['tools', workflow('two-agents.json')], /Several agents in this workflow/],
 		[['tools', 'x.json', '--bogus'], /Unknown option '--bogus'/],
 		[['frobnicate'], /Unknown command "frobnicate"/],
 	])('usage problem %j exits 2 without a stack trace', async (args, message) => {
@@ -209,7 +216,7 @@ describe('toolbridge (in process)', () => {
 	it('help texts', async () => {
 		const main = await runInProcess(['--help']);
 		expect(main.code).toBe(0);
-		expect(main.stdout).toContain('tools  list the tools an agent of a workflow would see');
+		expect(main.stdout).toContain('tools  list the tools the agents of a workflow would see');
 		const call = await runInProcess(['call', '--help']);
 		expect(call.stdout).toMatch(/^Usage: toolbridge call <workflow\.json> <tool> --args '<json>'/);
 	});
@@ -233,7 +240,11 @@ describe('exit codes: 2 for what the user gave, never an error class name in the
 	it.each([
 		['a missing workflow file', ['tools', join(dir, 'missing.json')], /Cannot read workflow file/],
 		['a workflow file that is not JSON', ['tools', notJson], /is not valid JSON/],
-		['an unknown node type', ['tools', unknownType], /Node type "n8n-nodes-base\.noSuchNode"/],
+		[
+			'an unknown node type',
+			['tools', unknownType],
+			/"A" \(n8n-nodes-base\.noSuchNode\): it is not in the installed package n8n-nodes-base/,
+		],
 		['an unknown flag', ['tools', unknownType, '--bogus'], /Unknown option '--bogus'/],
 	])('%s exits 2', async (_what, args, message) => {
 		const { code, stderr } = await runInProcess(args);

@@ -1,5 +1,6 @@
 /**
- * `toolbridge mcp` driven by the official MCP SDK Client, over stdio and over Streamable
+ * `toolbridge mcp` driven by the official MCP SDK v1 Client (2025 handshake: what
+ * `@langchain/mcp-adapters` and older clients use), over stdio and over Streamable
  * HTTP: the real CLI process, real n8n nodes through n8n-core, a loopback API for the HTTP
  * Request tools.
  */
@@ -208,10 +209,19 @@ describe('toolbridge mcp --http (Streamable HTTP, SDK Client)', () => {
 		expect(result.content[0].text).toContain('"url": expected a string, received nothing');
 	});
 
-	it("progress while a call runs; cancelling it aborts the node's HTTP request", async () => {
+	it('2025 stateless: progress while a call runs; a cancel is acknowledged, the node stops when the client drops the stream', async () => {
+		// Stateless serving has no session to find the call by: notifications/cancelled reaches a
+		// fresh server instance (any replica) and changes nothing; the call ends when the client
+		// closes its POST stream (or at the tool time limit).
+		const own = new Client({ name: 'toolbridge-test-cancel', version: '1.0.0' });
+		await own.connect(
+			new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), {
+				requestInit: { headers: { Authorization: `Bearer ${token}` } },
+			}),
+		);
 		const controller = new AbortController();
 		const progress: string[] = [];
-		const call = client.callTool(
+		const call = own.callTool(
 			{ name: 'Fetch_item', arguments: { url: `http://${api.host}/stall` } },
 			undefined,
 			{
@@ -231,17 +241,18 @@ describe('toolbridge mcp --http (Streamable HTTP, SDK Client)', () => {
 		controller.abort('the user gave up');
 		await expect(call).rejects.toThrow();
 		const stalled = api.received.find((request) => request.path === '/stall')!;
-		// The node's request is aborted: the API sees its connection close.
-		await expect(
+		const state = () =>
 			Promise.race([
 				stalled.closed.then(() => 'closed'),
-				new Promise((resolve) => setTimeout(() => resolve('still open'), 10_000)),
-			]),
-		).resolves.toBe('closed');
-		expect(progress[0]).toBe('Fetch_item: started');
+				new Promise((resolve) => setTimeout(() => resolve('still open'), 1_500)),
+			]);
+		await expect(state()).resolves.toBe('still open');
+		await own.close();
 		await expect
 			.poll(() => server.stderr(), { timeout: 10_000 })
 			.toContain('tools/call Fetch_item → cancelled');
+		await expect(state()).resolves.toBe('closed');
+		expect(progress[0]).toBe('Fetch_item: started');
 	});
 
 	it('401 without the token (also for the SDK client), 403 for a foreign Origin; /healthz is open', async () => {

@@ -4,6 +4,7 @@
  * as the agent's own model server.
  */
 import { createHash } from 'node:crypto';
+import { connect } from 'node:net';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -37,6 +38,8 @@ function hashingModel(request: FakeRequest) {
 	if (messages.at(-1)?.role === 'tool') return textReply(`Hash: ${lastToolResult(request)}`);
 	const word = /"([^"]+)"/.exec(messages.at(-1)?.content ?? '')?.[1] ?? 'nothing';
 	if (word === 'slow') return { ...textReply('Slow answer.'), chunkDelayMs: 400 };
+	// A model that repeats its own key, in deltas of 3 characters: the key is split across them.
+	if (word === 'leak') return textReply(`My key is ${apiKey}, as asked.`, { deltaSize: 3 });
 	return toolCallReply([
 		{ id: `call_${request.index}`, name: 'Hash_text', arguments: { text: word } },
 	]);
@@ -150,6 +153,22 @@ describe('toolbridge serve (openai client)', () => {
 		expect(new Set(chunks.map((chunk) => chunk.id)).size).toBe(1);
 	});
 
+	it('the model key never reaches the client, streamed (split across deltas) or not', async () => {
+		const messages = [{ role: 'user' as const, content: 'say "leak"' }];
+		const expected = 'My key is [REDACTED], as asked.';
+		const whole = await client.chat.completions.create({ model: 'Agent Orchestrator', messages });
+		expect(whole.choices[0].message.content).toBe(expected);
+		const stream = await client.chat.completions.create({
+			model: 'Agent Orchestrator',
+			messages,
+			stream: true,
+		});
+		const deltas: string[] = [];
+		for await (const chunk of stream) deltas.push(chunk.choices[0]?.delta.content ?? '');
+		expect(deltas.join('')).toBe(expected);
+		expect(deltas.join('')).not.toContain(apiKey.slice(0, 6));
+	});
+
 	it("error statuses in OpenAI's shape: 404 unknown model, 400 for client-side tools, 401 without the token", async () => {
 		const unknown = await client.chat.completions
 			.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }] })
@@ -196,6 +215,29 @@ describe('toolbridge serve (openai client)', () => {
 			'1',
 		);
 		expect((await slow).choices[0].message.content).toBe('Slow answer.');
+	});
+
+	it('a client that trickles its body holds no slot: others are served meanwhile', async () => {
+		const { hostname, port } = new URL(server.url);
+		const socket = connect(Number(port), hostname);
+		await new Promise((resolve) => socket.once('connect', resolve));
+		const body = JSON.stringify({
+			model: 'Agent Orchestrator',
+			messages: [{ role: 'user', content: 'hi' }],
+		});
+		socket.write(
+			`POST /v1/chat/completions HTTP/1.1\r\nHost: ${server.url.slice(7)}\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 10)}`,
+		);
+		try {
+			await new Promise((resolve) => setTimeout(resolve, 300));
+			const completion = await client.chat.completions.create({
+				model: 'Agent Orchestrator',
+				messages: [{ role: 'user', content: 'Hash "meanwhile"' }],
+			});
+			expect(completion.choices[0].message.content).toContain(sha256('meanwhile'));
+		} finally {
+			socket.destroy();
+		}
 	});
 });
 

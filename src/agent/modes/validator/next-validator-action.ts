@@ -1,6 +1,7 @@
-import type { ChatRequest, WireTool } from '../../../chat/types';
+import { toWireTool } from '../../../chat/tool-conversion';
+import type { ChatRequest } from '../../../chat/types';
 import { ValidatorError } from './validator-error';
-import { applyModelRouting, applyModelSampling, withPromptCaching } from '../../model-request';
+import { modelRequest } from '../../model-options';
 import type { ToolCallRequest } from '../../next-action';
 import type { ValidatorResult, ValidatorState } from './validator-state';
 
@@ -60,21 +61,14 @@ export function buildValidatorRequest(state: ValidatorState): ChatRequest {
 		config.toolName === undefined
 			? state.tools
 			: state.tools.filter((tool) => tool.name === config.toolName);
-	const request: ChatRequest = {
-		model: config.model,
-		messages: withPromptCaching(config, state.messages),
-		tools: offered.map((tool): WireTool => ({
-			type: 'function',
-			function: { name: tool.name, description: tool.description, parameters: tool.parameters },
-		})),
-		tool_choice:
+	// The same model settings as the full loop sends (one place: modelRequest).
+	return modelRequest(config, state.messages, (request) => {
+		// The canonical schemas, unshaped: the arguments are validated against exactly what is sent.
+		request.tools = offered.map((tool) => toWireTool(tool));
+		request.tool_choice =
 			config.toolName === undefined
 				? 'required'
-				: { type: 'function', function: { name: config.toolName } },
-		parallel_tool_calls: false,
-	};
-	// The same model settings as the full loop sends (one place: model-request).
-	applyModelRouting(request, config);
-	applyModelSampling(request, config);
-	return request;
+				: { type: 'function', function: { name: config.toolName } };
+		request.parallel_tool_calls = false;
+	});
 }

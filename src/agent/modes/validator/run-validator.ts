@@ -3,6 +3,7 @@ import { AgentConfigurationError } from '../../../errors/agent-configuration-err
 import type { AgentEvent } from '../../agent-event';
 import type { AgentTool } from '../../../tools/agent-tool';
 import { callModelStep } from '../../call-model-step';
+import { withCallerServer } from '../../model-options';
 import { runToolCall } from '../../run-tool-call';
 import { OutputBoundary, type OutputBoundaryOptions } from '../../output-boundary';
 import type { CallModel } from '../../call-model-step';
@@ -68,7 +69,13 @@ async function runValidatorLoop(
 			'input',
 			'runValidator needs a state to resume or an input to start from.',
 		);
-	let state = options.state ?? createValidatorState({ ...options.input!, tools: options.tools });
+	let state =
+		options.state ??
+		createValidatorState({
+			...options.input!,
+			config: withCallerServer(options.input!.config, options.callModel),
+			tools: options.tools,
+		});
 	const update = (next: ValidatorState): void => {
 		state = next;
 		options.onState?.(state);
@@ -96,7 +103,11 @@ async function runValidatorLoop(
 				try {
 					turn = await callModelStep(
 						action.request,
-						{ iteration: action.attempt, final: false },
+						{
+							iteration: action.attempt,
+							final: false,
+							fallbackModels: state.config.fallbackModels,
+						},
 						{ callModel: options.callModel, signal, emit },
 					);
 				} catch (error) {

@@ -1,10 +1,9 @@
 import type { ChatMessage, ToolCall, Usage } from '../../../chat/types';
 import type { AgentToolSpec } from '../../agent-state';
-import type { ModelRequestConfig } from '../../model-request';
+import type { ModelSettings } from '../../model-options';
 
 /** The settings of one validator run: its own, and the model settings the full loop has too. Plain JSON. */
-export interface ValidatorConfig extends ModelRequestConfig {
-	model: string;
+export interface ValidatorConfig extends ModelSettings {
 	systemMessage?: string;
 	/** The one tool the model must call; absent: any connected tool (`tool_choice: "required"`). */
 	toolName?: string;

@@ -1,6 +1,6 @@
 import type { ISupplyDataFunctions } from 'n8n-workflow';
 import type { ToolbridgeError } from '../../../errors/toolbridge-error';
-import type { ToolbridgeNativeModel } from '../toolbridge-native-model';
+import type { ToolbridgeNativeModel } from './toolbridge-native-model';
 
 /**
  * What the chat-model sub-node supplies on an n8n without `@n8n/ai-node-sdk` (before 2.x): no

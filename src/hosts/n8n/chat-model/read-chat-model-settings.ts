@@ -1,41 +1,11 @@
-import type { ISupplyDataFunctions } from 'n8n-workflow';
+import type { IDataObject, ISupplyDataFunctions } from 'n8n-workflow';
+import { chatServerOf } from '../../../chat/chat-server';
 import { AgentConfigurationError } from '../../../errors/agent-configuration-error';
-import { chatConnectionFor } from '../chat-connection-for';
-import { readCredentialConnection } from '../read-credential-connection';
-import { readModelOptions, type ModelNodeOptions } from '../read-model-options';
-import { readModelParameter } from '../read-model-parameter';
-import type { ToolbridgeNativeModel } from '../toolbridge-native-model';
-
-/** The chat-model sub-node's "Options" collection, as n8n hands it over (only options the user added). */
-export interface ChatModelNodeOptions extends Pick<
-	ModelNodeOptions,
-	| 'topP'
-	| 'topK'
-	| 'frequencyPenalty'
-	| 'presencePenalty'
-	| 'seed'
-	| 'stopSequences'
-	| 'extraHeaders'
-	| 'providerOptions'
-	| 'fallbackModels'
-	| 'providerOrder'
-	| 'providerOnly'
-	| 'providerIgnore'
-	| 'providerSort'
-	| 'allowFallbacks'
-	| 'requireParameters'
-	| 'dataCollection'
-	| 'maxPricePrompt'
-	| 'maxPriceCompletion'
-	| 'promptCaching'
-	| 'firstTokenTimeout'
-	| 'stallTimeout'
-> {
-	temperature?: number;
-	maxTokens?: number;
-	reasoningEffort?: 'default' | 'minimal' | 'low' | 'medium' | 'high';
-	timeout?: number;
-}
+import { chatConnectionFor } from '../settings/chat-connection-for';
+import { readCredentialConnection } from '../settings/read-credential-connection';
+import { readModelOptions } from '../settings/read-model-options';
+import { readModelParameter } from '../settings/read-model-parameter';
+import type { ToolbridgeNativeModel } from './toolbridge-native-model';
 
 /**
  * Reads the sub-node's credential, model (a string or a resource locator) and options into
@@ -51,9 +21,8 @@ export async function readChatModelSettings(
 	itemIndex: number,
 ): Promise<ToolbridgeNativeModel> {
 	const credential = await readCredentialConnection(context, itemIndex);
-	const options = context.getNodeParameter('options', itemIndex, {}) as ChatModelNodeOptions;
-	const model = readModelOptions(options);
-	const { connection, secrets } = chatConnectionFor(credential, model, options.timeout);
+	const model = readModelOptions(context.getNodeParameter('options', itemIndex, {}) as IDataObject);
+	const { connection, secrets } = chatConnectionFor(credential, model.connection);
 	const modelId = readModelParameter(
 		context.getNodeParameter('model', itemIndex, '', { extractValue: true }),
 	);
@@ -63,12 +32,6 @@ export async function readChatModelSettings(
 			'The model is empty. Pick one from the list or give a model id such as anthropic/claude-sonnet-4.',
 		);
 
-	const config: ToolbridgeNativeModel['config'] = { model: modelId };
-	for (const [key, value] of Object.entries(model.config))
-		if (value !== undefined) (config as Record<string, unknown>)[key] = value;
-	if (options.temperature !== undefined) config.temperature = options.temperature;
-	if (options.maxTokens !== undefined) config.maxTokens = options.maxTokens;
-	if (options.reasoningEffort && options.reasoningEffort !== 'default')
-		config.reasoning = { effort: options.reasoningEffort };
+	const config = { model: modelId, server: chatServerOf(connection), ...model.config };
 	return { connection, config, secrets };
 }

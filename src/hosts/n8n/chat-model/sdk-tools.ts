@@ -1,10 +1,9 @@
 import type { Tool } from '@n8n/ai-node-sdk';
-import { toOpenAITool } from '../../../chat/tool-conversion';
+import { toolParametersSchema, toWireTool } from '../../../chat/tool-conversion';
 import type { WireTool } from '../../../chat/types';
 import { ToolbridgeError } from '../../../errors/toolbridge-error';
 import type { JsonSchema } from '../../../schema/json-schema';
 import { modelFamilyFromModelId } from '../../../schema/model-family';
-import { shapeToolSchema } from '../../../schema/shape-tool-schema';
 
 /**
  * The SDK's function tools as Chat Completions tools, their schemas (JSON Schema, or zod
@@ -23,13 +22,18 @@ export function toWireTools(tools: Tool[], model: string): WireTool[] {
 				`Tool "${tool.name}" is a provider tool (${tool.type}); the Toolbridge Chat Model calls function tools only.`,
 			);
 		}
-		const wire = toOpenAITool({
+		const parameters = toolParametersSchema({
 			name: tool.name,
-			description: tool.description,
 			parameters: tool.inputSchema as JsonSchema,
 		});
-		wire.function.parameters = shapeToolSchema(wire.function.parameters, { family });
-		if (tool.strict !== undefined) wire.function.strict = tool.strict;
-		return wire;
+		return toWireTool(
+			{
+				name: tool.name,
+				description: tool.description || undefined,
+				parameters,
+				strict: tool.strict,
+			},
+			family,
+		);
 	});
 }

@@ -7,15 +7,10 @@ import type {
 	Tool,
 } from '@n8n/ai-node-sdk';
 import { createChatModelCaller } from '../../../agent/create-chat-model-caller';
-import {
-	applyModelRouting,
-	applyModelSampling,
-	withPromptCaching,
-	type ModelRequestConfig,
-} from '../../../agent/model-request';
+import { modelRequest, samplingOptionKeys, type ModelSettings } from '../../../agent/model-options';
 import { Redactor } from '../../../chat/redactor';
 import type { AssistantTurn, ChatRequest, StreamPart } from '../../../chat/types';
-import type { ToolbridgeNativeModel } from '../toolbridge-native-model';
+import type { ToolbridgeNativeModel } from './toolbridge-native-model';
 import type { AiNodeSdk } from './load-ai-node-sdk';
 import { PartQueue } from './part-queue';
 import { toChatMessages } from './sdk-messages';
@@ -118,7 +113,8 @@ function defineModelClass(Base: AiNodeSdk['BaseChatModel']) {
 			const connection = { ...native.connection, headers };
 			if (typeof settings.timeout === 'number' && settings.timeout > 0)
 				connection.timeoutMs = connection.totalTimeoutMs = settings.timeout;
-			const request = chatRequest(modelConfig(native.config, settings), messages, this.tools);
+			const model = modelConfig(native.config, settings);
+			const request = chatRequest(model, messages, this.tools);
 			const controller = new AbortController();
 			const signals = [settings.abortSignal, settings.signal].filter(
 				(signal): signal is AbortSignal => signal !== undefined,
@@ -129,40 +125,27 @@ function defineModelClass(Base: AiNodeSdk['BaseChatModel']) {
 				redactor,
 				abort: () => controller.abort(),
 				run: (onPart?: (part: StreamPart) => void): Promise<AssistantTurn> =>
-					callModel(request, { signal, onPart }),
+					callModel(request, { signal, onPart, fallbackModels: model.fallbackModels }),
 			};
 		}
 	};
 }
 
-/** The node's model settings with the call's own sampling settings over them. */
-function modelConfig(
-	base: ToolbridgeNativeModel['config'],
-	settings: CallConfig,
-): ModelRequestConfig {
-	const config: ModelRequestConfig = { ...base };
-	if (settings.temperature !== undefined) config.temperature = settings.temperature;
-	if (settings.maxTokens !== undefined) config.maxTokens = settings.maxTokens;
-	if (settings.topP !== undefined) config.topP = settings.topP;
-	if (settings.topK !== undefined) config.topK = settings.topK;
-	if (settings.frequencyPenalty !== undefined) config.frequencyPenalty = settings.frequencyPenalty;
-	if (settings.presencePenalty !== undefined) config.presencePenalty = settings.presencePenalty;
-	if (settings.seed !== undefined) config.seed = settings.seed;
-	if (settings.stopSequences !== undefined && settings.stopSequences.length > 0)
-		config.stop = settings.stopSequences;
-	return config;
+/** The node's model settings with the call's own sampling settings over them (the SDK names `stop` `stopSequences`). */
+function modelConfig(base: ToolbridgeNativeModel['config'], settings: CallConfig): ModelSettings {
+	const config: Record<string, unknown> = { ...base };
+	for (const key of samplingOptionKeys) {
+		const value = (settings as Record<string, unknown>)[key === 'stop' ? 'stopSequences' : key];
+		if (value !== undefined && !(Array.isArray(value) && value.length === 0)) config[key] = value;
+	}
+	return config as unknown as ModelSettings;
 }
 
-/** The request for one call: messages (with caching breakpoints), routing, tools shaped for the model's family, sampling. */
-function chatRequest(config: ModelRequestConfig, messages: Message[], tools: Tool[]): ChatRequest {
-	const request: ChatRequest = {
-		model: config.model,
-		messages: withPromptCaching(config, toChatMessages(messages)),
-	};
-	applyModelRouting(request, config);
-	if (tools.length > 0) request.tools = toWireTools(tools, config.model);
-	applyModelSampling(request, config);
-	return request;
+/** The request for one call: the model settings for its server, with the tools shaped for the model's family. */
+function chatRequest(config: ModelSettings, messages: Message[], tools: Tool[]): ChatRequest {
+	return modelRequest(config, toChatMessages(messages), (request) => {
+		if (tools.length > 0) request.tools = toWireTools(tools, config.model);
+	});
 }
 
 function definedHeaders(

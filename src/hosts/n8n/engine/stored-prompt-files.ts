@@ -1,6 +1,6 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 import type { ChatMessage } from '../../../chat/types';
-import { readBinaryPrompt } from '../read-binary-parts';
+import { readBinaryPrompt } from '../binary/read-binary-parts';
 import type { EngineItem } from './engine-item';
 
 /** An item as the EngineRequest's metadata stores it: `promptFiles` when its prompt's files were left out. */

@@ -1,11 +1,11 @@
 import {
-	Workflow,
 	type IDataObject,
 	type INode,
 	type INodeType,
 	type INodeTypes,
 	type NodeParameterValueType,
 } from 'n8n-workflow';
+import { oneNodeWorkflow } from '../one-node-workflow';
 
 /** Reads one node's parameters the way `getNodeParameter` does in n8n: defaults applied, expressions resolved. */
 export interface NodeParameterReader {
@@ -33,15 +33,10 @@ export function createNodeParameterReader(
 		getByNameAndVersion: (type) => lookup(type, options.nodeType, copy) as INodeType,
 		getKnownTypes: () => ({}),
 	};
-	const timezone =
-		options.timezone && options.timezone !== 'DEFAULT' ? options.timezone : undefined;
 	// The Workflow constructor applies the description's defaults to the copy's parameters.
-	const workflow = new Workflow({
-		nodes: [copy],
-		connections: {},
-		active: false,
+	const { workflow } = oneNodeWorkflow(copy, {
+		workflow: { settings: { timezone: options.timezone } },
 		nodeTypes,
-		settings: timezone ? { timezone } : {},
 	});
 	const input = [{ json: options.item }];
 	return {

@@ -1,6 +1,7 @@
 import type { INode } from 'n8n-workflow';
 import type { ChatConnection } from '../../../agent/create-chat-model-caller';
-import type { ToolbridgeNativeModel } from '../../n8n/toolbridge-native-model';
+import { chatServerOf } from '../../../chat/chat-server';
+import type { ToolbridgeNativeModel } from '../../n8n/chat-model/toolbridge-native-model';
 import type { WorkflowExport } from '../workflow-file';
 import { createNodeParameterReader } from './node-parameter-reader';
 import { assertConnectionUsable, resolveConnectionFields } from './resolve-connection-fields';
@@ -94,6 +95,7 @@ export async function readChatModelNode(
 		connection.timeoutMs = connection.totalTimeoutMs = modelOptions.timeout;
 	const config: ToolbridgeNativeModel['config'] = {
 		model: options.model ?? modelId(reader.get('model'), known.defaultModel),
+		server: chatServerOf(connection),
 	};
 	if (modelOptions.temperature !== undefined) config.temperature = modelOptions.temperature;
 	if (modelOptions.maxTokens !== undefined && modelOptions.maxTokens > 0)

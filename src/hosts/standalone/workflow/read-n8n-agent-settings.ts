@@ -1,4 +1,5 @@
 import type { INode } from 'n8n-workflow';
+import { chatServerOf } from '../../../chat/chat-server';
 import { AgentConfigurationError } from '../../../errors/agent-configuration-error';
 import type { WorkflowExport } from '../workflow-file';
 import { createNodeParameterReader } from './node-parameter-reader';
@@ -19,8 +20,9 @@ const n8nDefaultSystemMessage = 'You are a helpful assistant';
 const n8nDefaultMaxIterations = 10;
 
 /**
- * Reads n8n's own AI Agent node of a workflow export as a run of our loop: its prompt
- * (`promptType` "define" → `text`; otherwise the chat input), `options.systemMessage`,
+ * Reads n8n's own AI Agent node (or AI Agent Tool node, whose `text` is its prompt) of a workflow
+ * export as a run of our loop: its prompt (`options.prompt` when given; `promptType` "define" →
+ * `text`; otherwise the chat input), `options.systemMessage`,
  * `options.maxIterations`, `options.returnIntermediateSteps`, and the model, temperature,
  * max tokens, timeout and credential of the chat model connected to its `ai_languageModel`
  * input (OpenRouter or OpenAI Chat Model; a Toolbridge Chat Model with all its options). `options.model` replaces the sub-node's model and
@@ -44,9 +46,10 @@ export async function readN8nAgentSettings(
 	};
 	const promptType = agent.get('promptType');
 	const prompt =
-		promptType === 'define' || (promptType === undefined && node.parameters.text !== undefined)
+		options.prompt ??
+		(promptType === 'define' || (promptType === undefined && node.parameters.text !== undefined)
 			? agent.get('text', '')
-			: options.chatInput;
+			: options.chatInput);
 
 	const modelNode = findChatModelNode(workflow, node.name);
 	const read = modelNode ? await readChatModelNode(modelNode, options) : undefined;
@@ -83,6 +86,7 @@ export async function readN8nAgentSettings(
 		config: {
 			...read?.config,
 			model,
+			server: chatServerOf(connection),
 			systemMessage: agentOptions.systemMessage ?? n8nDefaultSystemMessage,
 			maxIterations: agentOptions.maxIterations ?? n8nDefaultMaxIterations,
 		},

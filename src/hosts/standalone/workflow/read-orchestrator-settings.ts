@@ -1,13 +1,17 @@
 import type { IExecuteFunctions, INode, INodeType } from 'n8n-workflow';
 import { AgentConfigurationError } from '../../../errors/agent-configuration-error';
-import { connectedOnly, readAgentNodeSettings } from '../../n8n/read-agent-node-settings';
+import { connectedOnly, readAgentNodeSettings } from '../../n8n/settings/read-agent-node-settings';
 import type { WorkflowExport } from '../workflow-file';
 import {
 	findChatModelNode,
 	readChatModelNode,
 	runnableChatModelTypes,
 } from './read-chat-model-node';
-import { readMaxDepth, readValidatorSettings } from '../../n8n/read-mode-settings';
+import {
+	readAgentMode,
+	readMaxDepth,
+	readValidatorSettings,
+} from '../../n8n/settings/read-mode-settings';
 import { createNodeParameterReader } from './node-parameter-reader';
 import { assertConnectionUsable, resolveConnectionFields } from './resolve-connection-fields';
 import {
@@ -41,13 +45,7 @@ export async function readOrchestratorSettings(
 		nodeType,
 		timezone: options.timezone,
 	});
-	const mode = String(reader.get('mode', 'full'));
-	if (mode !== 'full' && mode !== 'validator' && mode !== 'nested') {
-		throw new AgentConfigurationError(
-			'mode',
-			`Node "${node.name}" has mode "${mode}"; the modes are full, validator and nested.`,
-		);
-	}
+	const mode = readAgentMode((name, fallback) => reader.get(name, fallback), node.name);
 	// A connected chat model wins over the node's own credential and model, as inside n8n.
 	const modelNode = findChatModelNode(workflow, node.name);
 	const connected = modelNode ? await readChatModelNode(modelNode, options) : undefined;

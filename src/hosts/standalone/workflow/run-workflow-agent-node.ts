@@ -1,20 +1,24 @@
 import type { INode } from 'n8n-workflow';
 import type { ChatMessage, Usage } from '../../../chat/types';
-import { buildAgentTools, type WorkflowNestedAgentRunner } from '../load-workflow-tools';
+import { buildAgentTools } from '../agent-tools/build-agent-tools';
+import type { WorkflowNestedAgentRunner } from '../agent-tools/workflow-nested-agent-runner';
+import { n8nAgentToolNodeType } from '../sub-nodes/n8n-agent-tool';
 import type { AgentEvent } from '../../../agent/agent-event';
 import type { AgentResult, AgentState } from '../../../agent/agent-state';
 import type { AgentTool } from '../../../tools/agent-tool';
 import { createChatModelCaller } from '../../../agent/create-chat-model-caller';
 import { enterAgentFrame, type AgentFrame } from '../../../agent/modes/nested/agent-frame';
-import { resolveValidatorToolName } from '../../../agent/modes/validator/resolve-validator-tool-name';
+import { validatorConfigFor } from '../../../agent/modes/validator/validator-config-for';
 import { runValidator } from '../../../agent/modes/validator/run-validator';
 import type { ValidatorResult } from '../../../agent/modes/validator/validator-state';
 import { agentOutputItem } from '../../../agent/output-format/agent-output-item';
+import { redactingEventListener } from '../../../agent/redacting-event-listener';
 import { runAgent } from '../../../agent/run-agent';
+import { captureContentFrom, startAgentTrace } from '../../../tracing/agent-trace';
 import { n8nAgentNodeType, readN8nAgentSettings } from './read-n8n-agent-settings';
 import { readOrchestratorSettings } from './read-orchestrator-settings';
 import type { ReadWorkflowAgentOptions, WorkflowAgentSettings } from './workflow-agent-settings';
-import type { WorkflowSession } from './workflow-session';
+import type { WorkflowSession } from '../session/workflow-session';
 import { AgentConfigurationError } from '../../../errors/agent-configuration-error';
 
 /** The AgentOrchestrator node's full type name. */
@@ -63,9 +67,12 @@ export async function runWorkflowAgentNode(
 	input: WorkflowAgentNodeInput,
 ): Promise<WorkflowAgentNodeOutcome> {
 	const settings = await readAgentSettings(session, node, input);
-	// Only the outermost agent talks to the session; nested agents' lines reach it through the frame chain.
+	const redactor = session.redactor.with(settings.secrets);
+	// Only the outermost agent talks to the session; nested agents' lines reach it through the
+	// frame chain. Its streamed text is redacted on the way out (a key split across deltas too).
+	const outer = session.onEvent && redactingEventListener(session.onEvent, redactor);
 	const emit = (event: AgentEvent): void => {
-		if (frame.path.length === 1) session.onEvent?.(event);
+		if (frame.path.length === 1) outer?.onEvent(event);
 	};
 	const frame: AgentFrame = enterAgentFrame({
 		name: node.name,
@@ -82,21 +89,44 @@ export async function runWorkflowAgentNode(
 			`The prompt is empty: agent "${node.name}" reads the user's text ({{ $json.chatInput }}); give it as the prompt (--prompt TEXT).`,
 		);
 	}
-	const { tools } = buildAgentTools(session.workflow, node, session.host, {
-		maxOutputLength: session.maxOutputLength,
-		runNestedAgent: workflowNestedAgentRunner(session),
+	// Spans (when an OpenTelemetry SDK is registered): this run, its model calls and tool calls.
+	const trace = startAgentTrace({
+		agentName: node.name,
+		model: settings.config.model,
+		baseUrl: settings.connection.baseUrl,
+		captureContent: captureContentFrom(session.connection.env),
+		redactor,
+		prompt: settings.prompt,
 	});
-	const callModel = createChatModelCaller(settings.connection);
-	const redactor = session.redactor.with(settings.secrets);
+	const toolSet = await buildAgentTools(session.workflow, node, session.host, {
+		runNestedAgent: workflowNestedAgentRunner(session),
+		guard: session.guard,
+		review: session.review,
+		skipUnavailable: session.skipUnavailable,
+		input: input.chatInput === undefined ? {} : { chatInput: input.chatInput },
+	});
+	if (toolSet.unavailable.length > 0)
+		session.onToolsUnavailable?.({
+			agentName: node.name,
+			path: frame.path,
+			tools: toolSet.unavailable,
+		});
+	const tools = toolSet.tools.map(trace.tool);
+	// What the tool sub-nodes opened (an MCP client, a database pool) closes with the run.
+	const closeTools = (): Promise<void> => toolSet.close();
+	const callModel = trace.callModel(createChatModelCaller(settings.connection));
 	const debug = session.debug ?? settings.debugLog;
 	const onEvent = frame.forwardDebug(emit);
 	const finish = (usage?: Usage): Usage => {
+		outer?.flush();
 		const total = frame.finish(usage);
 		session.onAgentEnd?.({ agentName: node.name, path: frame.path, usage: total });
+		trace.end({ usage: total });
 		return total;
 	};
 	// A run that fails still spent tokens (tracked through onState): they go to the parent agent as well.
 	const finishOnFailure = (error: unknown): never => {
+		trace.fail(error);
 		finish();
 		throw redactor.error(error);
 	};
@@ -117,24 +147,19 @@ export async function runWorkflowAgentNode(
 		const validator = settings.validator;
 		const { result } = await frame
 			.run(() =>
-				runValidator({
-					input: {
-						config: {
-							model: settings.config.model,
-							systemMessage: settings.config.systemMessage,
-							temperature: settings.config.temperature,
-							maxTokens: settings.config.maxTokens,
-							reasoning: settings.config.reasoning,
-							toolName: resolveValidatorToolName(validator?.tool, tools),
-							maxAttempts: validator?.maxAttempts,
-							validateOnly: validator?.validateOnly,
+				trace.run(() =>
+					runValidator({
+						input: {
+							// Every model setting of the full loop, from the one helper both hosts use.
+							config: validatorConfigFor(settings.config, validator ?? {}, tools),
+							prompt: settings.prompt,
 						},
-						prompt: settings.prompt,
-					},
-					...driverOptions,
-					onState: frame.track,
-				}),
+						...driverOptions,
+						onState: frame.track,
+					}),
+				),
 			)
+			.finally(closeTools)
 			.catch(finishOnFailure);
 		return {
 			mode: 'validator',
@@ -147,13 +172,16 @@ export async function runWorkflowAgentNode(
 
 	const outcome = await frame
 		.run(() =>
-			runAgent({
-				input: { config: settings.config, prompt: settings.prompt, history: input.history },
-				...driverOptions,
-				concurrency: settings.concurrency,
-				onState: frame.track,
-			}),
+			trace.run(() =>
+				runAgent({
+					input: { config: settings.config, prompt: settings.prompt, history: input.history },
+					...driverOptions,
+					concurrency: settings.concurrency,
+					onState: frame.track,
+				}),
+			),
 		)
+		.finally(closeTools)
 		.catch(finishOnFailure);
 	return {
 		mode: 'full',
@@ -203,9 +231,12 @@ function readAgentSettings(
 	// n8n's AI Agent is only ever the outermost agent here, so the session's model applies.
 	if (node.type === n8nAgentNodeType)
 		return readN8nAgentSettings(node, session.workflow, { ...options, model: session.model });
+	// n8n's AI Agent Tool is always a tool of another agent: it keeps its own model.
+	if (node.type === n8nAgentToolNodeType)
+		return readN8nAgentSettings(node, session.workflow, options);
 	throw new AgentConfigurationError(
 		'agent',
-		`Node "${node.name}" (${node.type}) is not an agent toolbridge can run: use an Agent Orchestrator (${orchestratorNodeType}) or n8n's AI Agent (${n8nAgentNodeType}).`,
+		`Node "${node.name}" (${node.type}) is not an agent toolbridge can run: use an Agent Orchestrator (${orchestratorNodeType}), n8n's AI Agent (${n8nAgentNodeType}) or n8n's AI Agent Tool (${n8nAgentToolNodeType}).`,
 	);
 }
 

@@ -1,6 +1,7 @@
 import type { ChatConnection } from '../../../agent/create-chat-model-caller';
 import type { ICredentialDataDecryptedObject, INode, INodeCredentialsDetails } from 'n8n-workflow';
-import type { AgentNodeSettings } from '../../n8n/read-agent-node-settings';
+import type { AgentNodeSettings } from '../../n8n/settings/read-agent-node-settings';
+import type { AgentMode, ValidatorNodeSettings } from '../../n8n/settings/read-mode-settings';
 import type { ConnectionOverrides } from './resolve-connection-fields';
 
 /** Finds the credential record a node references (by credential name, then by type). */
@@ -25,17 +26,6 @@ export interface ReadWorkflowAgentOptions extends ConnectionOverrides {
 	prompt?: string;
 }
 
-/** The AgentOrchestrator's modes. */
-export type WorkflowAgentMode = 'full' | 'validator' | 'nested';
-
-/** The validator-mode parameters of an AgentOrchestrator. */
-export interface WorkflowValidatorSettings {
-	/** The tool (tool name or node name) the model must call; absent: any connected tool. */
-	tool?: string;
-	maxAttempts: number;
-	validateOnly: boolean;
-}
-
 /** The settings of one run of a workflow's agent node, whichever node type it is. */
 export interface WorkflowAgentSettings extends Omit<
 	AgentNodeSettings,
@@ -46,9 +36,9 @@ export interface WorkflowAgentSettings extends Omit<
 	/** `agentOrchestrator` or n8n's `agent`. */
 	kind: 'orchestrator' | 'n8n-agent';
 	/** The node's mode (n8n's AI Agent: always `full`). */
-	mode: WorkflowAgentMode;
+	mode: AgentMode;
 	/** Validator mode's parameters. */
-	validator?: WorkflowValidatorSettings;
+	validator?: ValidatorNodeSettings;
 	/** Nested mode's "Max Depth". */
 	maxDepth?: number;
 }

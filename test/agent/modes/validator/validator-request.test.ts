@@ -4,14 +4,14 @@ import { createAgentState } from '../../../../src/agent/create-agent-state';
 import { createValidatorState } from '../../../../src/agent/modes/validator/create-validator-state';
 import { buildValidatorRequest } from '../../../../src/agent/modes/validator/next-validator-action';
 import { validatorTranscript } from '../../../../src/agent/modes/validator/validator-transcript';
-import type { ModelRequestConfig } from '../../../../src/agent/model-request';
+import type { ModelSettings } from '../../../../src/agent/model-options';
 
 const tool = {
 	name: 'upper',
 	description: 'Upper-cases',
 	parameters: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
 };
-const modelSettings: ModelRequestConfig = {
+const modelSettings: ModelSettings = {
 	model: 'anthropic/claude-sonnet-4',
 	fallbackModels: ['openai/gpt-4.1'],
 	providerPreferences: { order: ['Anthropic'], allow_fallbacks: false },

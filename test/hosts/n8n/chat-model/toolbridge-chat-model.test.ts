@@ -8,7 +8,7 @@ import { ToolbridgeChatModel } from '../../../../nodes/ToolbridgeChatModel/Toolb
 import { loadAiNodeSdk } from '../../../../src/hosts/n8n/chat-model/load-ai-node-sdk';
 import { createToolbridgeChatModel } from '../../../../src/hosts/n8n/chat-model/toolbridge-chat-model';
 import { supplyToolbridgeChatModel } from '../../../../src/hosts/n8n/chat-model/supply-toolbridge-chat-model';
-import { toolbridgeNativeModelOf } from '../../../../src/hosts/n8n/toolbridge-native-model';
+import { toolbridgeNativeModelOf } from '../../../../src/hosts/n8n/chat-model/toolbridge-native-model';
 import {
 	errorReply,
 	reasoningReply,
@@ -172,7 +172,8 @@ describe("Toolbridge Chat Model through n8n's LangChain adapter", () => {
 		const turn = (await bound.invoke([new HumanMessage('go')])) as AIMessage;
 		expect(turn.response_metadata.reasoning_details).toEqual([detail]);
 		expect(turn.content).toEqual([{ type: 'reasoning', reasoning: 'thinking' }]);
-		expect(server.requests[0].body.reasoning).toEqual({ effort: 'high' });
+		// The loopback fake is not OpenRouter: Chat Completions' own field.
+		expect(server.requests[0].body.reasoning_effort).toBe('high');
 		await bound.invoke([
 			new HumanMessage('go'),
 			turn,
@@ -263,7 +264,12 @@ describe("Toolbridge Chat Model through n8n's LangChain adapter", () => {
 				headers: { 'X-Trace': 'header-secret-value' },
 				appName: 'n8n-nodes-toolbridge',
 			},
-			config: { model: 'test/model', temperature: 0.5, promptCaching: true },
+			config: {
+				model: 'test/model',
+				server: 'openai-compatible',
+				temperature: 0.5,
+				promptCaching: true,
+			},
 			secrets: [apiKey, 'header-secret-value'],
 		});
 		expect(toolbridgeNativeModelOf(model.bindTools!([tool('upper')]))).toEqual(native);

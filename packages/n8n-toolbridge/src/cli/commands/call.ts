@@ -1,22 +1,11 @@
-import {
-	defaultRunTimeLimits,
-	withToolTimeout,
-	createSessionRedactor,
-	loadWorkflowTools,
-	OutputBoundary,
-	readWorkflowInput,
-	StandaloneHost,
-	workflowNestedAgentRunner,
-	type AgentEvent,
-	type Usage,
-	type WorkflowSession,
-} from 'n8n-nodes-toolbridge';
+import { openWorkflowSession, type AgentEvent, type Usage } from 'n8n-nodes-toolbridge';
 import { EXIT, type CliCommand } from '../cli-command';
 import {
 	connectionFrom,
 	connectionOptions,
 	connectionOptionsHelp,
 	hostOptionsFrom,
+	skippedToolsText,
 	workflowOptions,
 	workflowOptionsHelp,
 } from '../host-options';
@@ -44,7 +33,8 @@ export const callCommand: CliCommand = {
 
 Executes one tool exactly as the agent would: the arguments are validated (with lenient
 coercion) against the tool's schema, put into the node's $fromAI parameters, and the real
-n8n node runs through n8n-core. Prints what the model would read (credentials redacted,
+n8n node runs through n8n-core; an n8n tool sub-node (Calculator, HTTP Request Tool …)
+answers through the tool its own code supplies. Prints what the model would read (credentials redacted,
 long text cut). <tool> is the tool name (see "toolbridge tools") or the node name. Exit
 code 1 when the call returns an error.
 
@@ -64,18 +54,13 @@ ${workflowOptionsHelp.replace('show stack traces', "show stack traces and a nest
 			);
 		const args = parseArgsJson(values.args as string | undefined);
 		const [file, toolName] = positionals;
-		const hostOptions = hostOptionsFrom(values, io.env);
-		const workflow = readWorkflowInput(file);
-		const host = await StandaloneHost.create(hostOptions);
-		const { model, ...connection } = connectionFrom(values, io.env);
 		let stepNumber = 0;
 		let usage: Usage | undefined;
-		const session: WorkflowSession = {
-			workflow,
-			host,
-			connection,
-			redactor: createSessionRedactor(workflow, host, connection),
-			model,
+		// What the model would read: the session's boundary (secrets redacted, text capped) and the
+		// loop's default tool time limit (120 s), so a hanging node does not hang the CLI.
+		const session = await openWorkflowSession(file, {
+			...hostOptionsFrom(values, io.env, io.stderr),
+			...connectionFrom(values, io.env),
 			debug: values.debug === true || undefined,
 			onEvent: (event: AgentEvent) => {
 				if (event.type === 'step-end') io.stderr(`${stepProgressLine(event.step, ++stepNumber)}\n`);
@@ -84,26 +69,18 @@ ${workflowOptionsHelp.replace('show stack traces', "show stack traces and a nest
 			onAgentEnd: (end) => {
 				if (end.path.length === 1) usage = end.usage;
 			},
-		};
-		const { tools } = await loadWorkflowTools(workflow, {
-			...hostOptions,
-			host,
-			runNestedAgent: workflowNestedAgentRunner(session),
 		});
-		const tool =
-			tools.find((candidate) => candidate.name === toolName) ??
-			tools.find((candidate) => candidate.sourceNodeName === toolName);
+		if (session.unavailable.length > 0) io.stderr(skippedToolsText(session.unavailable));
+		const tool = session.findTool(toolName);
 		if (!tool) {
+			await session.close();
 			throw new UsageError(
-				`No tool "${toolName}". Available tools: ${tools.map((candidate) => candidate.name).join(', ') || 'none'}.`,
+				`No tool "${toolName}". Available tools: ${session.tools.map((candidate) => candidate.name).join(', ') || 'none'}.`,
 			);
 		}
-		// What the model would read: through the boundary every agent run applies.
-		// The agent loop's default tool time limit (120 s) holds here too: a hanging node does not hang the CLI.
-		const limited = withToolTimeout(tool, defaultRunTimeLimits.toolTimeoutMs);
-		const observation = new OutputBoundary({ redactor: session.redactor }).observation(
-			await limited.invoke(args, { toolCallId: 'toolbridge-cli' }),
-		);
+		const observation = await tool
+			.invoke(args, { toolCallId: 'toolbridge-cli' })
+			.finally(() => session.close());
 		if (values.json) {
 			const printed = {
 				tool: tool.name,

@@ -1,4 +1,5 @@
 import type { CliCommand } from '../cli-command';
+import { buildCommand } from './build';
 import { callCommand } from './call';
 import { mcpCommand } from './mcp';
 import { runCommand } from './run';
@@ -12,4 +13,5 @@ export const commands: CliCommand[] = [
 	runCommand,
 	mcpCommand,
 	serveCommand,
+	buildCommand,
 ];

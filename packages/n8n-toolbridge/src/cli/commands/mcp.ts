@@ -1,70 +1,73 @@
 import {
-	createSessionRedactor,
-	loadWorkflowTools,
-	OutputBoundary,
+	openWorkflowSession,
 	readWorkflowInput,
+	selectAgent,
 	StandaloneHost,
-	workflowNestedAgentRunner,
-	type WorkflowSession,
+	type OpenedWorkflowSession,
 } from 'n8n-nodes-toolbridge';
 import { assertSafeBinding, parseListenAddress } from '../../http/listen-address';
+import { builderServerDescription, workflowServerDescription } from '../../mcp/mcp-description';
 import { mcpToolFromAgentTool, type McpTool } from '../../mcp/mcp-tool';
+import { toolAnnotations, annotationsFromNotes } from '../../mcp/tool-annotations';
 import { workflowAgentMcpTool } from '../../mcp/workflow-agent-tool';
-import { protectPrivateNetwork } from '../../network/protect-private-network';
+import { privateNetworkGuard } from '../../network/private-network-guard';
 import { EXIT, type CliCommand } from '../cli-command';
 import {
 	connectionFrom,
-	connectionOptions,
 	connectionOptionsHelp,
 	hostOptionsFrom,
-	workflowOptions,
+	skippedToolsText,
 	workflowOptionsHelp,
 } from '../host-options';
+import { mcpOptions } from '../option-specs';
 import {
 	maxConcurrencyFrom,
 	privateNetworkHelp,
-	serverOptions,
 	serverOptionsHelp,
 	exitSoonAfterShutdown,
 	tokenFrom,
 	untilShutdown,
 } from '../server-options';
 import { UsageError } from '../usage-error';
+import { builderOptionHelp, builderToolsFor } from './mcp-builder';
 
 /** `toolbridge mcp <workflow.json>`: the workflow's tools as an MCP server (stdio, or Streamable HTTP). */
 export const mcpCommand: CliCommand = {
 	name: 'mcp',
 	summary: "serve a workflow's tools over MCP (stdio, or Streamable HTTP with --http)",
 	help: `Usage: toolbridge mcp <workflow.json> [--http [HOST:]PORT] [--token T] [--expose-agent]
+       toolbridge mcp --builder [<workflow.json>] [--http [HOST:]PORT] [--model M] …
 
 An MCP server (Model Context Protocol) offering the tools of the workflow's agent — every
-node on its ai_tool input — to Claude Desktop, Cursor, VS Code or any MCP client. tools/list
-gives each tool's JSON Schema from its $fromAI markers; tools/call runs the real n8n node
-and returns what the model would read (text, plus structuredContent when it is JSON). Bad
-arguments and node failures are isError results. A cancelled call stops its node.
+node on its ai_tool input — to Claude Desktop, Cursor, VS Code or any MCP client, speaking
+MCP 2026-07-28 and the 2025 revisions on the same endpoint. tools/list gives each tool's
+JSON Schema (from its $fromAI markers, or what an n8n tool sub-node such as the Calculator
+supplies) and hints (read-only, destructive…) from the node's operation; tools/call runs the real n8n node and returns what the model would read (text,
+plus structuredContent when it is JSON). Bad arguments and node failures are isError
+results. A cancelled call stops its node. Tools behind an n8n human-review node
+(…HitlTool) ask the client's user to approve each call (elicitation), or are refused.
 
 By default the protocol runs over stdin/stdout (what desktop clients start); logs go to
-stderr. --http serves Streamable HTTP at http://HOST:PORT/mcp instead, on 127.0.0.1 unless
-HOST says otherwise (a non-loopback HOST needs --token).
+stderr. --http serves Streamable HTTP at http://HOST:PORT/mcp instead, stateless (any
+replica can answer any request), on 127.0.0.1 unless HOST says otherwise (a non-loopback
+HOST needs --token). GET /healthz answers 503 until the tools are loaded, then 200.
 
 Options:
   --http [HOST:]PORT   serve Streamable HTTP at /mcp (PORT 0: any free port)
 ${serverOptionsHelp}
   --expose-agent       also offer the agent itself as a tool (argument "prompt"): a call
                        runs the whole loop against its model (needs a model key)
+${builderOptionHelp}
 ${privateNetworkHelp}
 ${connectionOptionsHelp}
 ${workflowOptionsHelp.replace(/\n {2}--json[^\n]*/, '')}`,
-	options: {
-		...workflowOptions,
-		...connectionOptions,
-		...serverOptions,
-		http: { type: 'string' },
-		'expose-agent': { type: 'boolean' },
-	},
+	options: mcpOptions,
 	async run({ positionals, values, io }) {
-		if (positionals.length !== 1)
-			throw new UsageError('Expected exactly one workflow file: toolbridge mcp <workflow.json>');
+		const builder = values.builder === true;
+		if (positionals.length > 1 || (positionals.length === 0 && !builder))
+			throw new UsageError(
+				'Expected exactly one workflow file: toolbridge mcp <workflow.json> (or --builder)',
+			);
 		const token = tokenFrom(values, io.env);
 		const address =
 			values.http === undefined ? undefined : parseListenAddress(values.http as string);
@@ -73,53 +76,75 @@ ${workflowOptionsHelp.replace(/\n {2}--json[^\n]*/, '')}`,
 			throw new UsageError('--token only applies with --http (stdio has no network listener).');
 		// stdout is the protocol: a node that logs must not corrupt it.
 		if (!address) redirectConsoleToStderr();
-
-		const hostOptions = hostOptionsFrom(values, io.env);
-		const workflow = readWorkflowInput(positionals[0]);
-		const host = protectPrivateNetwork(await StandaloneHost.create(hostOptions), {
-			allowPrivateNetwork: values['allow-private-network'] === true,
-		});
-		const { model, ...connection } = connectionFrom(values, io.env);
-		const session: WorkflowSession = {
-			workflow,
-			host,
-			connection,
-			model,
-			redactor: createSessionRedactor(workflow, host, connection),
-		};
-		const loaded = await loadWorkflowTools(workflow, {
-			...hostOptions,
-			host,
-			runNestedAgent: workflowNestedAgentRunner(session),
-		});
-		// Clients read what the model would: credentials redacted, long text cut.
-		const boundary = new OutputBoundary({ redactor: session.redactor });
-		const tools: McpTool[] = loaded.tools.map((tool) => mcpToolFromAgentTool(tool, boundary));
-		if (values['expose-agent']) {
-			tools.push(
-				workflowAgentMcpTool(workflow, loaded.agentNode.name, {
-					...hostOptions,
-					...connection,
-					model,
-					host,
-					takenNames: new Set(tools.map((tool) => tool.name)),
-				}),
-			);
-		}
-		// The MCP SDK loads only for this command.
-		const { createMcpServer } = await import('../../mcp/create-mcp-server');
 		const log = (line: string) => io.stderr(`toolbridge mcp: ${line}\n`);
-		const options = {
+
+		// What the server says about itself needs only the workflow's name: the protocol opens
+		// at once, tools/list and tools/call wait while n8n's nodes load.
+		const workflow = positionals.length === 1 ? readWorkflowInput(positionals[0]) : undefined;
+		const agentName = values.agent as string | undefined;
+		if (workflow) selectAgent(workflow, agentName);
+		const description = workflow
+			? workflowServerDescription(workflow.name, agentName)
+			: builderServerDescription();
+		const { mcpServerFactory } = await import('../../mcp/create-mcp-server');
+		let loaded: (tools: McpTool[]) => void = () => undefined;
+		let failed: (error: unknown) => void = () => undefined;
+		const tools = new Promise<McpTool[]>((resolve, reject) => {
+			loaded = resolve;
+			failed = reject;
+		});
+		const factory = mcpServerFactory({
 			tools,
-			name: `toolbridge: ${workflow.name ?? loaded.agentNode.name}`,
-			instructions: `Tools of the n8n workflow "${workflow.name ?? ''}" (agent "${loaded.agentNode.name}"); each runs a real n8n node.`,
+			name: description.name,
+			instructions: description.instructions,
 			log,
+		});
+		// What the session's tool sub-nodes open (an MCP client, a database pool) closes at shutdown.
+		let session: OpenedWorkflowSession | undefined;
+		const load = async (): Promise<string> => {
+			try {
+				const hostOptions = hostOptionsFrom(values, io.env, io.stderr);
+				session = workflow
+					? await openWorkflowSession(workflow, {
+							...hostOptions,
+							...connectionFrom(values, io.env),
+							guard: privateNetworkGuard({
+								allowPrivateNetwork: values['allow-private-network'] === true,
+							}),
+						})
+					: undefined;
+				if (session && session.unavailable.length > 0)
+					io.stderr(skippedToolsText(session.unavailable));
+				const served = session ? workflowMcpTools(session, values['expose-agent'] === true) : [];
+				// --builder: the workflow builder's tools (src/builder), beside a workflow's or alone.
+				if (builder) {
+					const host = session?.host ?? (await StandaloneHost.create(hostOptions));
+					served.push(
+						...(await builderToolsFor(values, io.env, host, hostOptions.packageDirs, log)),
+					);
+				}
+				loaded(served);
+				const of = session
+					? `agent "${session.agentNode!.name}"${builder ? ' and the workflow builder' : ''}`
+					: 'the workflow builder';
+				return `${served.length} tool${served.length === 1 ? '' : 's'} of ${of} (${served.map((tool) => tool.name).join(', ')})`;
+			} catch (error) {
+				failed(error);
+				throw error;
+			}
 		};
-		const summary = `${tools.length} tool${tools.length === 1 ? '' : 's'} of agent "${loaded.agentNode.name}" (${tools.map((tool) => tool.name).join(', ')})`;
+
 		if (!address) {
-			log(`serving ${summary} over stdio`);
 			const { serveMcpStdio } = await import('../../mcp/serve-mcp-stdio');
-			await serveMcpStdio(createMcpServer(options));
+			const connection = serveMcpStdio({ factory, description, log });
+			try {
+				log(`serving ${await load()} over stdio`);
+			} catch (error) {
+				await connection.close();
+				throw error;
+			}
+			await connection.closed;
+			await session?.close();
 			exitSoonAfterShutdown(EXIT.ok);
 			return EXIT.ok;
 		}
@@ -129,16 +154,61 @@ ${workflowOptionsHelp.replace(/\n {2}--json[^\n]*/, '')}`,
 			token,
 			allowedOrigins: values['allow-origin'] as string[] | undefined,
 			maxConcurrency: maxConcurrencyFrom(values, 8),
-			createServer: () => createMcpServer(options),
+			factory,
+			ready: tools,
+			log,
 		});
-		log(`serving ${summary} at ${server.url}/mcp${token ? ' (bearer token required)' : ''}`);
+		log(`listening at ${server.url}/mcp${token ? ' (bearer token required)' : ''}; loading tools`);
+		let summary: string;
+		try {
+			summary = await load();
+		} catch (error) {
+			await server.close();
+			throw error;
+		}
+		log(`serving ${summary} at ${server.url}/mcp`);
 		const signal = await untilShutdown();
 		log(`${signal}: stopping`);
 		await server.close();
+		await session?.close();
 		exitSoonAfterShutdown(EXIT.ok);
 		return EXIT.ok;
 	},
 };
+
+/**
+ * The session's tools as MCP tools — titled with their node's name, annotated from the
+ * node's operation (and its Notes) — and, with `exposeAgent`, the agent itself.
+ */
+function workflowMcpTools(session: OpenedWorkflowSession, exposeAgent: boolean): McpTool[] {
+	const tools = session.tools.map((tool) => {
+		const node = session.workflow.nodes.find((candidate) => candidate.name === tool.sourceNodeName);
+		if (!node) return mcpToolFromAgentTool(tool);
+		const annotations = tool.nestedAgent
+			? { openWorldHint: true, ...annotationsFromNotes(node.notes) }
+			: toolAnnotations(node, describeQuietly(session, node));
+		return mcpToolFromAgentTool(tool, { title: node.name, annotations });
+	});
+	if (exposeAgent) {
+		const agentName = session.agentNode!.name;
+		const agent = workflowAgentMcpTool(session, agentName, {
+			takenNames: new Set(tools.map((tool) => tool.name)),
+		});
+		tools.push({ ...agent, title: agentName, annotations: { openWorldHint: true } });
+	}
+	return tools;
+}
+
+function describeQuietly(
+	session: OpenedWorkflowSession,
+	node: OpenedWorkflowSession['workflow']['nodes'][number],
+) {
+	try {
+		return session.host.describe(node);
+	} catch {
+		return undefined;
+	}
+}
 
 function redirectConsoleToStderr(): void {
 	const toStderr = (...args: unknown[]) => console.error(...args);

@@ -11,10 +11,12 @@ import {
 	connectionOptions,
 	connectionOptionsHelp,
 	hostOptionsFrom,
+	skippedToolsText,
 	workflowOptions,
 	workflowOptionsHelp,
 } from '../host-options';
 import { stepProgressLine } from '../step-progress-line';
+import { terminalReviewer } from '../terminal-reviewer';
 import { UsageError } from '../usage-error';
 
 /** `toolbridge run <workflow.json> --prompt TEXT`: the workflow's agent, with its real tools, against a live model. */
@@ -38,14 +40,24 @@ Agent Orchestrator modes:
              agent: when called it runs its own loop with its own tools and credential;
              its usage is part of the parent's (call one directly with "toolbridge call")
 
+Tools behind an n8n human-review node (…HitlTool, e.g. Slack's "send and wait for
+approval") ask on the terminal before each call; with stdin not a terminal they are
+refused unless --approve-all is given.
+
 Options:
   --prompt TEXT        the user's message
+  --approve-all        run tools behind a review node without asking (scripts)
 ${connectionOptionsHelp}
 ${workflowOptionsHelp.replace('--json               machine-readable output', '--json               print { output, steps, usage, iterations }\n                       (validator: { tool, arguments, result, attempts })').replace('show stack traces', 'show stack traces and the [DEBUG] log (secrets redacted)')}
 
 Exit codes: 0 answered, 1 the run failed (HTTP error, limit reached, validator attempts
 used up), 2 usage or settings (no API key, no model, $fromAI problems).`,
-	options: { ...workflowOptions, ...connectionOptions, prompt: { type: 'string' } },
+	options: {
+		...workflowOptions,
+		...connectionOptions,
+		prompt: { type: 'string' },
+		'approve-all': { type: 'boolean' },
+	},
 	async run({ positionals, values, io }) {
 		if (positionals.length !== 1)
 			throw new UsageError(
@@ -61,10 +73,16 @@ used up), 2 usage or settings (no API key, no model, $fromAI problems).`,
 		let run: WorkflowAgentRun;
 		try {
 			run = await runWorkflowAgent(positionals[0], {
-				...hostOptionsFrom(values, io.env),
+				...hostOptionsFrom(values, io.env, io.stderr),
 				...connectionFrom(values, io.env),
 				prompt,
 				onEvent,
+				onToolsUnavailable: ({ tools }) => io.stderr(skippedToolsText(tools)),
+				review: terminalReviewer({
+					input: process.stdin,
+					write: io.stderr,
+					approveAll: values['approve-all'] === true,
+				}),
 				debug: debug || undefined,
 				onAgentEnd: debug
 					? ({ path, usage }) =>

@@ -1,0 +1,89 @@
+import type { ServerResponse } from 'node:http';
+import {
+	runSessionAgent,
+	type AgentEventListener,
+	type ChatMessage,
+	type Usage,
+	type WorkflowAgentRun,
+	type WorkflowSession,
+} from 'n8n-nodes-toolbridge';
+
+/** What both endpoints hand the agent. */
+export interface AgentRequest {
+	/** The agent (the request's model). */
+	agent: string;
+	prompt: string;
+	history: ChatMessage[];
+}
+
+/** A finished run's answer as both endpoints send it. */
+export interface AgentAnswer {
+	/** The answer's text (a validator run's result as JSON). */
+	content: string;
+	usage: Usage;
+	/** `stop`, or `length` when the model was cut off. */
+	finishReason: 'stop' | 'length';
+}
+
+/** What a run of one request needs from its server. */
+export interface AgentRequestContext {
+	session: WorkflowSession;
+	log: (line: string) => void;
+}
+
+/**
+ * Runs the agent for one request of either endpoint, with the server's one disconnect rule: a
+ * client that hangs up before the answer aborts its run (the loop starts no tool after that).
+ * Logs one line (`label` → ok with tokens, failed, or aborted) with the time taken.
+ *
+ * @throws what `runSessionAgent` throws (redacted), after logging it.
+ */
+export async function runAgentRequest(
+	context: AgentRequestContext,
+	label: string,
+	request: AgentRequest,
+	response: ServerResponse,
+	onEvent: AgentEventListener,
+): Promise<AgentAnswer> {
+	const controller = new AbortController();
+	const onClose = () => {
+		if (!response.writableFinished) controller.abort(new Error('The client disconnected.'));
+	};
+	response.once('close', onClose);
+	const started = Date.now();
+	try {
+		const answer = answerOf(
+			await runSessionAgent(
+				{ ...context.session, signal: controller.signal, onEvent },
+				{ agent: request.agent, prompt: request.prompt, history: request.history },
+			),
+		);
+		context.log(
+			`${label} ${request.agent} → ok, ${answer.usage.totalTokens} tokens [${Date.now() - started} ms]`,
+		);
+		return answer;
+	} catch (error) {
+		context.log(
+			`${label} ${request.agent} → ${controller.signal.aborted ? 'aborted (client gone)' : `failed: ${(error as Error).message}`} [${Date.now() - started} ms]`,
+		);
+		throw error;
+	} finally {
+		response.off('close', onClose);
+	}
+}
+
+function answerOf(run: WorkflowAgentRun): AgentAnswer {
+	if (run.mode === 'validator') {
+		const { tool, arguments: toolArguments, result, attempts, usage } = run.validator;
+		return {
+			content: JSON.stringify({ tool, arguments: toolArguments, result, attempts }),
+			usage,
+			finishReason: 'stop',
+		};
+	}
+	return {
+		content: run.result.output,
+		usage: run.result.usage,
+		finishReason: run.result.finishReason === 'length' ? 'length' : 'stop',
+	};
+}

@@ -1,0 +1,125 @@
+/**
+ * The hand-built answers of the light stdio path equal the SDK's own (run both on the same
+ * opening), and the protocol revisions it names are the SDK's: a guard for SDK upgrades.
+ */
+import { PassThrough } from 'node:stream';
+import { SUPPORTED_PROTOCOL_VERSIONS, deserializeMessage } from '@modelcontextprotocol/server';
+import { serveStdio } from '@modelcontextprotocol/server/stdio';
+import { describe, expect, it } from 'vitest';
+import { mcpServerFactory } from '../../src/mcp/create-mcp-server';
+import { LEGACY_PROTOCOL_VERSIONS, workflowServerDescription } from '../../src/mcp/mcp-description';
+import { openingAnswer } from '../../src/mcp/opening-answer';
+import { startStdioEarlyReader } from '../../src/mcp/stdio-early-reader';
+
+const description = workflowServerDescription('Opening test', 'Agent');
+const envelope = {
+	'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+	'io.modelcontextprotocol/clientInfo': { name: 'c', version: '1' },
+	'io.modelcontextprotocol/clientCapabilities': {},
+};
+const openings = {
+	'server/discover (2026-07-28)': {
+		jsonrpc: '2.0',
+		id: 'probe-1',
+		method: 'server/discover',
+		params: { _meta: envelope },
+	},
+	'initialize 2025-06-18': {
+		jsonrpc: '2.0',
+		id: 1,
+		method: 'initialize',
+		params: {
+			protocolVersion: '2025-06-18',
+			capabilities: {},
+			clientInfo: { name: 'c', version: '1' },
+		},
+	},
+	'initialize of an unknown revision': {
+		jsonrpc: '2.0',
+		id: 2,
+		method: 'initialize',
+		params: {
+			protocolVersion: '2099-01-01',
+			capabilities: {},
+			clientInfo: { name: 'c', version: '1' },
+		},
+	},
+};
+
+/** What the SDK itself answers to `message` as the first message of a stdio connection. */
+async function sdkAnswer(message: object): Promise<unknown> {
+	const sent: unknown[] = [];
+	const transport = {
+		onmessage: undefined as ((message: unknown) => void) | undefined,
+		onclose: undefined as (() => void) | undefined,
+		async start() {
+			queueMicrotask(() => transport.onmessage?.(message));
+		},
+		async send(answer: unknown) {
+			sent.push(answer);
+		},
+		async close() {
+			transport.onclose?.();
+		},
+	};
+	const factory = mcpServerFactory({
+		tools: [],
+		name: description.name,
+		instructions: description.instructions,
+	});
+	const handle = serveStdio(factory, { transport: transport as never });
+	await expect.poll(() => sent.length).toBe(1);
+	await handle.close();
+	return sent[0];
+}
+
+describe('the light stdio opening', () => {
+	it('names the SDK’s 2025 revisions', () => {
+		expect(LEGACY_PROTOCOL_VERSIONS).toEqual(SUPPORTED_PROTOCOL_VERSIONS);
+	});
+
+	it.each(Object.entries(openings))('answers %s exactly as the SDK does', async (_, message) => {
+		const byHand = openingAnswer(message, description);
+		expect(byHand).toBeDefined();
+		expect(byHand).toEqual(await sdkAnswer(message));
+	});
+
+	it('leaves anything else to the SDK (a claim-less server/discover, a tools/list, not JSON-RPC)', () => {
+		expect(
+			openingAnswer({ jsonrpc: '2.0', id: 1, method: 'server/discover' }, description),
+		).toBeUndefined();
+		expect(
+			openingAnswer({ jsonrpc: '2.0', id: 1, method: 'tools/list' }, description),
+		).toBeUndefined();
+		expect(openingAnswer('hello', description)).toBeUndefined();
+	});
+
+	it('the early reader answers at once, keeps every line, and the SDK answers the rest without answering the opening twice', async () => {
+		const stdin = new PassThrough();
+		const stdout = new PassThrough();
+		const written: string[] = [];
+		stdout.on('data', (chunk: Buffer) =>
+			written.push(...chunk.toString('utf8').split('\n').filter(Boolean)),
+		);
+		const reader = startStdioEarlyReader(description, { stdin, stdout });
+		stdin.write(`${JSON.stringify(openings['initialize 2025-06-18'])}\n`);
+		stdin.write(
+			`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n{"jsonrpc":"2.0","id":7,"method":"ping"}\n`,
+		);
+		await reader.firstLine(1000);
+		expect(written.map((line) => JSON.parse(line).id)).toEqual([1]);
+		const factory = mcpServerFactory({
+			tools: [],
+			name: description.name,
+			instructions: description.instructions,
+		});
+		const handle = serveStdio(factory, {
+			transport: reader.transport(deserializeMessage) as never,
+		});
+		await expect.poll(() => written.length).toBe(2);
+		expect(JSON.parse(written[1])).toEqual({ jsonrpc: '2.0', id: 7, result: {} });
+		stdin.end();
+		await reader.closed;
+		await handle.close();
+	});
+});
