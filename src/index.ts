@@ -187,6 +187,7 @@ export type {
 	OpenedWorkflowSession,
 } from './hosts/standalone/session/open-workflow-session';
 export { StandaloneHost } from './hosts/standalone/standalone-host';
+export { toolVariantDescription } from './hosts/standalone/derive-tool-node-type';
 export type { StandaloneHostOptions, NodeRunGuard } from './hosts/standalone/standalone-host';
 export type { WorkflowsSource } from './hosts/standalone/sub-workflows/workflow-library';
 export type { CredentialRecords } from './hosts/standalone/credential-store';

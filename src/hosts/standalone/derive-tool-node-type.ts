@@ -9,7 +9,16 @@ import type { INodeProperties, INodeType, INodeTypeDescription } from 'n8n-workf
  * are inherited unchanged; the original type object is not modified.
  */
 export function deriveToolNodeType(nodeType: INodeType): INodeType {
-	const original = nodeType.description;
+	return Object.create(nodeType, {
+		description: { value: toolVariantDescription(nodeType.description), enumerable: true },
+	}) as INodeType;
+}
+
+/**
+ * The description of a node's `…Tool` variant (see {@link deriveToolNodeType}); also what the
+ * workflow builder's catalog lists for every `usableAsTool` node. The original is not changed.
+ */
+export function toolVariantDescription(original: INodeTypeDescription): INodeTypeDescription {
 	const replacements =
 		typeof original.usableAsTool === 'object' ? original.usableAsTool.replacements : undefined;
 	const description: INodeTypeDescription = {
@@ -60,7 +69,5 @@ export function deriveToolNodeType(nodeType: INodeType): INodeType {
 			toolDescription.displayOptions = { show: { descriptionType: ['manual'] } };
 		}
 	}
-	return Object.create(nodeType, {
-		description: { value: description, enumerable: true },
-	}) as INodeType;
+	return description;
 }

@@ -2,7 +2,7 @@ import type { StandaloneHost, ToolObservation } from 'n8n-nodes-toolbridge';
 import type { McpTool } from '../mcp/mcp-tool';
 import { buildWorkflow } from './agent/build-workflow';
 import type { BuilderModelOptions } from './agent/builder-connection';
-import { usageText } from './agent/build-progress';
+import { buildResultJson } from './agent/build-progress';
 import type { NodeCatalog } from './catalog/node-catalog';
 import {
 	discoveryTools,
@@ -111,24 +111,7 @@ export function builderMcpTools(options: BuilderMcpToolsOptions): McpTool[] {
 								progress(`search_nodes: ${event.queries.join(', ')}`);
 						},
 					});
-					const report = {
-						valid: result.valid,
-						workflow: result.workflow,
-						code: result.code,
-						issues: result.issues,
-						credentialsNeeded: result.credentialsNeeded,
-						agents: result.agents,
-						stats: {
-							stopReason: result.stopReason,
-							model: result.model,
-							rounds: result.rounds,
-							modelCalls: result.modelCalls,
-							toolCalls: result.toolCalls,
-							usage: result.usage,
-							usageText: usageText(result.usage),
-							durationMs: result.durationMs,
-						},
-					};
+					const report = buildResultJson(result);
 					return { ...jsonObservation(report), isError: !result.valid };
 				} catch (error) {
 					return errorObservation((error as Error).message);

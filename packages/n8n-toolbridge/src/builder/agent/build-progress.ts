@@ -66,3 +66,26 @@ function shorten(text: string): string {
 	const flat = text.replace(/\s+/g, ' ');
 	return flat.length > maxShown ? `${flat.slice(0, maxShown)}…` : flat;
 }
+
+/** A build's result and its stats as one JSON object: `toolbridge build --json`, MCP's `build_workflow`. */
+export function buildResultJson(result: BuildResult): Record<string, unknown> {
+	const { valid, workflow, code, issues, credentialsNeeded, agents } = result;
+	return {
+		valid,
+		workflow,
+		code,
+		issues,
+		credentialsNeeded,
+		agents,
+		stats: {
+			stopReason: result.stopReason,
+			model: result.model,
+			rounds: result.rounds,
+			modelCalls: result.modelCalls,
+			toolCalls: result.toolCalls,
+			usage: result.usage,
+			usageText: usageText(result.usage),
+			durationMs: result.durationMs,
+		},
+	};
+}

@@ -7,7 +7,7 @@ import {
 	type INodeTypes,
 	type IVersionedNodeType,
 } from 'n8n-workflow';
-import type { StandaloneHost } from 'n8n-nodes-toolbridge';
+import { toolVariantDescription, type StandaloneHost } from 'n8n-nodes-toolbridge';
 import {
 	findLangChainPackage,
 	LANGCHAIN_PACKAGE,
@@ -15,7 +15,6 @@ import {
 	type LangChainPackage,
 } from './langchain-package';
 import { NodeDescriptionsError } from './node-descriptions-error';
-import { toolVariantDescription } from './tool-variant-description';
 
 const NODES_BASE = 'n8n-nodes-base';
 

@@ -1,7 +1,11 @@
 import { writeFileSync } from 'node:fs';
 import { AgentConfigurationError } from 'n8n-nodes-toolbridge';
 import { buildWorkflow, type BuildResult } from '../../builder/agent/build-workflow';
-import { buildProgressLines, buildSummaryLine } from '../../builder/agent/build-progress';
+import {
+	buildProgressLines,
+	buildResultJson,
+	buildSummaryLine,
+} from '../../builder/agent/build-progress';
 import { issueLine } from '../../builder/agent/correction-message';
 import { EXIT, type CliCommand } from '../cli-command';
 import { connectionFrom, connectionOptions, hostOptionsFrom } from '../host-options';
@@ -80,7 +84,7 @@ or a model call failed, 2 usage (no request, no key or model, a bad --from file)
 				`credential to set in n8n: ${credential.type} "${credential.name}" (node "${credential.node}")`,
 			);
 		if (values.json) {
-			io.stdout(`${JSON.stringify(resultJson(result), null, 2)}\n`);
+			io.stdout(`${JSON.stringify(buildResultJson(result), null, 2)}\n`);
 			return result.valid ? EXIT.ok : EXIT.runtimeError;
 		}
 		if (!result.valid || !result.workflow) {
@@ -98,28 +102,6 @@ or a model call failed, 2 usage (no request, no key or model, a bad --from file)
 		return EXIT.ok;
 	},
 };
-
-/** The `--json` output: the result and its stats. */
-export function resultJson(result: BuildResult): Record<string, unknown> {
-	const { valid, workflow, code, issues, credentialsNeeded, agents } = result;
-	return {
-		valid,
-		workflow,
-		code,
-		issues,
-		credentialsNeeded,
-		agents,
-		stats: {
-			stopReason: result.stopReason,
-			model: result.model,
-			rounds: result.rounds,
-			modelCalls: result.modelCalls,
-			toolCalls: result.toolCalls,
-			usage: result.usage,
-			durationMs: result.durationMs,
-		},
-	};
-}
 
 function positiveInteger(value: unknown): number | undefined {
 	if (value === undefined) return undefined;
