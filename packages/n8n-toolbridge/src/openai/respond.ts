@@ -59,11 +59,15 @@ export async function respond(
 	}
 	const completed = output.complete(answer.content, answer.usage);
 	if (call.store)
-		context.store.set(identity.id, [
-			...history,
-			{ role: 'user', content: call.prompt },
-			{ role: 'assistant', content: answer.content },
-		]);
+		context.store.set(
+			identity.id,
+			[
+				...history,
+				{ role: 'user', content: call.prompt },
+				{ role: 'assistant', content: answer.content },
+			],
+			completed,
+		);
 	if (!stream) return sendJson(response, 200, completed);
 	stream.end();
 }

@@ -10,12 +10,15 @@ export interface ResponseStoreLimits {
 
 interface StoredConversation {
 	messages: ChatMessage[];
+	/** The `response` object as the client received it (`GET /v1/responses/{id}`). */
+	response?: object;
 	bytes: number;
 }
 
 /**
- * What `previous_response_id` continues: each stored response's whole conversation (the
- * messages before it, its input, its answer), in this process's memory only. Bounded by count
+ * What `previous_response_id` continues and `GET /v1/responses/{id}` returns: each stored
+ * response's whole conversation (the messages before it, its input, its answer) and the
+ * `response` object sent, in this process's memory only. Bounded by count
  * and by bytes, least recently used first out; a conversation larger than the whole budget is
  * not kept. Not shared between processes: behind several replicas a follow-up that reaches
  * another one gets `previous_response_not_found`.
@@ -41,12 +44,22 @@ export class ResponseStore {
 		return entry.messages;
 	}
 
-	/** Keeps response `id`'s conversation, evicting the least recently used ones past the limits. */
-	set(id: string, messages: ChatMessage[]): void {
+	/** The `response` object stored under `id`, or undefined when unknown or evicted. */
+	response(id: string): object | undefined {
+		return this.entries.get(id)?.response;
+	}
+
+	/**
+	 * Keeps response `id`'s conversation (and the `response` object sent), evicting the least
+	 * recently used ones past the limits; both count against the byte budget.
+	 */
+	set(id: string, messages: ChatMessage[], response?: object): void {
 		this.delete(id);
-		const bytes = Buffer.byteLength(JSON.stringify(messages));
+		const bytes =
+			Buffer.byteLength(JSON.stringify(messages)) +
+			(response ? Buffer.byteLength(JSON.stringify(response)) : 0);
 		if (bytes > this.maxBytes || this.maxEntries < 1) return;
-		this.entries.set(id, { messages, bytes });
+		this.entries.set(id, { messages, response, bytes });
 		this.bytes += bytes;
 		for (const [oldest, entry] of this.entries) {
 			if (this.entries.size <= this.maxEntries && this.bytes <= this.maxBytes) break;
@@ -55,12 +68,13 @@ export class ResponseStore {
 		}
 	}
 
-	/** Forgets response `id`. */
-	delete(id: string): void {
+	/** Forgets response `id`; false when it was not kept. */
+	delete(id: string): boolean {
 		const entry = this.entries.get(id);
-		if (!entry) return;
+		if (!entry) return false;
 		this.entries.delete(id);
 		this.bytes -= entry.bytes;
+		return true;
 	}
 
 	/** How many responses and bytes are kept. */

@@ -61,7 +61,8 @@ const ENDPOINTS: Record<string, Endpoint> = {
 
 /**
  * An OpenAI-compatible server for a workflow's agents: `GET /v1/models` (one model per
- * agent), `POST /v1/chat/completions` and `POST /v1/responses` — the agent loop and its tools
+ * agent), `POST /v1/chat/completions` and `POST /v1/responses` (plus `GET`/`DELETE
+ * /v1/responses/{id}` for stored responses) — the agent loop and its tools
  * (the real n8n nodes) run here on the request's messages, answered as a `chat.completion` /
  * `response` object or streamed — and `GET /healthz`. Both endpoints share the rules: the
  * bearer token and Origin check, the body read whole (size and time bounded) before a
@@ -120,11 +121,31 @@ export async function serveOpenAI(options: OpenAIServerOptions): Promise<Running
 			}
 			return;
 		}
+		const stored = /^\/v1\/responses\/([^/]+)$/.exec(path);
+		if (stored) return storedResponse(request.method, decodeURIComponent(stored[1]), response);
 		throw new HttpError(
 			404,
-			`Unknown endpoint ${request.method} ${path}: this server has GET /v1/models, POST /v1/chat/completions, POST /v1/responses and GET /healthz.`,
+			`Unknown endpoint ${request.method} ${path}: this server has GET /v1/models, POST /v1/chat/completions, POST /v1/responses, GET and DELETE /v1/responses/{id} and GET /healthz.`,
 			'unknown_url',
 		);
+	}
+
+	/** `GET /v1/responses/{id}`: the stored `response`; `DELETE`: forget it. */
+	function storedResponse(method: string | undefined, id: string, response: ServerResponse): void {
+		if (method !== 'GET' && method !== 'DELETE')
+			throw new HttpError(405, 'Use GET or DELETE for /v1/responses/{id}.', 'method_not_allowed', {
+				Allow: 'GET, DELETE',
+			});
+		const found = context.store.response(id);
+		if (!found)
+			throw new HttpError(
+				404,
+				`Response with id '${id}' not found (responses are kept in this server's memory, a bounded number, and not with store: false).`,
+				'not_found',
+			);
+		if (method === 'GET') return sendJson(response, 200, found);
+		context.store.delete(id);
+		sendJson(response, 200, { id, object: 'response', deleted: true });
 	}
 
 	function unknownModel(model: string): HttpError {

@@ -41,4 +41,14 @@ describe('ResponseStore', () => {
 		store.delete('a');
 		expect(store.size).toEqual({ entries: 0, bytes: 0 });
 	});
+
+	it('keeps the response object beside the conversation, counted in the bytes', () => {
+		const store = new ResponseStore();
+		const response = { id: 'a', object: 'response', output_text: 'hi' };
+		store.set('a', conversation('q'), response);
+		expect(store.response('a')).toEqual(response);
+		expect(store.size.bytes).toBe(bytesOf('q') + JSON.stringify(response).length);
+		expect(store.delete('a')).toBe(true);
+		expect([store.response('a'), store.delete('a')]).toEqual([undefined, false]);
+	});
 });

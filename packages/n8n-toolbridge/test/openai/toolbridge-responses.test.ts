@@ -129,6 +129,41 @@ describe('toolbridge serve: POST /v1/responses (openai client)', () => {
 		}
 	});
 
+	it('retrieve returns a stored response as created; delete forgets it; store: false is never kept', async () => {
+		const created = await client.responses.create({ model: agentModel, input: 'Hash "kept"' });
+		expect(await client.responses.retrieve(created.id)).toEqual(created);
+		const streamed = await client.responses
+			.stream({ model: agentModel, input: 'Hash "streamed"' })
+			.finalResponse();
+		expect(await client.responses.retrieve(streamed.id)).toMatchObject({
+			id: streamed.id,
+			status: 'completed',
+			output_text: hashAnswer('streamed'),
+		});
+		const unstored = await client.responses.create({
+			model: agentModel,
+			input: 'Hash "gone"',
+			store: false,
+		});
+		await client.responses.delete(created.id);
+		for (const id of [created.id, unstored.id, 'resp_unknown']) {
+			const error = await client.responses.retrieve(id).catch((caught: unknown) => caught);
+			expect(error).toBeInstanceOf(OpenAI.NotFoundError);
+		}
+		await expect(client.responses.delete(created.id)).rejects.toBeInstanceOf(OpenAI.NotFoundError);
+		await expect(
+			client.responses.create({
+				model: agentModel,
+				previous_response_id: created.id,
+				input: 'again',
+			}),
+		).rejects.toMatchObject({ status: 400, code: 'previous_response_not_found' });
+		const anonymous = new OpenAI({ baseURL: serve.baseURL, apiKey: 'wrong', maxRetries: 0 });
+		await expect(anonymous.responses.retrieve(streamed.id)).rejects.toBeInstanceOf(
+			OpenAI.AuthenticationError,
+		);
+	});
+
 	it('stream: the full event sequence, a preamble as commentary, the answer as final_answer', async () => {
 		const stream = client.responses.stream({ model: agentModel, input: 'Hash "preamble"' });
 		const events: ResponseStreamEvent[] = [];
