@@ -1,5 +1,5 @@
 /**
- * Human review in `toolbridge run` and in the library: "Sign release" (a real Crypto tool)
+ * Human review in `toolbridge run`, `toolbridge call` and in the library: "Sign release" (a real Crypto tool)
  * behind n8n-nodes-base's Slack review node. A terminal asks; a script without a terminal is
  * refused unless --approve-all; the library's `review` callback decides.
  */
@@ -66,6 +66,24 @@ describe('toolbridge run with a reviewed tool', () => {
 
 	it('--approve-all: runs', async () => {
 		const result = await run(['--approve-all']);
+		expect(result.status).toBe(0);
+		expect(result.stdout).toContain(signature);
+	}, 120_000);
+});
+
+describe('toolbridge call of a reviewed tool', () => {
+	const call = (extra: string[] = []) =>
+		runToolbridge(['call', workflow, 'Sign_release', '--args', '{"text":"v2.0.0"}', ...extra]);
+
+	it('stdin not a terminal, no flag: refused (exit 1), the node does not run', async () => {
+		const result = await call();
+		expect(result.status).toBe(1);
+		expect(result.stderr).toContain("Not run: 'Sign_release' needs a person's approval");
+		expect(result.stdout).not.toContain(signature);
+	}, 120_000);
+
+	it('--approve-all: runs', async () => {
+		const result = await call(['--approve-all']);
 		expect(result.status).toBe(0);
 		expect(result.stdout).toContain(signature);
 	}, 120_000);

@@ -10,6 +10,7 @@ import {
 	workflowOptionsHelp,
 } from '../host-options';
 import { stepProgressLine } from '../step-progress-line';
+import { terminalReviewer } from '../terminal-reviewer';
 import { UsageError } from '../usage-error';
 
 function parseArgsJson(text: string | undefined): Record<string, unknown> {
@@ -42,11 +43,20 @@ A nested Agent Orchestrator is called the same way (--args '{"task":"…"}'): it
 own agent loop with its own tools against a model, so the model options apply (a line per
 tool step on stderr; --json adds its usage).
 
+A tool behind an n8n human-review node (…HitlTool) asks on the terminal before it runs;
+with stdin not a terminal it is refused unless --approve-all is given.
+
 Options:
   --args JSON          the tool arguments, a JSON object (default {})
+  --approve-all        run a tool behind a review node without asking (scripts)
 ${connectionOptionsHelp}
 ${workflowOptionsHelp.replace('show stack traces', "show stack traces and a nested agent's [DEBUG] log")}`,
-	options: { ...workflowOptions, ...connectionOptions, args: { type: 'string' } },
+	options: {
+		...workflowOptions,
+		...connectionOptions,
+		args: { type: 'string' },
+		'approve-all': { type: 'boolean' },
+	},
 	async run({ positionals, values, io }) {
 		if (positionals.length !== 2)
 			throw new UsageError(
@@ -62,6 +72,11 @@ ${workflowOptionsHelp.replace('show stack traces', "show stack traces and a nest
 			...hostOptionsFrom(values, io.env, io.stderr),
 			...connectionFrom(values, io.env),
 			debug: values.debug === true || undefined,
+			review: terminalReviewer({
+				input: process.stdin,
+				write: io.stderr,
+				approveAll: values['approve-all'] === true,
+			}),
 			onEvent: (event: AgentEvent) => {
 				if (event.type === 'step-end') io.stderr(`${stepProgressLine(event.step, ++stepNumber)}\n`);
 				else if (event.type === 'debug') io.stderr(`${event.line}\n`);
