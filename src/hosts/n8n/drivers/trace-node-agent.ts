@@ -13,7 +13,12 @@ import type { AgentNodeSettings } from '../settings/read-agent-node-settings';
 export function traceNodeAgent(
 	context: IExecuteFunctions,
 	settings: AgentNodeSettings,
-	options: { prompt: unknown; redactor: Redactor },
+	options: {
+		prompt: unknown;
+		redactor: Redactor;
+		/** More attributes of the `invoke_agent` span (the engine driver's entry number). */
+		attributes?: Record<string, string | number | boolean | undefined>;
+	},
 ): AgentTrace {
 	const node = context.getNode();
 	return startAgentTrace({
@@ -29,6 +34,7 @@ export function traceNodeAgent(
 			'n8n.execution.id': context.getExecutionId?.(),
 			'n8n.node.name': node.name,
 			'n8n.node.type': node.type,
+			...options.attributes,
 		},
 	});
 }

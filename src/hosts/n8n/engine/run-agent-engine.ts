@@ -23,6 +23,7 @@ import { toolRouteOf } from './tool-route';
 import { agentOutputJson } from '../output/agent-output-json';
 import { NodeEventSink } from '../drivers/node-event-sink';
 import { UntraceableToolsError } from './untraceable-tools-error';
+import { traceNodeAgent } from '../drivers/trace-node-agent';
 import { loadConnectedTools } from '../langchain/load-connected-tools';
 import {
 	modelCallerOf,
@@ -95,7 +96,7 @@ export async function runAgentEngine(
 			if (!existing) items.push(item);
 			else if (previous && response) run.resume(item, response, reEntries);
 			await restorePromptFiles(context, item);
-			const itemActions = await run.advance(item, takenIds);
+			const itemActions = await run.advance(item, takenIds, reEntries);
 			if (itemActions.length > 0) return itemActions;
 			options.onFinished?.(itemIndex, item.state);
 		} catch (error) {
@@ -241,7 +242,7 @@ class ItemRun {
 	 * (sets `item.output`, returns none).
 	 * @throws AgentStoppedError or the model error when the run fails.
 	 */
-	async advance(item: EngineItem, takenIds: Set<string>): Promise<EngineAction[]> {
+	async advance(item: EngineItem, takenIds: Set<string>, entry: number): Promise<EngineAction[]> {
 		// The whole-run limit (default 600 s) counts from the item's first entry, across re-entries.
 		const { runTimeoutMs } = resolveRunTimeLimits({ runTimeoutMs: this.settings.runTimeoutMs });
 		const limit = runTimeLimitSignal(
@@ -249,23 +250,42 @@ class ItemRun {
 			runTimeoutMs,
 			item.startedAt,
 		);
+		// One `invoke_agent` span per entry of the node (n8n re-enters it after each round of tool
+		// nodes, which n8n's own node spans show); the last one carries the run's usage.
+		const trace = traceNodeAgent(this.context, this.settings, {
+			prompt: entry === 0 ? this.settings.prompt : undefined,
+			redactor: this.boundary.redactor,
+			attributes: { 'toolbridge.engine.entry': entry },
+		});
 		try {
-			return await this.step(item, takenIds, limit.signal);
+			const actions = await trace.run(() =>
+				this.step(item, takenIds, limit.signal, trace.callModel(this.modelCaller())),
+			);
+			trace.end(actions.length > 0 ? {} : { usage: item.state.usage });
+			return actions;
+		} catch (error) {
+			trace.fail(error);
+			throw error;
 		} finally {
 			limit.dispose();
 		}
+	}
+
+	private modelCaller(): CallModel {
+		return this.callModel ?? modelCallerOf(this.settings);
 	}
 
 	private async step(
 		item: EngineItem,
 		takenIds: Set<string>,
 		signal: AbortSignal | undefined,
+		callModel: CallModel,
 	): Promise<EngineAction[]> {
 		let action = nextAction(item.state);
 		for (;;) {
 			if (action.type === 'call-model') {
 				({ state: item.state, action } = await advanceAgent(item.state, {
-					callModel: this.callModel ?? modelCallerOf(this.settings),
+					callModel,
 					signal,
 					emit: this.sink.onEvent,
 					debug: (line) => this.debug(line),
