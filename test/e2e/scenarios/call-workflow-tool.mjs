@@ -9,6 +9,7 @@
  */
 import { assertToolSchema, matchStreaming, toolMessages } from '../lib/fake-model.mjs';
 import {
+	agentOrchestratorNode,
 	FAKE_API_KEY,
 	connections,
 	node,
@@ -142,18 +143,14 @@ export function callWorkflowTool(toolExecution) {
 				name: `E2E ${scope.id}`,
 				nodes: [
 					node('Start', 'n8n-nodes-base.manualTrigger', 1, {}),
-					node(
-						'Agent Orchestrator',
-						'n8n-nodes-toolbridge.agentOrchestrator',
-						1,
+					agentOrchestratorNode(
+						{ id: credential.id, name: credential.name },
 						{
-							authentication: 'openRouterApi',
 							mode: 'full',
 							model: 'fake/e2e-model',
 							prompt: 'Add 1234 and 8766 with the tool.',
 							options: { toolExecution },
 						},
-						{ openRouterApi: { id: credential.id, name: credential.name } },
 					),
 					addNumbersTool(subId),
 				],

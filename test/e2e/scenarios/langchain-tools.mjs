@@ -6,7 +6,14 @@
  * answers with what they returned, so the answer is only right if n8n really ran them.
  */
 import { matchStreaming, assertToolSchema, toolMessages } from '../lib/fake-model.mjs';
-import { connections, node, nodeOutput, runDataOf, workflow } from '../lib/workflows.mjs';
+import {
+	agentOrchestratorNode,
+	connections,
+	node,
+	nodeOutput,
+	runDataOf,
+	workflow,
+} from '../lib/workflows.mjs';
 
 const CODE_DESCRIPTION = 'Uppercases the text given as input';
 
@@ -59,19 +66,12 @@ export function orchestratorLangChainTools(toolExecution) {
 					name: `E2E ${scope.id}`,
 					nodes: [
 						node('Start', 'n8n-nodes-base.manualTrigger', 1, {}),
-						node(
-							'Agent Orchestrator',
-							'n8n-nodes-toolbridge.agentOrchestrator',
-							1,
-							{
-								authentication: 'openRouterApi',
-								mode: 'full',
-								model: 'fake/e2e-model',
-								prompt: 'Multiply 6 by 7 and shout a greeting.',
-								options: { toolExecution },
-							},
-							{ openRouterApi: credential },
-						),
+						agentOrchestratorNode(credential, {
+							mode: 'full',
+							model: 'fake/e2e-model',
+							prompt: 'Multiply 6 by 7 and shout a greeting.',
+							options: { toolExecution },
+						}),
 						node('Calculator', '@n8n/n8n-nodes-langchain.toolCalculator', 1, {}),
 						node('Shout', '@n8n/n8n-nodes-langchain.toolCode', 1.3, {
 							description: CODE_DESCRIPTION,
