@@ -152,8 +152,11 @@ export async function builtWorkflowRuns(scope) {
 		timeoutMs: 120_000,
 	});
 	if (tools.code !== 0) throw new Error(`toolbridge tools exited ${tools.code}:\n${tools.stderr}`);
-	const listed = JSON.parse(tools.stdout);
-	const hashTool = listed.find((/** @type {any} */ entry) => entry.name === 'Hash_text');
+	// `tools --json`: { agents: [{ agent, type, tools, skipped, problems }] }, every agent's tools.
+	const { agents } = JSON.parse(tools.stdout);
+	const hashTool = agents
+		.flatMap((/** @type {any} */ group) => group.tools)
+		.find((/** @type {any} */ entry) => entry.name === 'Hash_text');
 	if (!hashTool || !hashTool.parameters?.properties?.text)
 		throw new Error(
 			`toolbridge tools did not list Hash_text with its "text" argument: ${tools.stdout}`,
