@@ -14,15 +14,31 @@
  * this process's CPU time (which other processes' load does not inflate). Prints per-call
  * medians and each contender's ratio to the anchor of the same round (median and middle half),
  * CPU first. A benchmark, not a test: nothing is asserted.
+ *
+ * It measures the built package (`dist/`, what n8n and the CLI run; `npm run build` first), not
+ * `src/` through tsx: tsx compiles with esbuild's keepNames, which adds a `__name(fn, …)` call
+ * for every function created at run time — a cost only our side of the comparison paid (n8n's
+ * code comes compiled), 0.05–0.1× of the ratio.
  */
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { INode } from 'n8n-workflow';
-import { OutputBoundary } from '../src/agent/output-boundary';
-import { withToolTimeout } from '../src/agent/time-limits/with-tool-timeout';
-import { defaultRunTimeLimits } from '../src/agent/time-limits/default-time-limits';
-import { loadWorkflowTools } from '../src/hosts/standalone/load-workflow-tools';
-import { createSessionRedactor } from '../src/hosts/standalone/session/workflow-session';
 import { median, ratioSummary } from './support/stats';
+
+const built = resolve(__dirname, '../dist/src/index.js');
+if (!existsSync(built)) {
+	console.error('bench:call measures the built package: run npm run build first.');
+	process.exit(2);
+}
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- the compiled code, not tsx's
+const toolbridge = require(built) as typeof import('../src/index');
+const {
+	OutputBoundary,
+	withToolTimeout,
+	defaultRunTimeLimits,
+	loadWorkflowTools,
+	createSessionRedactor,
+} = toolbridge;
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 100);
 const BATCH = 100;

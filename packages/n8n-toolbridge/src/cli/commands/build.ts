@@ -1,12 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { AgentConfigurationError } from 'n8n-nodes-toolbridge';
-import { buildWorkflow, type BuildResult } from '../../builder/agent/build-workflow';
-import {
-	buildProgressLines,
-	buildResultJson,
-	buildSummaryLine,
-} from '../../builder/agent/build-progress';
-import { issueLine } from '../../builder/agent/correction-message';
+import type { BuildResult } from '../../builder/agent/build-workflow';
 import { EXIT, type CliCommand } from '../cli-command';
 import { connectionFrom, connectionOptions, hostOptionsFrom } from '../host-options';
 import { UsageError } from '../usage-error';
@@ -60,6 +54,11 @@ or a model call failed, 2 usage (no request, no key or model, a bad --from file)
 		const maxIterations = positiveInteger(values['max-iterations']);
 		const { packageDirs, nodeTypes } = hostOptionsFrom(values, io.env);
 		const progress = (line: string) => io.stderr(`toolbridge build: ${line}\n`);
+		// The builder (and @n8n/workflow-sdk) loads only for this command.
+		const { buildWorkflow } = await import('../../builder/agent/build-workflow');
+		const { buildProgressLines, buildResultJson, buildSummaryLine } =
+			await import('../../builder/agent/build-progress');
+		const { issueLine } = await import('../../builder/agent/correction-message');
 		let result: BuildResult;
 		try {
 			result = await buildWorkflow({

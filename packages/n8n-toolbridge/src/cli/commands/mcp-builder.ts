@@ -1,6 +1,4 @@
 import type { StandaloneHost } from 'n8n-nodes-toolbridge';
-import { NodeCatalog } from '../../builder/catalog/node-catalog';
-import { builderMcpTools } from '../../builder/mcp-builder-tools';
 import type { McpTool } from '../../mcp/mcp-tool';
 import { connectionFrom } from '../host-options';
 
@@ -22,6 +20,9 @@ export async function builderToolsFor(
 	packageDirs: string[] | undefined,
 	log: (line: string) => void,
 ): Promise<McpTool[]> {
+	// The builder (and @n8n/workflow-sdk) loads only for --builder.
+	const { NodeCatalog } = await import('../../builder/catalog/node-catalog');
+	const { builderMcpTools } = await import('../../builder/mcp-builder-tools');
 	const catalog = await NodeCatalog.load({
 		host,
 		langChain: { packageDirs, env, onNotice: log },
