@@ -25,6 +25,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { checkCallWorkflowTool } from './call-workflow-tool.mjs';
+import { checkCodeAndHttpTools } from './langchain-tools.mjs';
 
 import { packOnce } from '../e2e/lib/pack-package.mjs';
 
@@ -354,6 +355,7 @@ async function main() {
 	);
 	check(computed.stdout === '8\n', "toolbridge call runs n8n's Calculator: 2+2*3 = 8");
 	await checkCallWorkflowTool({ repo, user, check, say });
+	await checkCodeAndHttpTools({ user, check });
 	const library = run(
 		'node',
 		[
