@@ -5,7 +5,7 @@ import {
 	type Tool,
 } from '@modelcontextprotocol/server';
 import { PACKAGE_VERSION } from '../package-version';
-import { toJsonSchema2020 } from './json-schema-2020';
+import { listedTool } from './listed-tool';
 import { MCP_CACHE_HINTS, MCP_SERVER_CAPABILITIES } from './mcp-description';
 import type { McpTool } from './mcp-tool';
 import { reviewStep } from './mcp-tool-review';
@@ -54,7 +54,7 @@ export function mcpServerFactory(options: McpServerOptions): McpServerFactory {
 	const listFor = (era: 'legacy' | 'modern'): Promise<Tool[]> => {
 		let list = lists.get(era);
 		if (!list) {
-			list = toolsReady.then((tools) => tools.map((tool) => listedTool(tool, era)));
+			list = toolsReady.then((tools) => tools.map((tool) => listedTool(tool, era) as Tool));
 			lists.set(era, list);
 		}
 		return list;
@@ -105,21 +105,6 @@ export function createMcpServer(
 	context: McpRequestContext = { era: 'legacy' },
 ): Server {
 	return mcpServerFactory(options)(context);
-}
-
-function listedTool(tool: McpTool, era: 'legacy' | 'modern'): Tool {
-	const listed: Tool = {
-		name: tool.name,
-		description: tool.description,
-		// 2026-07-28's default dialect is JSON Schema 2020-12; 2025 clients get the schema the model sees.
-		inputSchema: (era === 'modern'
-			? toJsonSchema2020(tool.inputSchema)
-			: tool.inputSchema) as Tool['inputSchema'],
-	};
-	if (tool.title !== undefined) listed.title = tool.title;
-	if (tool.annotations && Object.keys(tool.annotations).length > 0)
-		listed.annotations = { ...(tool.title ? { title: tool.title } : {}), ...tool.annotations };
-	return listed;
 }
 
 async function callTool(

@@ -5,6 +5,7 @@ import {
 	MODERN_PROTOCOL_VERSIONS,
 	type McpServerDescription,
 } from './mcp-description';
+import type { ListedTool } from './listed-tool';
 
 const PROTOCOL_VERSION_KEY = 'io.modelcontextprotocol/protocolVersion';
 const SERVER_INFO_KEY = 'io.modelcontextprotocol/serverInfo';
@@ -64,4 +65,39 @@ export function openingAnswer(
 		};
 	}
 	return undefined;
+}
+
+/** The protocol generation an opening answered by {@link openingAnswer} pinned. */
+export function openingEra(message: unknown): 'legacy' | 'modern' {
+	return (message as IncomingMessage).method === 'server/discover' ? 'modern' : 'legacy';
+}
+
+/**
+ * The answer to a `tools/list` request on a connection whose opening was answered by hand,
+ * once the tools are loaded and before the SDK is: the same answer the SDK gives (a test
+ * compares them) — for 2026-07-28 with its result type, cache hints and server info.
+ * Anything but a `tools/list` request: `undefined`, and the SDK answers.
+ */
+export function toolsListAnswer(
+	message: unknown,
+	era: 'legacy' | 'modern',
+	tools: ListedTool[],
+	description: McpServerDescription,
+): Record<string, unknown> | undefined {
+	if (typeof message !== 'object' || message === null || Array.isArray(message)) return undefined;
+	const { jsonrpc, id, method } = message as IncomingMessage;
+	if (jsonrpc !== '2.0' || (typeof id !== 'string' && typeof id !== 'number')) return undefined;
+	if (method !== 'tools/list') return undefined;
+	if (era === 'legacy') return { result: { tools }, jsonrpc: '2.0', id };
+	const serverInfo = { name: description.name, version: description.version };
+	return {
+		result: {
+			tools,
+			resultType: 'complete',
+			...MCP_CACHE_HINTS['tools/list'],
+			_meta: { [SERVER_INFO_KEY]: serverInfo },
+		},
+		jsonrpc: '2.0',
+		id,
+	};
 }

@@ -1,5 +1,7 @@
+import { listedTool } from './listed-tool';
 import type { McpServerDescription } from './mcp-description';
-import { openingAnswer } from './opening-answer';
+import type { McpTool } from './mcp-tool';
+import { openingAnswer, openingEra, toolsListAnswer } from './opening-answer';
 
 /** The parts of the SDK's `Transport` that `serveStdio` uses (kept here so this module loads nothing). */
 export interface ReplayingTransport {
@@ -33,6 +35,13 @@ export interface StdioEarlyReader {
 	 * blocks the event loop. A client writes its opening as soon as it starts the server.
 	 */
 	firstLine(waitMs: number): Promise<void>;
+	/**
+	 * The tools are loaded and the SDK is not yet: `tools/list` requests that arrived (and
+	 * arrive until the SDK takes over) are answered by hand, as the SDK would answer them, so a
+	 * client's first listing does not wait for the SDK to load. Only on a connection whose
+	 * opening was answered here.
+	 */
+	answerToolsList(tools: McpTool[]): void;
 	/** Stops reading (the process can then exit). */
 	stop(): void;
 }
@@ -65,6 +74,10 @@ export function startStdioEarlyReader(
 	let seenFirst = false;
 	let onFirst: (() => void) | undefined;
 	const first = new Promise<void>((resolve) => (onFirst = resolve));
+	/** The protocol generation of an opening answered here (else the SDK answers everything). */
+	let era: 'legacy' | 'modern' | undefined;
+	/** Answers a `tools/list` line by hand once the tools are loaded (see `answerToolsList`). */
+	let answerList: ((line: string) => void) | undefined;
 	const write = (message: unknown): void => {
 		stdout.write(`${JSON.stringify(message)}\n`);
 	};
@@ -73,13 +86,15 @@ export function startStdioEarlyReader(
 		if (handOn) return handOn(line);
 		if (!seenFirst) {
 			seenFirst = true;
-			const answer = openingAnswer(parseQuietly(line), description);
+			const message = parseQuietly(line);
+			const answer = openingAnswer(message, description);
 			if (answer) {
 				write(answer);
 				answeredIds.add(answer.id);
+				era = openingEra(message);
 			}
 			onFirst?.();
-		}
+		} else answerList?.(line);
 		lines.push(line);
 	};
 	const onData = (chunk: Buffer | string): void => {
@@ -114,6 +129,17 @@ export function startStdioEarlyReader(
 				closed,
 				new Promise<void>((resolve) => setTimeout(resolve, waitMs).unref()),
 			]),
+		answerToolsList(tools) {
+			if (!era || handOn) return;
+			const listed = tools.map((tool) => listedTool(tool, era!));
+			answerList = (line) => {
+				const answer = toolsListAnswer(parseQuietly(line), era!, listed, description);
+				if (!answer || answeredIds.has(answer.id)) return;
+				write(answer);
+				answeredIds.add(answer.id);
+			};
+			for (const line of lines.slice(1)) answerList(line);
+		},
 		stop() {
 			stdin.off('data', onData);
 			(stdin as NodeJS.ReadStream).pause?.();
@@ -133,6 +159,7 @@ export function startStdioEarlyReader(
 						transport.onmessage?.(message);
 					};
 					handOn = deliver;
+					answerList = undefined;
 					for (const line of lines.splice(0)) deliver(line);
 					onEnd = () => transport.onclose?.();
 					if (ended) transport.onclose?.();

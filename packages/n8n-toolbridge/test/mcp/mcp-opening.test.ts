@@ -8,7 +8,9 @@ import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { describe, expect, it } from 'vitest';
 import { mcpServerFactory } from '../../src/mcp/create-mcp-server';
 import { LEGACY_PROTOCOL_VERSIONS, workflowServerDescription } from '../../src/mcp/mcp-description';
-import { openingAnswer } from '../../src/mcp/opening-answer';
+import { listedTool } from '../../src/mcp/listed-tool';
+import type { McpTool } from '../../src/mcp/mcp-tool';
+import { openingAnswer, openingEra, toolsListAnswer } from '../../src/mcp/opening-answer';
 import { startStdioEarlyReader } from '../../src/mcp/stdio-early-reader';
 
 const description = workflowServerDescription('Opening test', 'Agent');
@@ -121,5 +123,121 @@ describe('the light stdio opening', () => {
 		stdin.end();
 		await reader.closed;
 		await handle.close();
+	});
+});
+
+/** A tool with a title, annotations and a schema 2020-12 rewrites (a tuple-less draft-07 `definitions`). */
+const hashTool: McpTool = {
+	name: 'Hash_text',
+	title: 'Hash text',
+	description: 'Hashes a text',
+	inputSchema: {
+		type: 'object',
+		properties: { text: { $ref: '#/definitions/text' } },
+		required: ['text'],
+		definitions: { text: { type: 'string', description: 'The text' } },
+	} as never,
+	annotations: { readOnlyHint: true },
+	call: async () => ({ content: 'x', isError: false }),
+};
+
+/** The SDK's answers on one stdio connection to `messages` (in order): the last answer. */
+async function sdkLastAnswer(messages: object[], tools: McpTool[]): Promise<unknown> {
+	const sent: unknown[] = [];
+	const transport = {
+		onmessage: undefined as ((message: unknown) => void) | undefined,
+		onclose: undefined as (() => void) | undefined,
+		async start() {
+			queueMicrotask(() => {
+				for (const message of messages) transport.onmessage?.(message);
+			});
+		},
+		async send(answer: unknown) {
+			sent.push(answer);
+		},
+		async close() {
+			transport.onclose?.();
+		},
+	};
+	const factory = mcpServerFactory({
+		tools,
+		name: description.name,
+		instructions: description.instructions,
+	});
+	const handle = serveStdio(factory, { transport: transport as never });
+	const answers = messages.filter((message) => 'id' in message).length;
+	await expect.poll(() => sent.length).toBe(answers);
+	await handle.close();
+	return sent.at(-1);
+}
+
+describe('tools/list on the light stdio path', () => {
+	const lists = {
+		'2026-07-28': [
+			openings['server/discover (2026-07-28)'],
+			{ jsonrpc: '2.0', id: 'list-1', method: 'tools/list', params: { _meta: envelope } },
+		],
+		'2025-06-18': [
+			openings['initialize 2025-06-18'],
+			{ jsonrpc: '2.0', method: 'notifications/initialized' },
+			{ jsonrpc: '2.0', id: 3, method: 'tools/list' },
+		],
+	};
+
+	it.each(Object.entries(lists))('answers %s exactly as the SDK does', async (_, messages) => {
+		const era = openingEra(messages[0]);
+		const byHand = toolsListAnswer(
+			messages.at(-1),
+			era,
+			[hashTool].map((tool) => listedTool(tool, era)),
+			description,
+		);
+		expect(byHand).toBeDefined();
+		// As the client reads it: the wire JSON (the SDK's result object also holds a Symbol-keyed
+		// cache-hint fallback, which JSON leaves out).
+		expect(byHand).toEqual(JSON.parse(JSON.stringify(await sdkLastAnswer(messages, [hashTool]))));
+	});
+
+	it('the early reader answers tools/list once the tools are loaded, before the SDK, and the SDK never answers it twice', async () => {
+		const stdin = new PassThrough();
+		const stdout = new PassThrough();
+		const written: string[] = [];
+		stdout.on('data', (chunk: Buffer) =>
+			written.push(...chunk.toString('utf8').split('\n').filter(Boolean)),
+		);
+		const reader = startStdioEarlyReader(description, { stdin, stdout });
+		for (const message of lists['2025-06-18']) stdin.write(`${JSON.stringify(message)}\n`);
+		await reader.firstLine(1000);
+		await expect.poll(() => written.length).toBe(1);
+		reader.answerToolsList([hashTool]);
+		expect(written.map((line) => JSON.parse(line).id)).toEqual([1, 3]);
+		expect(JSON.parse(written[1]).result.tools.map((tool: { name: string }) => tool.name)).toEqual([
+			'Hash_text',
+		]);
+		stdin.write('{"jsonrpc":"2.0","id":4,"method":"tools/list"}\n');
+		await expect.poll(() => written.length).toBe(3);
+		const factory = mcpServerFactory({
+			tools: [hashTool],
+			name: description.name,
+			instructions: description.instructions,
+		});
+		const handle = serveStdio(factory, {
+			transport: reader.transport(deserializeMessage) as never,
+		});
+		stdin.write('{"jsonrpc":"2.0","id":5,"method":"ping"}\n');
+		await expect.poll(() => written.length).toBe(4);
+		expect(written.map((line) => JSON.parse(line).id)).toEqual([1, 3, 4, 5]);
+		stdin.end();
+		await reader.closed;
+		await handle.close();
+	});
+
+	it('leaves anything else to the SDK', () => {
+		for (const message of [
+			{ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'Hash_text' } },
+			{ jsonrpc: '2.0', method: 'tools/list' },
+			'tools/list',
+		])
+			expect(toolsListAnswer(message, 'legacy', [], description)).toBeUndefined();
 	});
 });

@@ -8,6 +8,7 @@ import {
 import { assertSafeBinding, parseListenAddress } from '../../http/listen-address';
 import { builderServerDescription, workflowServerDescription } from '../../mcp/mcp-description';
 import { mcpToolFromAgentTool, type McpTool } from '../../mcp/mcp-tool';
+import { startedStdioEarlyReader } from '../../mcp/stdio-early-reader';
 import { toolAnnotations, annotationsFromNotes } from '../../mcp/tool-annotations';
 import { workflowAgentMcpTool } from '../../mcp/workflow-agent-tool';
 import { privateNetworkGuard } from '../../network/private-network-guard';
@@ -86,19 +87,24 @@ ${workflowOptionsHelp.replace(/\n {2}--json[^\n]*/, '')}`,
 		const description = workflow
 			? workflowServerDescription(workflow.name, agentName)
 			: builderServerDescription();
-		const { mcpServerFactory } = await import('../../mcp/create-mcp-server');
 		let loaded: (tools: McpTool[]) => void = () => undefined;
 		let failed: (error: unknown) => void = () => undefined;
 		const tools = new Promise<McpTool[]>((resolve, reject) => {
 			loaded = resolve;
 			failed = reject;
 		});
-		const factory = mcpServerFactory({
-			tools,
-			name: description.name,
-			instructions: description.instructions,
-			log,
-		});
+		// A failed load is reported by `load` (and over HTTP answered per request).
+		tools.catch(() => undefined);
+		// The MCP SDK loads only for this command (over stdio: after the tools, see below).
+		const serverFactory = async () => {
+			const { mcpServerFactory } = await import('../../mcp/create-mcp-server');
+			return mcpServerFactory({
+				tools,
+				name: description.name,
+				instructions: description.instructions,
+				log,
+			});
+		};
 		// What the session's tool sub-nodes open (an MCP client, a database pool) closes at shutdown.
 		let session: OpenedWorkflowSession | undefined;
 		const load = async (): Promise<string> => {
@@ -135,14 +141,21 @@ ${workflowOptionsHelp.replace(/\n {2}--json[^\n]*/, '')}`,
 		};
 
 		if (!address) {
-			const { serveMcpStdio } = await import('../../mcp/serve-mcp-stdio');
-			const connection = serveMcpStdio({ factory, description, log });
+			// The early reader has answered the opening; the tools load first, so the client's
+			// first tools/list is answered by hand at once, and the SDK (~140 ms on Node 20)
+			// loads after, while the client reads the list.
+			const early = startedStdioEarlyReader();
+			let summary: string;
 			try {
-				log(`serving ${await load()} over stdio`);
+				summary = await load();
 			} catch (error) {
-				await connection.close();
+				early?.stop();
 				throw error;
 			}
+			early?.answerToolsList(await tools);
+			const { serveMcpStdio } = await import('../../mcp/serve-mcp-stdio');
+			const connection = serveMcpStdio({ factory: await serverFactory(), description, log });
+			log(`serving ${summary} over stdio`);
 			await connection.closed;
 			await session?.close();
 			exitSoonAfterShutdown(EXIT.ok);
@@ -154,7 +167,7 @@ ${workflowOptionsHelp.replace(/\n {2}--json[^\n]*/, '')}`,
 			token,
 			allowedOrigins: values['allow-origin'] as string[] | undefined,
 			maxConcurrency: maxConcurrencyFrom(values, 8),
-			factory,
+			factory: await serverFactory(),
 			ready: tools,
 			log,
 		});
