@@ -75,6 +75,17 @@ async function sdkAnswer(message: object): Promise<unknown> {
 	return sent[0];
 }
 
+/** An early reader on in-memory stdin/stdout; `written` collects the lines it (or the SDK) writes. */
+function earlyReader() {
+	const stdin = new PassThrough();
+	const stdout = new PassThrough();
+	const written: string[] = [];
+	stdout.on('data', (chunk: Buffer) =>
+		written.push(...chunk.toString('utf8').split('\n').filter(Boolean)),
+	);
+	return { stdin, written, reader: startStdioEarlyReader(description, { stdin, stdout }) };
+}
+
 describe('the light stdio opening', () => {
 	it('names the SDK’s 2025 revisions', () => {
 		expect(LEGACY_PROTOCOL_VERSIONS).toEqual(SUPPORTED_PROTOCOL_VERSIONS);
@@ -97,13 +108,7 @@ describe('the light stdio opening', () => {
 	});
 
 	it('the early reader answers at once, keeps every line, and the SDK answers the rest without answering the opening twice', async () => {
-		const stdin = new PassThrough();
-		const stdout = new PassThrough();
-		const written: string[] = [];
-		stdout.on('data', (chunk: Buffer) =>
-			written.push(...chunk.toString('utf8').split('\n').filter(Boolean)),
-		);
-		const reader = startStdioEarlyReader(description, { stdin, stdout });
+		const { stdin, written, reader } = earlyReader();
 		stdin.write(`${JSON.stringify(openings['initialize 2025-06-18'])}\n`);
 		stdin.write(
 			`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n{"jsonrpc":"2.0","id":7,"method":"ping"}\n`,
@@ -199,13 +204,7 @@ describe('tools/list on the light stdio path', () => {
 	});
 
 	it('the early reader answers tools/list once the tools are loaded, before the SDK, and the SDK never answers it twice', async () => {
-		const stdin = new PassThrough();
-		const stdout = new PassThrough();
-		const written: string[] = [];
-		stdout.on('data', (chunk: Buffer) =>
-			written.push(...chunk.toString('utf8').split('\n').filter(Boolean)),
-		);
-		const reader = startStdioEarlyReader(description, { stdin, stdout });
+		const { stdin, written, reader } = earlyReader();
 		for (const message of lists['2025-06-18']) stdin.write(`${JSON.stringify(message)}\n`);
 		await reader.firstLine(1000);
 		await expect.poll(() => written.length).toBe(1);
