@@ -66,11 +66,11 @@ function timeProcess(command, args, env) {
 }
 
 /**
- * Process start → MCP tools/list answer, over stdio.
- * @param {string} node @param {NodeJS.ProcessEnv} env
+ * Process start → the answer with id `answerId` over stdio, `messages` written at once.
+ * @param {string} node @param {NodeJS.ProcessEnv} env @param {object[]} messages @param {number} answerId
  * @returns {Promise<{ wall: number, cpu: number }>}
  */
-function timeMcpList(node, env) {
+function timeMcpAnswer(node, env, messages, answerId) {
 	return new Promise((resolvePromise, reject) => {
 		const started = performance.now();
 		const child = spawn(node, [bin, 'mcp', workflow], { cwd: repo, env });
@@ -80,25 +80,12 @@ function timeMcpList(node, env) {
 		child.on('exit', (code) => code && reject(new Error(`mcp exited ${code}:\n${stderr}`)));
 		child.stdout.on('data', (data) => {
 			buffer += data;
-			if (!buffer.includes('"id":2')) return;
+			if (!buffer.includes(`"id":${answerId}`)) return;
 			const wall = performance.now() - started;
 			child.kill();
 			resolvePromise({ wall, cpu: Number.NaN });
 		});
-		const send = (/** @type {object} */ message) =>
-			child.stdin.write(`${JSON.stringify(message)}\n`);
-		send({
-			jsonrpc: '2.0',
-			id: 1,
-			method: 'initialize',
-			params: {
-				protocolVersion: '2025-06-18',
-				capabilities: {},
-				clientInfo: { name: 'bench', version: '1' },
-			},
-		});
-		send({ jsonrpc: '2.0', method: 'notifications/initialized' });
-		send({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} });
+		for (const message of messages) child.stdin.write(`${JSON.stringify(message)}\n`);
 	});
 }
 
@@ -124,30 +111,12 @@ const INITIALIZE = {
 		clientInfo: { name: 'bench', version: '1' },
 	},
 };
-
-/**
- * Process start → the answer to an MCP opening request over stdio.
- * @param {string} node @param {NodeJS.ProcessEnv} env @param {object} opening
- * @returns {Promise<{ wall: number, cpu: number }>}
- */
-function timeMcpOpening(node, env, opening) {
-	return new Promise((resolvePromise, reject) => {
-		const started = performance.now();
-		const child = spawn(node, [bin, 'mcp', workflow], { cwd: repo, env });
-		let buffer = '';
-		let stderr = '';
-		child.stderr.on('data', (data) => (stderr += data));
-		child.on('exit', (code) => code && reject(new Error(`mcp exited ${code}:\n${stderr}`)));
-		child.stdout.on('data', (data) => {
-			buffer += data;
-			if (!buffer.includes('"id":1')) return;
-			const wall = performance.now() - started;
-			child.kill();
-			resolvePromise({ wall, cpu: Number.NaN });
-		});
-		child.stdin.write(`${JSON.stringify(opening)}\n`);
-	});
-}
+/** Process start → tools/list: initialize, initialized, tools/list, written at once. */
+const MCP_LIST = [
+	INITIALIZE,
+	{ jsonrpc: '2.0', method: 'notifications/initialized' },
+	{ jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} },
+];
 
 /**
  * @param {string} label @param {() => Promise<{ wall: number, cpu: number }> | { wall: number, cpu: number }} measure
@@ -245,14 +214,14 @@ async function main() {
 			);
 			rows[`${variant.name} discover`] = await series(
 				'toolbridge mcp: start → server/discover answer',
-				() => timeMcpOpening(node, variant.env, DISCOVER),
+				() => timeMcpAnswer(node, variant.env, [DISCOVER], 1),
 			);
 			rows[`${variant.name} initialize`] = await series(
 				'toolbridge mcp: start → initialize answer',
-				() => timeMcpOpening(node, variant.env, INITIALIZE),
+				() => timeMcpAnswer(node, variant.env, [INITIALIZE], 1),
 			);
 			rows[`${variant.name} mcp`] = await series('toolbridge mcp: start → tools/list answer', () =>
-				timeMcpList(node, variant.env),
+				timeMcpAnswer(node, variant.env, MCP_LIST, 2),
 			);
 			if (langChainInstalled) {
 				// n8n's LangChain tool nodes (the add-on): only the node files this workflow uses load.

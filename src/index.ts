@@ -230,6 +230,7 @@ export { ToolArgumentsError } from './errors/tool-arguments-error';
 export { AgentConfigurationError } from './errors/agent-configuration-error';
 export { AgentStateError } from './errors/agent-state-error';
 export { AgentStoppedError } from './agent/agent-stopped-error';
+export { addUsage, emptyUsage } from './agent/add-usage';
 export { AgentNestingError } from './errors/agent-nesting-error';
 export { ValidatorError } from './agent/modes/validator/validator-error';
 export { ToolBuildError } from './errors/tool-build-error';

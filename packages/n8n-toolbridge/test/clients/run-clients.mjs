@@ -129,28 +129,13 @@ for (const transport of /** @type {const} */ (['stdio', 'http'])) {
 					{ name: 'clients-suite', version: '1' },
 					{ versionNegotiation: { mode } },
 				);
-				const started = performance.now();
-				await client.connect(
+				return listAndCall(
+					client,
 					transport === 'http'
 						? new StreamableHTTPClientTransport(new URL(url))
 						: new StdioClientTransport({ ...server, env, cwd: repo, stderr: 'ignore' }),
+					() => `protocol ${client.getNegotiatedProtocolVersion()}`,
 				);
-				const opened = performance.now() - started;
-				try {
-					const { tools } = await client.listTools();
-					const result = await client.callTool({
-						name: 'Hash_text',
-						arguments: { text: 'hello clients' },
-					});
-					return {
-						opened,
-						tools: tools.map((tool) => tool.name).join(','),
-						hash: hashOf(result),
-						note: `protocol ${client.getNegotiatedProtocolVersion()}`,
-					};
-				} finally {
-					await client.close();
-				}
 			},
 		]);
 	}
@@ -159,25 +144,41 @@ for (const transport of /** @type {const} */ (['stdio', 'http'])) {
 		transport,
 		async (url) => {
 			const client = new V1Client({ name: 'clients-suite', version: '1' });
-			const started = performance.now();
-			await client.connect(
+			return listAndCall(
+				client,
 				transport === 'http'
 					? new V1HttpTransport(new URL(url))
 					: new V1StdioTransport({ ...server, env, cwd: repo, stderr: 'ignore' }),
 			);
-			const opened = performance.now() - started;
-			try {
-				const { tools } = await client.listTools();
-				const result = await client.callTool({
-					name: 'Hash_text',
-					arguments: { text: 'hello clients' },
-				});
-				return { opened, tools: tools.map((tool) => tool.name).join(','), hash: hashOf(result) };
-			} finally {
-				await client.close();
-			}
 		},
 	]);
+}
+
+/**
+ * An official SDK client (v1 or v2): connect (timed), list the tools, hash a text, close.
+ * @param {any} client @param {any} transport
+ * @param {() => string} [note] read while connected (e.g. the negotiated revision)
+ * @returns {Promise<{ opened: number, tools: string, hash: string | undefined, note?: string }>}
+ */
+async function listAndCall(client, transport, note) {
+	const started = performance.now();
+	await client.connect(transport);
+	const opened = performance.now() - started;
+	try {
+		const { tools } = await client.listTools();
+		const result = await client.callTool({
+			name: 'Hash_text',
+			arguments: { text: 'hello clients' },
+		});
+		return {
+			opened,
+			tools: tools.map((/** @type {{ name: string }} */ tool) => tool.name).join(','),
+			hash: hashOf(result),
+			...(note ? { note: note() } : {}),
+		};
+	} finally {
+		await client.close();
+	}
 }
 
 async function startHttpServer() {

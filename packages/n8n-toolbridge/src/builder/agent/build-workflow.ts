@@ -1,6 +1,8 @@
 import {
 	AgentStoppedError,
 	StandaloneHost,
+	addUsage,
+	emptyUsage,
 	createChatModelCaller,
 	readWorkflowInput,
 	runAgent,
@@ -135,7 +137,7 @@ export async function buildWorkflow(options: BuildWorkflowOptions): Promise<Buil
 	const told = new Set<string>();
 	let prompt = buildUserPrompt(options.request, current as WorkflowJSON | undefined);
 	let history: ChatMessage[] | undefined;
-	let usage: Usage = { promptTokens: 0, completionTokens: 0, totalTokens: 0 };
+	let usage: Usage = emptyUsage();
 	let modelCalls = 0;
 	let toolCalls = 0;
 	let parseFailures = 0;
@@ -143,6 +145,28 @@ export async function buildWorkflow(options: BuildWorkflowOptions): Promise<Buil
 	let fewestErrors = Infinity;
 	let last: { check: WorkflowCheck; code: string } | undefined;
 	let readable: { check: WorkflowCheck; code: string } | undefined;
+
+	/** The build's result from the code it ends with (none when no answer could be read). */
+	const result = (
+		final: { check: WorkflowCheck; code: string } | undefined,
+		stopReason: BuildStopReason,
+		rounds: number,
+		issuesBefore: BuildIssue[] = [],
+	): BuildResult => ({
+		valid: stopReason === 'valid',
+		stopReason,
+		workflow: final?.check.workflow,
+		code: final?.code,
+		issues: [...issuesBefore, ...(final?.check.issues ?? [])],
+		credentialsNeeded: final?.check.credentialsNeeded ?? [],
+		agents: final?.check.agents ?? [],
+		model,
+		rounds,
+		modelCalls,
+		toolCalls,
+		usage,
+		durationMs: Date.now() - started,
+	});
 
 	for (let round = 1; ; round++) {
 		const remaining = budget - modelCalls;
@@ -183,22 +207,7 @@ export async function buildWorkflow(options: BuildWorkflowOptions): Promise<Buil
 				code: 'NO_ANSWER',
 				message: `The model gave no workflow code: ${error.message}`,
 			};
-			const final = readable ?? last;
-			return {
-				valid: false,
-				stopReason: 'model-stopped',
-				workflow: final?.check.workflow,
-				code: final?.code,
-				issues: [stopped, ...(final?.check.issues ?? [])],
-				credentialsNeeded: final?.check.credentialsNeeded ?? [],
-				agents: final?.check.agents ?? [],
-				model,
-				rounds: round,
-				modelCalls,
-				toolCalls,
-				usage,
-				durationMs: Date.now() - started,
-			};
+			return result(readable ?? last, 'model-stopped', round, [stopped]);
 		}
 		usage = addUsage(usage, outcome.result.usage);
 		modelCalls += outcome.result.iterations;
@@ -238,21 +247,7 @@ export async function buildWorkflow(options: BuildWorkflowOptions): Promise<Buil
 							: undefined;
 		if (stopReason) {
 			const final = stopReason === 'valid' ? last : (readable ?? last);
-			return {
-				valid: final.check.valid,
-				stopReason: final.check.valid ? 'valid' : stopReason,
-				workflow: final.check.workflow,
-				code: final.code,
-				issues: final.check.issues,
-				credentialsNeeded: final.check.credentialsNeeded,
-				agents: final.check.agents,
-				model,
-				rounds: round,
-				modelCalls,
-				toolCalls,
-				usage,
-				durationMs: Date.now() - started,
-			};
+			return result(final, final.check.valid ? 'valid' : stopReason, round);
 		}
 		history = outcome.state.messages.filter((entry) => entry.role !== 'system');
 		prompt = message as string;
@@ -261,16 +256,4 @@ export async function buildWorkflow(options: BuildWorkflowOptions): Promise<Buil
 
 function hasNewWarnings(check: WorkflowCheck, told: Set<string>): boolean {
 	return check.issues.some((issue) => issue.severity === 'warning' && !told.has(issueKey(issue)));
-}
-
-function addUsage(total: Usage, more: Usage): Usage {
-	const sum: Usage = {
-		promptTokens: total.promptTokens + more.promptTokens,
-		completionTokens: total.completionTokens + more.completionTokens,
-		totalTokens: total.totalTokens + more.totalTokens,
-	};
-	for (const key of ['reasoningTokens', 'cachedTokens', 'cacheWriteTokens', 'cost'] as const)
-		if (total[key] !== undefined || more[key] !== undefined)
-			sum[key] = (total[key] ?? 0) + (more[key] ?? 0);
-	return sum;
 }
