@@ -6,8 +6,14 @@ export const redactedText = '[REDACTED]';
 /** Values shorter than this are not redacted: they would redact ordinary words and numbers. */
 export const minSecretLength = 6;
 
-/** Shapes of credentials redacted even when nobody said they were secrets. */
-const secretShapes = [/\bBearer\s+[A-Za-z0-9._~+/=-]{8,}/g, /\bsk-[A-Za-z0-9_-]{16,}/g];
+/**
+ * Shapes of credentials redacted even when nobody said they were secrets, each with the text
+ * every match holds: a text without it is not scanned (most texts, e.g. a tool's output).
+ */
+const secretShapes: ReadonlyArray<{ pattern: RegExp; holds: string }> = [
+	{ pattern: /\bBearer\s+[A-Za-z0-9._~+/=-]{8,}/g, holds: 'Bearer' },
+	{ pattern: /\bsk-[A-Za-z0-9_-]{16,}/g, holds: 'sk-' },
+];
 
 /** A cut secret shorter than this is left alone: the note after it says the text was cut, and 1–2 characters say nothing. */
 const minCutPrefix = 3;
@@ -63,7 +69,7 @@ export class Redactor {
 	 */
 	secretSpans(text: string): Array<[start: number, end: number]> {
 		const spans: Array<[number, number]> = [];
-		const patterns = [...secretShapes];
+		const patterns = secretShapes.map((shape) => shape.pattern);
 		if (this.forms.length > 0)
 			patterns.push((this.compiled ??= new RegExp(this.forms.map(escapeRegExp).join('|'), 'g')));
 		for (const pattern of patterns)
@@ -84,17 +90,29 @@ export class Redactor {
 		return new Redactor([...this.secrets, ...more]);
 	}
 
-	/** The text with every secret replaced. */
+	/**
+	 * The text with every secret replaced. A pattern runs only where its literal text occurs (a
+	 * substring search is a fraction of a regular expression's pass): this runs on every tool
+	 * observation, most of which hold no secret at all.
+	 */
 	text(text: string): string {
 		let result = text;
 		if (this.forms.length > 0) {
-			// One pass for all secrets; alternatives are longest first, so the longest match wins.
-			this.compiled ??= new RegExp(this.forms.map(escapeRegExp).join('|'), 'g');
-			result = result.replace(this.compiled, redactedText);
+			if (this.holdsSecretForm(result)) {
+				// One pass for all secrets; alternatives are longest first, so the longest match wins.
+				this.compiled ??= new RegExp(this.forms.map(escapeRegExp).join('|'), 'g');
+				result = result.replace(this.compiled, redactedText);
+			}
 			if (result.includes('\n[Output truncated')) result = this.redactCutSecrets(result);
 		}
-		for (const shape of secretShapes) result = result.replace(shape, redactedText);
+		for (const { pattern, holds } of secretShapes)
+			if (result.includes(holds)) result = result.replace(pattern, redactedText);
 		return result;
+	}
+
+	private holdsSecretForm(text: string): boolean {
+		for (const form of this.forms) if (text.includes(form)) return true;
+		return false;
 	}
 
 	/**

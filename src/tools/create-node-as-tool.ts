@@ -80,51 +80,56 @@ export function createNodeAsTool(options: CreateNodeAsToolOptions): CompiledTool
 		throw toolDescriptionError(node.name, error);
 	}
 
-	const run = async (
+	/** One call, start to end; never rejects (an unexpected throw becomes an error observation). */
+	const call = async (
 		args: Record<string, unknown>,
 		signal: AbortSignal | undefined,
 	): Promise<ToolObservation> => {
-		const check = checkArguments(args, schema.zod, schema.parameters);
-		if (!check.ok)
-			return {
-				content: argumentProblemsText(name, check.problems),
-				isError: true,
-				data: { problems: check.problems },
-			};
-		// A call cancelled before it starts never runs the node.
-		if (signal?.aborted)
-			return {
-				content: `Error: the call of ${name} was cancelled before the node ran.`,
-				isError: true,
-				data: { cancelled: true },
-			};
-		let result: NodeRunResult;
 		try {
-			result = await runner.run(
-				{
-					...node,
-					parameters: substituteArguments(parameters, marked, check.args) as INodeParameters,
-				},
-				{},
-				{ signal },
-			);
+			const check = checkArguments(args, schema.zod, schema.parameters);
+			if (!check.ok)
+				return {
+					content: argumentProblemsText(name, check.problems),
+					isError: true,
+					data: { problems: check.problems },
+				};
+			// A call cancelled before it starts never runs the node.
+			if (signal?.aborted)
+				return {
+					content: `Error: the call of ${name} was cancelled before the node ran.`,
+					isError: true,
+					data: { cancelled: true },
+				};
+			let result: NodeRunResult;
+			try {
+				result = await runner.run(
+					{
+						...node,
+						parameters: substituteArguments(parameters, marked, check.args) as INodeParameters,
+					},
+					{},
+					signal ? { signal } : {},
+				);
+			} catch (error) {
+				result = { items: [], error: toNodeRunError(error) };
+			}
+			if (result.error)
+				return {
+					content: nodeErrorText(node.name, result.error),
+					isError: true,
+					data: { error: result.error },
+				};
+			// A runner may still return the node's output after the cancel (n8n's Wait node resolves on cancellation): never a result.
+			if (signal?.aborted)
+				return {
+					content: `Error: the call of ${name} was cancelled before node "${node.name}" finished.`,
+					isError: true,
+					data: { cancelled: true },
+				};
+			return nodeOutputObservation(result.items);
 		} catch (error) {
-			result = { items: [], error: toNodeRunError(error) };
+			return { content: `Error: ${(error as Error).message}`, isError: true };
 		}
-		if (result.error)
-			return {
-				content: nodeErrorText(node.name, result.error),
-				isError: true,
-				data: { error: result.error },
-			};
-		// A runner may still return the node's output after the cancel (n8n's Wait node resolves on cancellation): never a result.
-		if (signal?.aborted)
-			return {
-				content: `Error: the call of ${name} was cancelled before node "${node.name}" finished.`,
-				isError: true,
-				data: { cancelled: true },
-			};
-		return nodeOutputObservation(result.items);
 	};
 
 	return {
@@ -134,12 +139,6 @@ export function createNodeAsTool(options: CreateNodeAsToolOptions): CompiledTool
 		schema,
 		sourceNodeName: node.name,
 		nodeType: node.type,
-		invoke: async (args, invokeOptions) => {
-			try {
-				return await run(args, invokeOptions?.signal);
-			} catch (error) {
-				return { content: `Error: ${(error as Error).message}`, isError: true };
-			}
-		},
+		invoke: (args, invokeOptions) => call(args, invokeOptions?.signal),
 	};
 }

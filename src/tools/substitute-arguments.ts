@@ -86,19 +86,21 @@ export function substituteArguments(
 	args: Record<string, unknown>,
 ): Record<string, unknown> {
 	if (marked.length === 0) return parameters;
-	const copied = new WeakSet<object>();
 	const copy = shallowCopy(parameters);
-	copied.add(copy);
+	// The containers copied so far (made on the first nested path: most markers are top-level).
+	let copied: WeakSet<object> | undefined;
 	for (const entry of marked) {
 		const { segments } = entry;
 		let parent: Record<ParameterPathSegment, unknown> | undefined = copy;
-		for (const segment of segments.slice(0, -1)) {
+		for (let depth = 0; depth < segments.length - 1; depth++) {
+			const segment = segments[depth];
 			const child: unknown = Object.hasOwn(parent, segment) ? parent[segment] : undefined;
 			if (typeof child !== 'object' || child === null) {
 				parent = undefined;
 				break;
 			}
 			let next = child as Record<ParameterPathSegment, unknown>;
+			copied ??= new WeakSet<object>([copy]);
 			if (!copied.has(next)) {
 				next = shallowCopy(next);
 				copied.add(next);
@@ -127,12 +129,19 @@ function shallowCopy<T extends object>(value: T): T {
 	return (Array.isArray(value) ? [...value] : { ...value }) as T;
 }
 
-/** Sets an own data property (assignment would call the `__proto__` setter). */
+/**
+ * Sets an own data property of a plain copy: by assignment, except `__proto__` (assignment
+ * would call `Object.prototype`'s setter), which is defined.
+ */
 function defineOwn(
 	target: Record<ParameterPathSegment, unknown>,
 	key: ParameterPathSegment,
 	value: unknown,
 ): void {
+	if (key !== '__proto__') {
+		target[key] = value;
+		return;
+	}
 	Object.defineProperty(target, key, {
 		value,
 		writable: true,

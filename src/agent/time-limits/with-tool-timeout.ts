@@ -4,6 +4,7 @@ import { describeAbortReason } from '../stop-agent';
 import { DeadlineQueue } from './deadline-queue';
 import { argumentChecks } from '../../errors/invalid-argument-error';
 import { returnAbortController, takeAbortController } from '../../chat/http/abort-controller-pool';
+import { onAbort } from '../../chat/http/on-abort';
 
 /** The observation the model reads when a tool ran out of time. */
 export function toolTimeoutObservation(name: string, timeoutMs: number): ToolObservation {
@@ -62,7 +63,7 @@ export function withToolTimeout(tool: AgentTool, timeoutMs: number): AgentTool {
 				if (settled) return;
 				settled = true;
 				deadline.cancel();
-				outer?.removeEventListener('abort', onOuterAbort);
+				unsubscribe?.();
 				finish();
 				// Aborted controllers are never handed on; one whose call ended in time is.
 				returnAbortController(controller);
@@ -72,12 +73,12 @@ export function withToolTimeout(tool: AgentTool, timeoutMs: number): AgentTool {
 					controller.abort(reason);
 					resolve(observation);
 				});
-			const onOuterAbort = (): void =>
-				stop(outer?.reason, toolStoppedObservation(tool.name, outer?.reason));
 			const deadline = deadlines.add(() =>
 				stop(new ToolTimeLimitReason(timeoutMs), toolTimeoutObservation(tool.name, timeoutMs)),
 			);
-			outer?.addEventListener('abort', onOuterAbort, { once: true });
+			const unsubscribe =
+				outer &&
+				onAbort(outer, () => stop(outer.reason, toolStoppedObservation(tool.name, outer.reason)));
 			let work: Promise<ToolObservation>;
 			try {
 				work = tool.invoke(args, { ...options, signal: controller.signal });

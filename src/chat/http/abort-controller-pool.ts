@@ -1,4 +1,5 @@
 import { getEventListeners } from 'node:events';
+import { dropAbortSubscriptions, isAbortDispatcher } from './on-abort';
 
 /**
  * One spare AbortController for the chat client's attempts. fetch spends ~20 µs on every
@@ -11,7 +12,8 @@ import { getEventListeners } from 'node:events';
  * - An aborted controller is never handed on.
  * - A controller handed on loses the listeners fetch left on its signal (fetch removes them
  *   only lazily, from a finalizer), so they do not pile up, and a later abort reaches only
- *   the request it is for.
+ *   the request it is for; so do the calls subscribed through `onAbort` (whose one real
+ *   listener stays for the next call).
  */
 let spare: AbortController | undefined;
 
@@ -25,7 +27,9 @@ export function takeAbortController(): AbortController {
 /** Gives a controller whose attempt is over back as the spare (unless it was aborted). */
 export function returnAbortController(controller: AbortController): void {
 	if (controller.signal.aborted) return;
+	dropAbortSubscriptions(controller.signal);
 	for (const listener of getEventListeners(controller.signal, 'abort')) {
+		if (isAbortDispatcher(listener)) continue;
 		controller.signal.removeEventListener(
 			'abort',
 			listener as Parameters<AbortSignal['removeEventListener']>[1],

@@ -2,6 +2,7 @@ import type { WorkflowExecute } from 'n8n-core';
 import {
 	type IDataObject,
 	type INode,
+	type IRun,
 	type INodeProperties,
 	type INodeType,
 	type INodeTypeDescription,
@@ -23,6 +24,7 @@ import {
 } from './standalone-credentials-helper';
 import { StandaloneNodeTypes } from './standalone-node-types';
 import { toNodeRunError } from '../../tools/to-node-run-error';
+import { onAbort } from '../../chat/http/on-abort';
 import { trackNodeRunSockets } from './node-run-sockets';
 import type { WorkflowExport } from './workflow-file';
 import { oneNodeWorkflow } from './one-node-workflow';
@@ -184,7 +186,7 @@ export class StandaloneHost {
 	runnerFor(workflow: WorkflowExport, options: { guard?: NodeRunGuard } = {}): NodeRunner {
 		const { guard } = options;
 		const run: NodeRunner['run'] = (node, input, runOptions) =>
-			this.runNode(workflow, node, input, { ...runOptions, guard });
+			this.runNode(workflow, node, input, guard ? { ...runOptions, guard } : runOptions);
 		return {
 			describe: (node) => this.describe(node),
 			run: guard ? (node, ...rest) => guard({ workflow, node }, () => run(node, ...rest)) : run,
@@ -262,18 +264,20 @@ export class StandaloneHost {
 			});
 			return execution;
 		});
-		let onAbort: (() => void) | undefined;
+		let unsubscribe: (() => void) | undefined;
 		// n8n's cancel neither rejects nor settles the run until the node returns: answer at once.
-		const cancelled = new Promise<'cancelled'>((resolve) => {
-			onAbort = () => {
-				execution?.cancel();
-				tracked.destroy(new Error(`The run of node "${node.name}" was cancelled.`));
-				resolve('cancelled');
-			};
-			signal?.addEventListener('abort', onAbort, { once: true });
-		});
+		const settled = signal
+			? new Promise<IRun | 'cancelled'>((resolve, reject) => {
+					unsubscribe = onAbort(signal, () => {
+						execution?.cancel();
+						tracked.destroy(new Error(`The run of node "${node.name}" was cancelled.`));
+						resolve('cancelled');
+					});
+					tracked.result.then(resolve, reject);
+				})
+			: tracked.result;
 		try {
-			const run = await Promise.race([tracked.result, cancelled]);
+			const run = await settled;
 			if (run === 'cancelled') return cancelledResult(node);
 			const task = run.data.resultData.runData[node.name]?.[0];
 			const error = task?.error ?? run.data.resultData.error;
@@ -283,7 +287,7 @@ export class StandaloneHost {
 		} catch (error) {
 			return { items: [], error: toNodeRunError(error) };
 		} finally {
-			if (onAbort) signal?.removeEventListener('abort', onAbort);
+			unsubscribe?.();
 		}
 	}
 }
