@@ -3,17 +3,22 @@
  * same n8n-core path (StandaloneHost.runNode → WorkflowExecute.run on a one-node workflow).
  *
  *   anchor: host.runNode(Crypto node with the literal text)
- *   tool:   the path MCP's tools/call and the agent loop take — the AgentTool with the loop's
- *           tool time limit (withToolTimeout, 120 s), its observation through the output
- *           boundary (redact with the session's secrets, cap once): validate, substitute, run,
- *           one observation
+ *   tool:   the tool exactly as MCP's tools/call and `toolbridge call` get it — a tool of
+ *           `openWorkflowSession().tools`: the AgentTool with the 120 s time limit, its
+ *           observation through the session's output boundary (its secrets redacted, capped
+ *           once) — called with a long-lived caller signal, as the loop's run signal or a
+ *           server's: validate, substitute, run, one observation
  *   view:   the LangChain view of the same tool (`invoke`), for library users (reference)
  *
- * Each round runs a batch of BATCH calls of the anchor and of every contender, in a rotating
- * order (so no side always runs right after the anchor), timing each batch in wall time and in
- * this process's CPU time (which other processes' load does not inflate). Prints per-call
- * medians and each contender's ratio to the anchor of the same round (median and middle half),
- * CPU first. A benchmark, not a test: nothing is asserted.
+ * Each round runs a batch of BATCH calls of the anchor and of every contender, in an order
+ * shuffled per round (seeded, so runs repeat): a fixed order, even rotated, puts each side
+ * after the same other side, which then leaves it the same garbage to collect. A batch is 500
+ * calls (~80 ms) so that every batch holds several young-generation collections (each a few ms
+ * here): with 100-call batches one collection more or less swung a round's ratio from 0.75 to
+ * 1.7. Each batch is timed in wall time and in this process's CPU time (which other
+ * processes' load does not inflate). Prints per-call medians and each contender's ratio to the
+ * anchor of the same round (median and middle half), CPU first. A benchmark, not a test:
+ * nothing is asserted.
  *
  * It measures the built package (`dist/`, what n8n and the CLI run; `npm run build` first), not
  * `src/` through tsx: tsx compiles with esbuild's keepNames, which adds a `__name(fn, …)` call
@@ -32,17 +37,24 @@ if (!existsSync(built)) {
 }
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- the compiled code, not tsx's
 const toolbridge = require(built) as typeof import('../src/index');
-const {
-	OutputBoundary,
-	withToolTimeout,
-	defaultRunTimeLimits,
-	loadWorkflowTools,
-	createSessionRedactor,
-} = toolbridge;
+const { loadWorkflowTools, openWorkflowSession } = toolbridge;
 
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 100);
-const BATCH = 100;
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 30);
+const BATCH = 500;
 const WARMUP = 200;
+
+/** A seeded shuffle (a linear congruential generator: the same orders in every run). */
+function shuffler(seed: number): <T>(items: T[]) => T[] {
+	let state = seed;
+	const next = () => (state = (state * 1103515245 + 12345) & 0x7fffffff) / 0x80000000;
+	return (items) => {
+		for (let index = items.length - 1; index > 0; index--) {
+			const other = Math.floor(next() * (index + 1));
+			[items[index], items[other]] = [items[other], items[index]];
+		}
+		return items;
+	};
+}
 
 /** Per-call µs of a batch: wall and this process's CPU (user + system). */
 async function time(run: () => Promise<unknown>): Promise<{ wall: number; cpu: number }> {
@@ -55,30 +67,29 @@ async function time(run: () => Promise<unknown>): Promise<{ wall: number; cpu: n
 }
 
 async function main(): Promise<void> {
-	const loaded = await loadWorkflowTools(
-		resolve(__dirname, '../fixtures/workflows/text-tools.json'),
-		{
-			packageDirs: [resolve(__dirname, '../fixtures/packages/n8n-nodes-toolbridge-fixture')],
-			env: {},
-		},
-	);
-	const tool = loaded.tools.find((candidate) => candidate.name === 'Hash_text')!;
+	const workflowFile = resolve(__dirname, '../fixtures/workflows/text-tools.json');
+	const packageDirs = [resolve(__dirname, '../fixtures/packages/n8n-nodes-toolbridge-fixture')];
+	const session = await openWorkflowSession(workflowFile, {
+		packageDirs,
+		env: {},
+		apiKey: 'sk-or-v1-bench-key-0123456789abcdef',
+	});
+	const tool = session.findTool('Hash_text')!;
+	const loaded = await loadWorkflowTools(workflowFile, {
+		packageDirs,
+		env: {},
+		host: session.host,
+	});
 	const view = loaded.langChainTools.find((candidate) => candidate.name === 'Hash_text')!;
-	const toolNode = loaded.workflow.nodes.find((node) => node.name === 'Hash text')!;
+	const toolNode = session.workflow.nodes.find((node) => node.name === 'Hash text')!;
 	const directNode: INode = {
 		...toolNode,
 		parameters: { ...toolNode.parameters, value: 'bench text' },
 	};
-	const limited = withToolTimeout(tool, defaultRunTimeLimits.toolTimeoutMs);
-	const boundary = new OutputBoundary({
-		redactor: createSessionRedactor(loaded.workflow, loaded.host, {
-			apiKey: 'sk-or-v1-bench-key-0123456789abcdef',
-			env: {},
-		}),
-	});
-	const direct = () => loaded.host.runNode(loaded.workflow, directNode, {});
-	const viaTool = async () =>
-		boundary.observation(await limited.invoke({ text: 'bench text' }, { toolCallId: 'bench' }));
+	const caller = new AbortController();
+	const direct = () => session.host.runNode(session.workflow, directNode, {});
+	const viaTool = () =>
+		tool.invoke({ text: 'bench text' }, { toolCallId: 'bench', signal: caller.signal });
 	const viaView = () => view.invoke({ text: 'bench text' });
 
 	const [directResult, toolResult, viewResult] = await Promise.all([
@@ -104,12 +115,10 @@ async function main(): Promise<void> {
 		wall: { tool: [] as number[], view: [] as number[] },
 		cpu: { tool: [] as number[], view: [] as number[] },
 	};
+	const shuffle = shuffler(20261126);
 	for (let round = 0; round < ROUNDS; round++) {
 		const measured = {} as Record<Side, { wall: number; cpu: number }>;
-		for (let index = 0; index < sides.length; index++) {
-			const side = sides[(round + index) % sides.length];
-			measured[side] = await time(contenders[side]);
-		}
+		for (const side of shuffle([...sides])) measured[side] = await time(contenders[side]);
 		for (const side of sides) {
 			wall[side].push(measured[side].wall);
 			cpu[side].push(measured[side].cpu);

@@ -4,9 +4,19 @@ export interface Deadline {
 	cancel(): void;
 }
 
-interface Entry {
-	at: number;
-	expire: (() => void) | undefined;
+/** A pending deadline is its own handle: no closure per deadline. */
+class Entry implements Deadline {
+	constructor(
+		readonly at: number,
+		public expire: (() => void) | undefined,
+		private readonly queue: DeadlineQueue,
+	) {}
+
+	cancel(): void {
+		if (this.expire === undefined) return;
+		this.expire = undefined;
+		this.queue.settled();
+	}
 }
 
 /**
@@ -28,16 +38,16 @@ export class DeadlineQueue {
 
 	/** Calls `expire` once `lengthMs` from now, unless the deadline is cancelled first. */
 	add(expire: () => void): Deadline {
-		const entry: Entry = { at: Date.now() + this.lengthMs, expire };
+		const entry = new Entry(Date.now() + this.lengthMs, expire, this);
 		this.entries.push(entry);
 		if (this.timer === undefined) this.schedule(entry.at);
 		else this.timer.ref();
-		return {
-			cancel: () => {
-				entry.expire = undefined;
-				this.dropSettledHead();
-			},
-		};
+		return entry;
+	}
+
+	/** A deadline was cancelled: drop what is settled at the head (internal, for {@link Entry}). */
+	settled(): void {
+		this.dropSettledHead();
 	}
 
 	/** Pending (not cancelled, not expired) deadlines, for tests. */

@@ -130,18 +130,10 @@ export async function openWorkflowSession(
 			runNestedAgent: workflowNestedAgentRunner(session),
 		});
 		const timeoutMs = options.toolTimeoutMs ?? defaultRunTimeLimits.toolTimeoutMs;
-		session.tools = built.tools.map((tool) => bounded(withToolTimeout(tool, timeoutMs), boundary));
+		session.tools = built.tools.map((tool) => withToolTimeout(tool, timeoutMs, { boundary }));
 		session.problems = built.problems;
 		session.unavailable = built.unavailable;
 		session.close = built.close;
 	}
 	return session;
-}
-
-/** The tool with every observation through `boundary`. */
-function bounded(tool: AgentTool, boundary: OutputBoundary): AgentTool {
-	return {
-		...tool,
-		invoke: async (args, options) => boundary.observation(await tool.invoke(args, options)),
-	};
 }
