@@ -8,13 +8,19 @@ import { sendJson } from '../../src/http/start-http-server';
 
 let server: Server | undefined;
 afterEach(
-	() => new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve())),
+	() =>
+		new Promise<void>((resolve) => {
+			if (!server) return resolve();
+			// Kept-alive client connections would hold close() for the agent's idle time.
+			server.closeAllConnections();
+			server.close(() => resolve());
+		}),
 );
 
 /** A server whose every request is read with `readJsonBody(request, maxBytes, { timeoutMs })`. */
-async function serve(maxBytes: number, timeoutMs: number): Promise<number> {
+async function serve(maxBytes: number, timeoutMs: number, lingerMs?: number): Promise<number> {
 	server = createServer((request, response) => {
-		readJsonBody(request, maxBytes, { timeoutMs }).then(
+		readJsonBody(request, maxBytes, { timeoutMs, lingerMs }).then(
 			(body) => sendJson(response, 200, { body }),
 			(error: HttpError) => sendJson(response, error.status, { type: error.type }, error.headers),
 		);
@@ -67,9 +73,53 @@ describe('readJsonBody', () => {
 		expect(Date.now() - started).toBeLessThan(5000);
 	});
 
-	it('413 for a declared or an actual body over the limit', async () => {
+	it('413 and Connection: close for a body declared far over the limit (more than 4×), unread', async () => {
 		const port = await serve(16, 1000);
-		expect(await post(port, 100, '{')).toMatchObject({ status: 413 });
+		expect(await post(port, 100, '{')).toMatchObject({ status: 413, connection: 'close' });
+	});
+
+	it('413 and Connection: close for a chunked body once it passes the limit', async () => {
+		const port = await serve(16, 1000);
+		const reply = await new Promise<{ status: number; connection?: string }>((resolve, reject) => {
+			const request = httpRequest(
+				{ port, host: '127.0.0.1', method: 'POST', headers: { 'transfer-encoding': 'chunked' } },
+				(response) => {
+					response.resume();
+					response.on('end', () =>
+						resolve({ status: response.statusCode!, connection: response.headers.connection }),
+					);
+				},
+			);
+			request.on('error', reject);
+			request.write('x'.repeat(40));
+		});
+		expect(reply).toEqual({ status: 413, connection: 'close' });
+	});
+
+	it('a body declared up to 4× the limit is dropped, so a client that sends it all reads the 413 (no reset)', async () => {
+		const port = await serve(16, 1000);
+		const reply = await post(port, 60, 'x'.repeat(30), 'x'.repeat(30), 50);
+		expect(reply).toMatchObject({ status: 413, body: { type: 'request_too_large' } });
+		expect(reply.connection).not.toBe('close');
+	});
+
+	it('a sender that stalls inside such a body is cut after the linger time', async () => {
+		const port = await serve(16, 1000, 200);
+		const started = Date.now();
+		const closed = await new Promise<number>((resolve) => {
+			const request = httpRequest({
+				port,
+				host: '127.0.0.1',
+				method: 'POST',
+				headers: { 'content-length': 60 },
+			});
+			request.on('response', (response) => response.resume());
+			request.on('close', () => resolve(Date.now() - started));
+			request.on('error', () => undefined);
+			request.write('x'.repeat(10));
+		});
+		expect(closed).toBeGreaterThanOrEqual(150);
+		expect(closed).toBeLessThan(5000);
 	});
 
 	it('400 for a body that is not JSON', async () => {
