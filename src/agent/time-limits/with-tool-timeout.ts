@@ -149,7 +149,7 @@ class TimedCall {
 
 	private finish(observation: ToolObservation): void {
 		// After a stop the tool is abandoned: its late result goes nowhere.
-		if (this.end()) this.resolve(this.limit.out(observation));
+		if (this.end()) this.deliver(observation);
 	}
 
 	private fail(error: unknown): void {
@@ -170,7 +170,16 @@ class TimedCall {
 		if (this.settled) return;
 		this.controller.abort(reason);
 		this.end();
-		this.resolve(this.limit.out(observation));
+		this.deliver(observation);
+	}
+
+	/** Resolves with the observation as it leaves; a boundary that throws rejects the call (never leaves it pending). */
+	private deliver(observation: ToolObservation): void {
+		try {
+			this.resolve(this.limit.out(observation));
+		} catch (error) {
+			this.reject(error);
+		}
 	}
 
 	/** Ends the call once; false when it had already ended. */

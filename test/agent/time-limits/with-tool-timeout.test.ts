@@ -103,6 +103,15 @@ describe('withToolTimeout', () => {
 		expect(seen[0].aborted).toBe(false);
 	});
 
+	it('an observation the boundary cannot take rejects the call instead of leaving it pending', async () => {
+		const broken = tool(
+			async () => ({ content: 42, isError: false }) as unknown as ToolObservation,
+		);
+		await expect(
+			withToolTimeout(broken, 1000, { boundary }).invoke({}, { toolCallId: 'a' }),
+		).rejects.toThrow(TypeError);
+	});
+
 	it('0 ms sets no limit: the tool unchanged, or only bounded', async () => {
 		const echo = tool(async () => ({ content: `key ${secret}`, isError: false }));
 		expect(withToolTimeout(echo, 0)).toBe(echo);
