@@ -1,22 +1,15 @@
-import {
-	NodeHelpers,
-	type INode,
-	type INodeParameters,
-	type INodeTypeDescription,
-} from 'n8n-workflow';
+import { NodeHelpers, type INode, type INodeTypeDescription } from 'n8n-workflow';
 import type { CompiledTool, ToolObservation } from './agent-tool';
-import type { JsonSchema } from '../schema/json-schema';
 import { FromAIError } from '../errors/from-ai-error';
 import { ToolBuildError } from '../errors/tool-build-error';
 import { buildToolDescription } from '../schema/build-tool-description';
 import { toolNameFromNodeName } from '../schema/tool-name-from-node-name';
-import { checkArguments } from './coerce-arguments';
-import { compileToolSchema, toolBuildProblems, toolDescriptionError } from './compile-tool-schema';
+import { toolBuildProblems, toolDescriptionError } from './compile-tool-schema';
 import { nodeOutputObservation } from './format-tool-output';
 import type { NodeRunner, NodeRunResult } from './node-runner';
-import { groupMarkersByPath, substituteArguments } from './substitute-arguments';
+import { nodeToolArguments } from './node-tool-arguments';
 import { toNodeRunError } from './to-node-run-error';
-import { argumentProblemsText, nodeErrorText } from './tool-observation-text';
+import { nodeErrorText } from './tool-observation-text';
 
 /** Options of {@link createNodeAsTool}. */
 export interface CreateNodeAsToolOptions {
@@ -63,8 +56,7 @@ export function createNodeAsTool(options: CreateNodeAsToolOptions): CompiledTool
 			node,
 			nodeTypeDescription,
 		) ?? {};
-	const { schema, markers } = compileToolSchema(node.name, parameters);
-	const marked = groupMarkersByPath(markers);
+	const { fill, toolFields } = nodeToolArguments(node, parameters);
 	const name = toolNameFromNodeName(node.name, options.takenNames);
 	options.takenNames?.add(name);
 	let description: string;
@@ -86,13 +78,8 @@ export function createNodeAsTool(options: CreateNodeAsToolOptions): CompiledTool
 		signal: AbortSignal | undefined,
 	): Promise<ToolObservation> => {
 		try {
-			const check = checkArguments(args, schema.zod, schema.parameters);
-			if (!check.ok)
-				return {
-					content: argumentProblemsText(name, check.problems),
-					isError: true,
-					data: { problems: check.problems },
-				};
+			const filled = fill(name, args);
+			if (!filled.ok) return filled.observation;
 			// A call cancelled before it starts never runs the node.
 			if (signal?.aborted)
 				return {
@@ -102,14 +89,7 @@ export function createNodeAsTool(options: CreateNodeAsToolOptions): CompiledTool
 				};
 			let result: NodeRunResult;
 			try {
-				result = await runner.run(
-					{
-						...node,
-						parameters: substituteArguments(parameters, marked, check.args) as INodeParameters,
-					},
-					{},
-					signal ? { signal } : {},
-				);
+				result = await runner.run(filled.node, {}, signal ? { signal } : {});
 			} catch (error) {
 				result = { items: [], error: toNodeRunError(error) };
 			}
@@ -133,12 +113,7 @@ export function createNodeAsTool(options: CreateNodeAsToolOptions): CompiledTool
 	};
 
 	return {
-		name,
-		description,
-		parameters: schema.jsonSchema as unknown as JsonSchema,
-		schema,
-		sourceNodeName: node.name,
-		nodeType: node.type,
+		...toolFields(name, description),
 		invoke: (args, invokeOptions) => call(args, invokeOptions?.signal),
 	};
 }

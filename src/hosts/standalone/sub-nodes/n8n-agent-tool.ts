@@ -1,11 +1,9 @@
-import type { INode, INodeParameters } from 'n8n-workflow';
+import type { INode } from 'n8n-workflow';
 import type { CompiledTool, ToolObservation } from '../../../tools/agent-tool';
-import type { JsonSchema } from '../../../schema/json-schema';
 import { nodeNameToN8nToolName } from '../../../schema/tool-name-from-node-name';
-import { checkArguments } from '../../../tools/coerce-arguments';
-import { compileToolSchema, toolDescriptionError } from '../../../tools/compile-tool-schema';
-import { groupMarkersByPath, substituteArguments } from '../../../tools/substitute-arguments';
-import { argumentProblemsText, errorObservationText } from '../../../tools/tool-observation-text';
+import { toolDescriptionError } from '../../../tools/compile-tool-schema';
+import { nodeToolArguments } from '../../../tools/node-tool-arguments';
+import { errorObservationText } from '../../../tools/tool-observation-text';
 
 /** n8n's AI Agent Tool node type (an AI Agent used as another agent's tool). */
 export const n8nAgentToolNodeType = '@n8n/n8n-nodes-langchain.agentTool';
@@ -38,8 +36,7 @@ export interface N8nAgentToolOptions {
 export function createN8nAgentTool(options: N8nAgentToolOptions): CompiledTool {
 	const { node } = options;
 	const parameters = node.parameters;
-	const { schema, markers } = compileToolSchema(node.name, parameters);
-	const marked = groupMarkersByPath(markers);
+	const { fill, toolFields } = nodeToolArguments(node, parameters);
 	const name = nodeNameToN8nToolName(node.name) || 'agentTool';
 	let description = n8nDefaultAgentToolDescription;
 	const written = parameters.toolDescription;
@@ -53,27 +50,13 @@ export function createN8nAgentTool(options: N8nAgentToolOptions): CompiledTool {
 		}
 	}
 	return {
-		name,
-		description,
-		parameters: schema.jsonSchema as unknown as JsonSchema,
-		schema,
-		sourceNodeName: node.name,
-		nodeType: node.type,
+		...toolFields(name, description),
 		nestedAgent: true,
 		invoke: async (input, { signal }): Promise<ToolObservation> => {
-			const check = checkArguments(input, schema.zod, schema.parameters);
-			if (!check.ok)
-				return {
-					content: argumentProblemsText(name, check.problems),
-					isError: true,
-					data: { problems: check.problems },
-				};
-			const filled: INode = {
-				...node,
-				parameters: substituteArguments(parameters, marked, check.args) as INodeParameters,
-			};
+			const filled = fill(name, input);
+			if (!filled.ok) return filled.observation;
 			try {
-				const value = [{ output: await options.run(filled, { signal }) }];
+				const value = [{ output: await options.run(filled.node, { signal }) }];
 				return { content: JSON.stringify(value), isError: false, data: value, value };
 			} catch (error) {
 				return { content: errorObservationText(error), isError: true };
