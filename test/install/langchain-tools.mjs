@@ -1,12 +1,15 @@
 // @ts-check
 /**
  * n8n's JavaScript Code Tool and HTTP Request Tool from the packed tarballs, in a new user's
- * folder with n8n's LangChain nodes beside n8n-toolbridge: `toolbridge call` runs the Code Tool
- * through n8n's task-runner code (`@n8n/task-runner`, a dependency of n8n-toolbridge) and the
- * HTTP Request Tool's `{placeholder}` request against a loopback server started here.
+ * folder with n8n's LangChain nodes beside n8n-toolbridge
+ * (fixtures/workflows/code-and-http-tools.json: n8n's AI Agent, a Code Tool "Shout" and an HTTP
+ * Request Tool "Echo"): `toolbridge call` runs the Code Tool through n8n's task-runner code
+ * (`@n8n/task-runner`, a dependency of n8n-toolbridge) and the HTTP Request Tool's
+ * `{placeholder}` request against a loopback server started here (its port written over
+ * `ECHO_PORT` in the copy the user's folder gets).
  */
 import { spawn } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
 
@@ -36,51 +39,12 @@ function toolbridge(cwd, args) {
 }
 
 /**
- * An n8n AI Agent with a Code Tool ("Shout") and an HTTP Request Tool ("Echo") on `base`.
- * @param {string} base the loopback server's URL
- * @returns {object} the workflow export
- */
-function workflowFor(base) {
-	/** @param {string} name @param {string} type @param {number} typeVersion @param {object} parameters */
-	const node = (name, type, typeVersion, parameters) => ({
-		id: name,
-		name,
-		type: `@n8n/n8n-nodes-langchain.${type}`,
-		typeVersion,
-		position: [0, 0],
-		parameters,
-	});
-	return {
-		name: 'Code and HTTP Request tools',
-		nodes: [
-			node('AI Agent', 'agent', 1.7, { options: {} }),
-			node('Shout', 'toolCode', 1.3, {
-				description: 'Shouts the given text back',
-				language: 'javaScript',
-				jsCode: 'return query.toUpperCase();',
-			}),
-			node('Echo', 'toolHttpRequest', 1.1, {
-				toolDescription: 'Looks a word up',
-				url: `${base}/echo/{word}`,
-				placeholderDefinitions: {
-					values: [{ name: 'word', description: 'The word to look up', type: 'string' }],
-				},
-			}),
-		],
-		connections: {
-			Shout: { ai_tool: [[{ node: 'AI Agent', type: 'ai_tool', index: 0 }]] },
-			Echo: { ai_tool: [[{ node: 'AI Agent', type: 'ai_tool', index: 0 }]] },
-		},
-	};
-}
-
-/**
  * Checks the Code Tool and the HTTP Request Tool through the installed CLI.
- * @param {{ user: string, check: (condition: boolean, message: string) => void }} options
+ * @param {{ repo: string, user: string, check: (condition: boolean, message: string) => void }} options
  *   `user`: a folder with the packed tarballs and `@n8n/n8n-nodes-langchain` installed
  * @returns {Promise<void>}
  */
-export async function checkCodeAndHttpTools({ user, check }) {
+export async function checkCodeAndHttpTools({ repo, user, check }) {
 	/** @type {string[]} */
 	const requested = [];
 	const server = createServer((request, response) => {
@@ -98,7 +62,8 @@ export async function checkCodeAndHttpTools({ user, check }) {
 	);
 	const address = /** @type {import('node:net').AddressInfo} */ (server.address());
 	const workflow = join(user, 'code-and-http-tools.json');
-	writeFileSync(workflow, JSON.stringify(workflowFor(`http://127.0.0.1:${address.port}`)));
+	const fixture = readFileSync(join(repo, 'fixtures/workflows/code-and-http-tools.json'), 'utf8');
+	writeFileSync(workflow, fixture.replace('ECHO_PORT', String(address.port)));
 	try {
 		const listed = await toolbridge(user, ['tools', workflow, '--json']);
 		const tools = JSON.parse(listed.stdout || '{"agents":[{"tools":[]}]}').agents[0].tools;

@@ -355,7 +355,7 @@ async function main() {
 	);
 	check(computed.stdout === '8\n', "toolbridge call runs n8n's Calculator: 2+2*3 = 8");
 	await checkCallWorkflowTool({ repo, user, check, say });
-	await checkCodeAndHttpTools({ user, check });
+	await checkCodeAndHttpTools({ repo, user, check });
 	const library = run(
 		'node',
 		[

@@ -15,7 +15,7 @@ class Entry implements Deadline {
 	cancel(): void {
 		if (this.expire === undefined) return;
 		this.expire = undefined;
-		this.queue.settled();
+		this.queue.dropSettledHead();
 	}
 }
 
@@ -45,11 +45,6 @@ export class DeadlineQueue {
 		return entry;
 	}
 
-	/** A deadline was cancelled: drop what is settled at the head (internal, for {@link Entry}). */
-	settled(): void {
-		this.dropSettledHead();
-	}
-
 	/** Pending (not cancelled, not expired) deadlines, for tests. */
 	get size(): number {
 		let count = 0;
@@ -58,7 +53,8 @@ export class DeadlineQueue {
 		return count;
 	}
 
-	private dropSettledHead(): void {
+	/** Drops the settled deadlines at the head (after a cancel: {@link Entry}); with none left, the timer stops holding the process. */
+	dropSettledHead(): void {
 		while (this.head < this.entries.length && !this.entries[this.head].expire) this.head++;
 		if (this.head === this.entries.length) {
 			this.entries.length = 0;

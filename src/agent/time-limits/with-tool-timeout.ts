@@ -62,7 +62,7 @@ export function withToolTimeout(
 	if (typeof timeoutMs !== 'number' || Number.isNaN(timeoutMs))
 		check.fail('timeoutMs', 'a number of milliseconds (0: no limit)', timeoutMs);
 	check.optionalObject(options, 'options');
-	const { boundary } = options ?? {};
+	const { boundary } = options;
 	if (boundary !== undefined && typeof boundary?.observation !== 'function')
 		check.fail('options.boundary', 'an OutputBoundary', boundary);
 	const out = boundary ? (observation: ToolObservation) => boundary.observation(observation) : same;

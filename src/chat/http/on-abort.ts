@@ -16,31 +16,33 @@ const dispatchers = new WeakSet<object>();
  * others still run.
  */
 export function onAbort(signal: AbortSignal, listener: () => void): () => void {
-	let listeners = subscribers.get(signal);
-	if (!listeners) {
-		const registered = new Set<() => void>();
-		const dispatch = (): void => {
-			const called = [...registered];
-			registered.clear();
-			for (const each of called) {
-				try {
-					each();
-				} catch (error) {
-					queueMicrotask(() => {
-						throw error;
-					});
-				}
-			}
-		};
-		dispatchers.add(dispatch);
-		signal.addEventListener('abort', dispatch, { once: true });
-		subscribers.set(signal, (listeners = registered));
-	}
+	const listeners = subscribers.get(signal) ?? listen(signal);
 	listeners.add(listener);
-	const subscribed = listeners;
 	return () => {
-		subscribed.delete(listener);
+		listeners.delete(listener);
 	};
+}
+
+/** Puts the one real listener on `signal`: it calls what is subscribed when the signal aborts. */
+function listen(signal: AbortSignal): Set<() => void> {
+	const listeners = new Set<() => void>();
+	const dispatch = (): void => {
+		const called = [...listeners];
+		listeners.clear();
+		for (const each of called) {
+			try {
+				each();
+			} catch (error) {
+				queueMicrotask(() => {
+					throw error;
+				});
+			}
+		}
+	};
+	dispatchers.add(dispatch);
+	signal.addEventListener('abort', dispatch, { once: true });
+	subscribers.set(signal, listeners);
+	return listeners;
 }
 
 /** True for the one real listener {@link onAbort} keeps on a signal. */

@@ -18,6 +18,37 @@ interface IncomingMessage {
 	params?: { protocolVersion?: unknown; _meta?: Record<string, unknown> };
 }
 
+/** A JSON-RPC request as it arrived: a 2.0 message with an id (a notification or a response is not one). */
+function asRequest(message: unknown): (IncomingMessage & { id: string | number }) | undefined {
+	if (typeof message !== 'object' || message === null || Array.isArray(message)) return undefined;
+	const { jsonrpc, id } = message as IncomingMessage;
+	if (jsonrpc !== '2.0' || (typeof id !== 'string' && typeof id !== 'number')) return undefined;
+	return message as IncomingMessage & { id: string | number };
+}
+
+/**
+ * A 2026-07-28 answer to `method`: `result` completed with its result type, the method's cache
+ * hints and the server info, as the SDK writes it.
+ */
+function modernAnswer(
+	id: string | number,
+	method: keyof typeof MCP_CACHE_HINTS,
+	result: Record<string, unknown>,
+	description: McpServerDescription,
+): Record<string, unknown> {
+	const serverInfo = { name: description.name, version: description.version };
+	return {
+		result: {
+			...result,
+			resultType: 'complete',
+			...MCP_CACHE_HINTS[method],
+			_meta: { [SERVER_INFO_KEY]: serverInfo },
+		},
+		jsonrpc: '2.0',
+		id,
+	};
+}
+
 /**
  * The answer to a connection's opening request, built from the description alone — the same
  * answer the SDK gives (a test compares them): a `server/discover` that claims a 2026
@@ -28,26 +59,23 @@ export function openingAnswer(
 	message: unknown,
 	description: McpServerDescription,
 ): Record<string, unknown> | undefined {
-	if (typeof message !== 'object' || message === null || Array.isArray(message)) return undefined;
-	const { jsonrpc, id, method, params } = message as IncomingMessage;
-	if (jsonrpc !== '2.0' || (typeof id !== 'string' && typeof id !== 'number')) return undefined;
-	const serverInfo = { name: description.name, version: description.version };
+	const request = asRequest(message);
+	if (!request) return undefined;
+	const { id, method, params } = request;
 	const claimed = params?._meta?.[PROTOCOL_VERSION_KEY];
 	const instructions =
 		description.instructions === undefined ? {} : { instructions: description.instructions };
 	if (method === 'server/discover' && MODERN_PROTOCOL_VERSIONS.includes(claimed as string)) {
-		return {
-			result: {
+		return modernAnswer(
+			id,
+			'server/discover',
+			{
 				supportedVersions: [...MODERN_PROTOCOL_VERSIONS],
 				capabilities: MCP_SERVER_CAPABILITIES,
 				...instructions,
-				resultType: 'complete',
-				...MCP_CACHE_HINTS['server/discover'],
-				_meta: { [SERVER_INFO_KEY]: serverInfo },
 			},
-			jsonrpc: '2.0',
-			id,
-		};
+			description,
+		);
 	}
 	if (method === 'initialize' && claimed === undefined) {
 		const requested = params?.protocolVersion;
@@ -57,7 +85,7 @@ export function openingAnswer(
 					? requested
 					: LEGACY_PROTOCOL_VERSIONS[0],
 				capabilities: MCP_SERVER_CAPABILITIES,
-				serverInfo,
+				serverInfo: { name: description.name, version: description.version },
 				...instructions,
 			},
 			jsonrpc: '2.0',
@@ -84,20 +112,8 @@ export function toolsListAnswer(
 	tools: ListedTool[],
 	description: McpServerDescription,
 ): Record<string, unknown> | undefined {
-	if (typeof message !== 'object' || message === null || Array.isArray(message)) return undefined;
-	const { jsonrpc, id, method } = message as IncomingMessage;
-	if (jsonrpc !== '2.0' || (typeof id !== 'string' && typeof id !== 'number')) return undefined;
-	if (method !== 'tools/list') return undefined;
-	if (era === 'legacy') return { result: { tools }, jsonrpc: '2.0', id };
-	const serverInfo = { name: description.name, version: description.version };
-	return {
-		result: {
-			tools,
-			resultType: 'complete',
-			...MCP_CACHE_HINTS['tools/list'],
-			_meta: { [SERVER_INFO_KEY]: serverInfo },
-		},
-		jsonrpc: '2.0',
-		id,
-	};
+	const request = asRequest(message);
+	if (request?.method !== 'tools/list') return undefined;
+	if (era === 'legacy') return { result: { tools }, jsonrpc: '2.0', id: request.id };
+	return modernAnswer(request.id, 'tools/list', { tools }, description);
 }
