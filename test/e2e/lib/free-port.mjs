@@ -99,7 +99,9 @@ export async function freePort() {
 			pick -= width;
 		}
 	}
-	throw new Error(`no free port outside the ephemeral range after 200 tries (ranges ${JSON.stringify(ranges)})`);
+	throw new Error(
+		`no free port outside the ephemeral range after 200 tries (ranges ${JSON.stringify(ranges)})`,
+	);
 }
 
 /**
