@@ -70,8 +70,7 @@ export class Redactor {
 	secretSpans(text: string): Array<[start: number, end: number]> {
 		const spans: Array<[number, number]> = [];
 		const patterns = secretShapes.map((shape) => shape.pattern);
-		if (this.forms.length > 0)
-			patterns.push((this.compiled ??= new RegExp(this.forms.map(escapeRegExp).join('|'), 'g')));
+		if (this.forms.length > 0) patterns.push(this.formsPattern());
 		for (const pattern of patterns)
 			for (const match of text.matchAll(pattern))
 				spans.push([match.index, match.index + match[0].length]);
@@ -99,15 +98,18 @@ export class Redactor {
 		let result = text;
 		if (this.forms.length > 0) {
 			if (this.holdsSecretForm(result)) {
-				// One pass for all secrets; alternatives are longest first, so the longest match wins.
-				this.compiled ??= new RegExp(this.forms.map(escapeRegExp).join('|'), 'g');
-				result = result.replace(this.compiled, redactedText);
+				result = result.replace(this.formsPattern(), redactedText);
 			}
 			if (result.includes('\n[Output truncated')) result = this.redactCutSecrets(result);
 		}
 		for (const { pattern, holds } of secretShapes)
 			if (result.includes(holds)) result = result.replace(pattern, redactedText);
 		return result;
+	}
+
+	/** One pattern for every form of every secret (made once); alternatives are longest first, so the longest match wins. */
+	private formsPattern(): RegExp {
+		return (this.compiled ??= new RegExp(this.forms.map(escapeRegExp).join('|'), 'g'));
 	}
 
 	private holdsSecretForm(text: string): boolean {

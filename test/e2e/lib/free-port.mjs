@@ -46,62 +46,61 @@ function stableRanges() {
 	return ranges;
 }
 
-/**
- * Whether `port` can be bound on 127.0.0.1 now (then it is released again).
- * @param {number} port
- * @returns {Promise<boolean>}
- */
-function canBind(port) {
-	return new Promise((resolve) => {
-		const server = createServer();
-		server.unref();
-		server.once('error', () => resolve(false));
-		server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
-	});
+/** @type {{ ranges: Array<[number, number]>, size: number } | undefined} */
+let stable;
+
+/** The stable ranges and how many ports they hold (read once per process). */
+function measureStable() {
+	const ranges = stableRanges();
+	return { ranges, size: ranges.reduce((sum, [from, to]) => sum + to - from + 1, 0) };
 }
 
 /**
- * A port the OS hands out for `listen(0)`: the fallback when no stable range exists.
- * @returns {Promise<number>}
+ * Binds `port` on 127.0.0.1 (0: any port the OS picks) and releases it again.
+ * @param {number} port
+ * @returns {Promise<number | undefined>} the port bound, or undefined when it is taken
  */
-function ephemeralPort() {
-	return new Promise((resolve, reject) => {
+function bindAndRelease(port) {
+	return new Promise((resolve) => {
 		const server = createServer();
 		server.unref();
-		server.on('error', reject);
-		server.listen(0, '127.0.0.1', () => {
+		server.once('error', () => resolve(undefined));
+		server.listen(port, '127.0.0.1', () => {
 			const address = server.address();
-			const port = typeof address === 'object' && address ? address.port : 0;
-			server.close(() => (port ? resolve(port) : reject(new Error('no free port'))));
+			const bound = typeof address === 'object' && address ? address.port : undefined;
+			server.close(() => resolve(bound));
 		});
 	});
 }
 
 /**
+ * A random port of `ranges`.
+ * @param {Array<[number, number]>} ranges
+ * @param {number} size how many ports they hold together
+ * @returns {number}
+ */
+function pick(ranges, size) {
+	let index = Math.floor(Math.random() * size);
+	for (const [from, to] of ranges) {
+		if (index <= to - from) return from + index;
+		index -= to - from + 1;
+	}
+	return ranges[0][0];
+}
+
+/**
  * A free port on 127.0.0.1 outside the ephemeral range (random, so suites running side by side
- * rarely try the same one).
+ * rarely try the same one; one the OS picks when there is no port outside it).
  * @returns {Promise<number>}
  * @throws {Error} when no port can be bound
  */
 export async function freePort() {
-	const ranges = stableRanges();
-	const size = ranges.reduce((sum, [from, to]) => sum + to - from + 1, 0);
-	if (size === 0) return ephemeralPort();
+	const { ranges, size } = (stable ??= measureStable());
 	for (let attempt = 0; attempt < 200; attempt++) {
-		let pick = Math.floor(Math.random() * size);
-		for (const [from, to] of ranges) {
-			const width = to - from + 1;
-			if (pick < width) {
-				const port = from + pick;
-				if (await canBind(port)) return port;
-				break;
-			}
-			pick -= width;
-		}
+		const port = await bindAndRelease(size === 0 ? 0 : pick(ranges, size));
+		if (port) return port;
 	}
-	throw new Error(
-		`no free port outside the ephemeral range after 200 tries (ranges ${JSON.stringify(ranges)})`,
-	);
+	throw new Error(`no free port after 200 tries (ranges ${JSON.stringify(ranges)})`);
 }
 
 /**

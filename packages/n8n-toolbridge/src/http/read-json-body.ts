@@ -41,19 +41,19 @@ export async function readJsonBody(
 	options: ReadJsonBodyOptions = {},
 ): Promise<unknown> {
 	const timeoutMs = options.timeoutMs ?? DEFAULT_BODY_TIMEOUT_MS;
-	const tooLarge = (headers: Record<string, string> = { Connection: 'close' }) =>
+	const tooLarge = (closeConnection: boolean) =>
 		new HttpError(
 			413,
 			`The request body is larger than ${maxBytes} bytes.`,
 			'request_too_large',
-			headers,
+			closeConnection ? { Connection: 'close' } : {},
 		);
 	const declared = Number(request.headers['content-length'] ?? 0);
 	if (declared > maxBytes) {
-		if (declared > maxBytes * LINGER_FACTOR) throw tooLarge();
+		if (declared > maxBytes * LINGER_FACTOR) throw tooLarge(true);
 		// Node drops a body nobody reads (the connection stays usable); bounded in time here.
 		lingerAtMost(request, options.lingerMs ?? LINGER_MS);
-		throw tooLarge({});
+		throw tooLarge(false);
 	}
 	// Other refusals end the connection after the answer: the rest of the body is never read.
 	const text = await new Promise<string>((resolve, reject) => {
@@ -71,7 +71,7 @@ export async function readJsonBody(
 		};
 		const onData = (piece: Buffer) => {
 			size += piece.length;
-			if (size > maxBytes) settle(tooLarge());
+			if (size > maxBytes) settle(tooLarge(true));
 			else pieces.push(piece);
 		};
 		const onEnd = () => settle();
