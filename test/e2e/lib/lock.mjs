@@ -4,7 +4,7 @@
  * `npm run n8n:local`) never install into the same cache at once.
  */
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 /**
@@ -33,6 +33,9 @@ export async function acquireLock(lockPath, options = {}) {
 	const timeoutMs = options.timeoutMs ?? 30 * 60_000;
 	const deadline = Date.now() + timeoutMs;
 	let announced = false;
+	// On a fresh machine the cache folder may not exist yet (the first provisioning step to
+	// run creates it): the lock's parent is made here, not assumed.
+	mkdirSync(dirname(lockPath), { recursive: true });
 	for (;;) {
 		try {
 			mkdirSync(lockPath);
