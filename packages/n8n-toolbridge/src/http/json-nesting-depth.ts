@@ -1,8 +1,9 @@
 /**
  * Default limit on how deep a request body may nest arrays and objects: 128 levels (serde_json's
  * default). Tool arguments, chat messages and JSON Schemas nest a few levels; a body nested
- * thousands of levels deep is an attack, and the recursive walks after parsing (JSON.stringify,
- * the SDK's schema validation, structuredClone) overflow the stack from about 3,000 levels.
+ * thousands of levels deep is an attack: the recursive walks after parsing overflow the stack
+ * from about 4,500 levels (JSON.stringify, which re-serializes the body the MCP SDK is handed,
+ * structuredClone, schema validation), and the RangeError became a 500.
  */
 export const DEFAULT_MAX_JSON_DEPTH = 128;
 

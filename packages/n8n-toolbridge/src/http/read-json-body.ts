@@ -106,8 +106,8 @@ export async function readJsonBody(
 			'invalid_json',
 		);
 	}
-	// JSON.parse copes with any depth; the recursive walks after it (the SDK's validation,
-	// JSON.stringify, clones) overflow the stack from a few thousand levels.
+	// JSON.parse copes with any depth; the recursive walks after it (JSON.stringify, clones,
+	// schema validation) overflow the stack from a few thousand levels.
 	if (jsonNestingDepth(text, maxDepth) > maxDepth) {
 		throw new HttpError(
 			400,

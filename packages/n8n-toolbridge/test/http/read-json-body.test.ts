@@ -83,14 +83,13 @@ describe('readJsonBody', () => {
 
 	it('408 and Connection: close when the body does not arrive in time (no wait for the rest)', async () => {
 		const port = await serve(1024, 200);
-		const started = Date.now();
+		// The client never sends the rest: only the server's own timeout can answer.
 		const reply = await post(port, 100, '{"a":');
 		expect(reply).toMatchObject({
 			status: 408,
 			body: { type: 'request_timeout' },
 			connection: 'close',
 		});
-		expect(Date.now() - started).toBeLessThan(5000);
 	});
 
 	it('413 and Connection: close for a body declared over 64 MiB, unread', async () => {
