@@ -16,13 +16,13 @@ import { z } from 'zod';
 import { AgentOrchestrator } from '../../nodes/AgentOrchestrator/AgentOrchestrator.node';
 import { ToolbridgeChatModel } from '../../nodes/ToolbridgeChatModel/ToolbridgeChatModel.node';
 import { modelOptionKeys } from '../../src/agent/model-options';
-import { readChatModelSettings } from '../../src/hosts/n8n/chat-model/read-chat-model-settings';
+import { readChatModelSettings } from '../../src/node-settings/read-chat-model-settings';
 import {
 	modelOptionParameters,
 	type ModelOptionParameter,
 	type ModelOptionParameterName,
-} from '../../src/hosts/n8n/settings/model-option-parameters';
-import { readAgentNodeSettings } from '../../src/hosts/n8n/settings/read-agent-node-settings';
+} from '../../src/node-settings/model-option-parameters';
+import { readAgentNodeSettings } from '../../src/hosts/n8n/item-run/read-agent-node-settings';
 import { runWorkflowAgent } from '../../src/hosts/standalone/run-workflow-agent';
 import { readOrchestratorSettings } from '../../src/hosts/standalone/workflow/read-orchestrator-settings';
 import type { WorkflowExport } from '../../src/hosts/standalone/workflow-file';

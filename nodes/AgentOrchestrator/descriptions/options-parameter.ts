@@ -1,5 +1,5 @@
 import type { INodeProperties } from 'n8n-workflow';
-import { modelOptionParameters } from '../../../src/hosts/n8n/settings/model-option-parameters';
+import { modelOptionParameters } from '../../../src/node-settings/model-option-parameters';
 
 /**
  * The node's "Options" collection, in the order n8n shows it: the model options, defined once

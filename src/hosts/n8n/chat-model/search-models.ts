@@ -10,7 +10,7 @@ import { ToolbridgeError } from '../../../errors/toolbridge-error';
 import {
 	readCredentialConnection,
 	type CredentialContext,
-} from '../settings/read-credential-connection';
+} from '../../../node-settings/read-credential-connection';
 
 /** How long the model list may take before the dropdown shows an error. */
 export const modelListTimeoutMs = 15_000;

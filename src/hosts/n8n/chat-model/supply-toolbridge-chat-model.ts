@@ -1,6 +1,6 @@
 import type { ISupplyDataFunctions, SupplyData } from 'n8n-workflow';
 import { loadAiNodeSdk, type AiNodeSdk } from './load-ai-node-sdk';
-import { readChatModelSettings } from './read-chat-model-settings';
+import { readChatModelSettings } from '../../../node-settings/read-chat-model-settings';
 import { createToolbridgeChatModel } from './toolbridge-chat-model';
 import { nativeOnlyChatModel } from './native-only-chat-model';
 import { ToolbridgeError } from '../../../errors/toolbridge-error';

@@ -9,9 +9,9 @@ import { connectItemMemory } from '../memory/node-memory';
 import {
 	readAgentNodeSettings,
 	type AgentNodeSettings,
-} from '../settings/read-agent-node-settings';
-import { NodeEventSink } from './node-event-sink';
-import { traceNodeAgent } from './trace-node-agent';
+} from '../item-run/read-agent-node-settings';
+import { NodeEventSink } from '../item-run/node-event-sink';
+import { traceNodeAgent } from '../item-run/trace-node-agent';
 import type { AgentTrace } from '../../../tracing/agent-trace';
 
 /** What an in-process driver runs one item with. */

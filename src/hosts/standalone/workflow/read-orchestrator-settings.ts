@@ -1,6 +1,6 @@
 import type { IExecuteFunctions, INode, INodeType } from 'n8n-workflow';
 import { AgentConfigurationError } from '../../../errors/agent-configuration-error';
-import { connectedOnly, readAgentNodeSettings } from '../../n8n/settings/read-agent-node-settings';
+import { connectedOnly, readAgentNodeSettings } from '../../n8n/item-run/read-agent-node-settings';
 import type { WorkflowExport } from '../workflow-file';
 import {
 	findChatModelNode,
@@ -11,7 +11,7 @@ import {
 	readAgentMode,
 	readMaxDepth,
 	readValidatorSettings,
-} from '../../n8n/settings/read-mode-settings';
+} from '../../../node-settings/read-mode-settings';
 import { createNodeParameterReader } from './node-parameter-reader';
 import { assertConnectionUsable, resolveConnectionFields } from './resolve-connection-fields';
 import {

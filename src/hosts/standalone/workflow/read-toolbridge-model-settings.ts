@@ -1,6 +1,6 @@
 import type { INode, ISupplyDataFunctions } from 'n8n-workflow';
-import { readChatModelSettings } from '../../n8n/chat-model/read-chat-model-settings';
-import { defaultModelId } from '../../n8n/settings/read-model-parameter';
+import { readChatModelSettings } from '../../../node-settings/read-chat-model-settings';
+import { defaultModelId } from '../../../node-settings/read-model-parameter';
 import type { ToolbridgeNativeModel } from '../../n8n/chat-model/toolbridge-native-model';
 import { createNodeParameterReader } from './node-parameter-reader';
 import { assertConnectionUsable, resolveConnectionFields } from './resolve-connection-fields';

@@ -1,7 +1,7 @@
 import type { ChatConnection } from '../../../agent/create-chat-model-caller';
 import type { ICredentialDataDecryptedObject, INode, INodeCredentialsDetails } from 'n8n-workflow';
-import type { AgentNodeSettings } from '../../n8n/settings/read-agent-node-settings';
-import type { AgentMode, ValidatorNodeSettings } from '../../n8n/settings/read-mode-settings';
+import type { AgentNodeSettings } from '../../n8n/item-run/read-agent-node-settings';
+import type { AgentMode, ValidatorNodeSettings } from '../../../node-settings/read-mode-settings';
 import type { ConnectionOverrides } from './resolve-connection-fields';
 
 /** Finds the credential record a node references (by credential name, then by type). */

@@ -1,6 +1,6 @@
-import { defaultMaxAgentDepth } from '../../../agent/modes/nested/agent-frame';
-import { AgentConfigurationError } from '../../../errors/agent-configuration-error';
-import { defaultValidatorConfig } from '../../../agent/modes/validator/create-validator-state';
+import { defaultMaxAgentDepth } from '../agent/modes/nested/agent-frame';
+import { AgentConfigurationError } from '../errors/agent-configuration-error';
+import { defaultValidatorConfig } from '../agent/modes/validator/create-validator-state';
 
 /**
  * Reads one node parameter, with its default: `getNodeParameter` for an item inside n8n, the

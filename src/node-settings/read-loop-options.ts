@@ -1,10 +1,10 @@
 import type { IDataObject } from 'n8n-workflow';
-import type { AgentConfig, AgentToolChoice } from '../../../agent/agent-state';
-import type { AgentOutputFormat } from '../../../agent/output-format/agent-output-item';
-import { resolveOutputSchema } from '../../../agent/output-format/resolve-output-schema';
-import type { StructuredOutputStrategy } from '../../../agent/output-format/structured-output-config';
-import { AgentConfigurationError } from '../../../errors/agent-configuration-error';
-import type { MemoryErrorPolicy } from '../memory/node-memory';
+import type { AgentConfig, AgentToolChoice } from '../agent/agent-state';
+import type { AgentOutputFormat } from '../agent/output-format/agent-output-item';
+import { resolveOutputSchema } from '../agent/output-format/resolve-output-schema';
+import type { StructuredOutputStrategy } from '../agent/output-format/structured-output-config';
+import { AgentConfigurationError } from '../errors/agent-configuration-error';
+import type { MemoryErrorPolicy } from '../hosts/n8n/memory/node-memory';
 import { secondsToMs } from './option-values';
 
 /** The orchestrator's own options (the loop's, not the model call's), as n8n hands them over. */

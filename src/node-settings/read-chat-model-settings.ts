@@ -1,11 +1,11 @@
 import type { IDataObject, ISupplyDataFunctions } from 'n8n-workflow';
-import { chatServerOf } from '../../../chat/chat-server';
-import { AgentConfigurationError } from '../../../errors/agent-configuration-error';
-import { chatConnectionFor } from '../settings/chat-connection-for';
-import { readCredentialConnection } from '../settings/read-credential-connection';
-import { readModelOptions } from '../settings/read-model-options';
-import { readModelParameter } from '../settings/read-model-parameter';
-import type { ToolbridgeNativeModel } from './toolbridge-native-model';
+import { chatServerOf } from '../chat/chat-server';
+import { AgentConfigurationError } from '../errors/agent-configuration-error';
+import { chatConnectionFor } from './chat-connection-for';
+import { readCredentialConnection } from './read-credential-connection';
+import { readModelOptions } from './read-model-options';
+import { readModelParameter } from './read-model-parameter';
+import type { ToolbridgeNativeModel } from '../hosts/n8n/chat-model/toolbridge-native-model';
 
 /**
  * Reads the sub-node's credential, model (a string or a resource locator) and options into

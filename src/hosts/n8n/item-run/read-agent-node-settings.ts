@@ -2,21 +2,21 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import type { AgentConfig } from '../../../agent/agent-state';
 import { withoutModelOptions } from '../../../agent/model-options';
 import type { ChatConnection } from '../../../agent/create-chat-model-caller';
-import { chatConnectionFor } from './chat-connection-for';
-import { readModelParameter } from './read-model-parameter';
-import { readCredentialConnection } from './read-credential-connection';
+import { chatConnectionFor } from '../../../node-settings/chat-connection-for';
+import { readModelParameter } from '../../../node-settings/read-model-parameter';
+import { readCredentialConnection } from '../../../node-settings/read-credential-connection';
 import type { CallModel } from '../../../agent/call-model-step';
 import { createChatModelCaller } from '../../../agent/create-chat-model-caller';
 import { createLangChainModelCaller } from '../langchain/langchain-model-caller';
-import { readConnectedModel } from './read-connected-model';
+import { readConnectedModel } from '../langchain/read-connected-model';
 import { toolbridgeNativeModelOf } from '../chat-model/toolbridge-native-model';
 import { traceModelCalls, type ModelTraceContext } from '../chat-model/trace-model-calls';
 import { chatServerOf } from '../../../chat/chat-server';
 import { Redactor } from '../../../chat/redactor';
 import type { MemoryErrorPolicy } from '../memory/node-memory';
 import type { AgentOutputFormat } from '../../../agent/output-format/agent-output-item';
-import { readLoopOptions } from './read-loop-options';
-import { readModelOptions } from './read-model-options';
+import { readLoopOptions } from '../../../node-settings/read-loop-options';
+import { readModelOptions } from '../../../node-settings/read-model-options';
 
 /** Everything one item's run needs from the node's parameters and credential. */
 export interface AgentNodeSettings {

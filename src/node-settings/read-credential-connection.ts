@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, ISupplyDataFunctions } from 'n8n-workflow';
-import { AgentConfigurationError } from '../../../errors/agent-configuration-error';
-import { openRouterBaseUrl } from '../../../chat/is-openrouter-url';
-import { parseExtraHeaders } from '../../../agent/parse-extra-headers';
+import { AgentConfigurationError } from '../errors/agent-configuration-error';
+import { openRouterBaseUrl } from '../chat/is-openrouter-url';
+import { parseExtraHeaders } from '../agent/parse-extra-headers';
 
 /** Where the node's credential points: base URL, key and the credential's extra headers. */
 export interface CredentialConnection {
