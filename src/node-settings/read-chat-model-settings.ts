@@ -1,31 +1,43 @@
-import type { IDataObject, ISupplyDataFunctions } from 'n8n-workflow';
+import type { AgentConfig } from '../agent/agent-state';
+import type { ChatConnection } from '../agent/create-chat-model-caller';
 import { chatServerOf } from '../chat/chat-server';
 import { AgentConfigurationError } from '../errors/agent-configuration-error';
 import { chatConnectionFor } from './chat-connection-for';
+import type { CredentialGetter, NodeParameterGetter } from './node-parameter-getter';
 import { readCredentialConnection } from './read-credential-connection';
 import { readModelOptions } from './read-model-options';
 import { readModelParameter } from './read-model-parameter';
-import type { ToolbridgeNativeModel } from '../hosts/n8n/chat-model/toolbridge-native-model';
 
 /**
- * Reads the sub-node's credential, model (a string or a resource locator) and options into
- * the {@link ToolbridgeNativeModel} its chat model runs on — the same readers as the
- * orchestrator's, so both send the same request for the same settings.
+ * A chat model's settings, as the built-in client runs them: where the model lives, its
+ * model-related config fields, and the secrets to redact (API key, header values). What a
+ * Toolbridge Chat Model sub-node reads and carries, and what the standalone host reads from a
+ * workflow's chat-model node.
+ */
+export interface ChatModelSettings {
+	connection: ChatConnection;
+	config: Partial<AgentConfig> & { model: string };
+	secrets: string[];
+}
+
+/**
+ * Reads a Toolbridge Chat Model node's credential, model (a string or a resource locator)
+ * and options into its {@link ChatModelSettings} — the same readers as the orchestrator's, so
+ * both send the same request for the same settings. Both hosts call it, each with its own
+ * getters.
  *
  * @throws {AgentConfigurationError} for an empty model, a credential without a base URL, bad
  * extra headers, provider options or stop sequences.
- * @throws what n8n's `getCredentials` / `getNodeParameter` throw.
+ * @throws what `get` / `getCredential` throw.
  */
 export async function readChatModelSettings(
-	context: ISupplyDataFunctions,
-	itemIndex: number,
-): Promise<ToolbridgeNativeModel> {
-	const credential = await readCredentialConnection(context, itemIndex);
-	const model = readModelOptions(context.getNodeParameter('options', itemIndex, {}) as IDataObject);
+	get: NodeParameterGetter,
+	getCredential: CredentialGetter,
+): Promise<ChatModelSettings> {
+	const credential = await readCredentialConnection(get, getCredential);
+	const model = readModelOptions(get('options', {}) as Record<string, unknown>);
 	const { connection, secrets } = chatConnectionFor(credential, model.connection);
-	const modelId = readModelParameter(
-		context.getNodeParameter('model', itemIndex, '', { extractValue: true }),
-	);
+	const modelId = readModelParameter(get('model', ''));
 	if (modelId === '')
 		throw new AgentConfigurationError(
 			'model',

@@ -19,7 +19,14 @@ export async function supplyToolbridgeChatModel(
 	itemIndex: number,
 	loadSdk: () => AiNodeSdk = loadAiNodeSdk,
 ): Promise<SupplyData> {
-	const native = await readChatModelSettings(context, itemIndex);
+	const native = await readChatModelSettings(
+		// The Model is a resource locator: n8n extracts its value.
+		(name, fallback) =>
+			name === 'model'
+				? context.getNodeParameter(name, itemIndex, fallback as never, { extractValue: true })
+				: context.getNodeParameter(name, itemIndex, fallback as never),
+		(type) => context.getCredentials(type, itemIndex),
+	);
 	let sdk: AiNodeSdk;
 	try {
 		sdk = loadSdk();

@@ -29,7 +29,7 @@ import {
 	modelCallerOf,
 	modelSourceNotes,
 	readAgentNodeSettings,
-	type AgentNodeSettings,
+	type NodeItemSettings,
 } from '../item-run/read-agent-node-settings';
 import { readBinaryPrompt } from '../binary/read-binary-parts';
 import { readItemBatching, runItemBatches } from '../item-run/run-item-batches';
@@ -142,7 +142,7 @@ export async function runAgentEngine(
 
 /** One item's part of one execution of the node. */
 class ItemRun {
-	private settings!: AgentNodeSettings;
+	private settings!: NodeItemSettings;
 	/** Where this item's data leaves the core: built from the settings' secrets (none until they are read). */
 	boundary = new OutputBoundary();
 	private sink: NodeEventSink;

@@ -1,27 +1,26 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
-import type { AgentConfig } from '../../../agent/agent-state';
-import { withoutModelOptions } from '../../../agent/model-options';
-import type { ChatConnection } from '../../../agent/create-chat-model-caller';
-import { chatConnectionFor } from '../../../node-settings/chat-connection-for';
-import { readModelParameter } from '../../../node-settings/read-model-parameter';
-import { readCredentialConnection } from '../../../node-settings/read-credential-connection';
+import type { IExecuteFunctions } from 'n8n-workflow';
 import type { CallModel } from '../../../agent/call-model-step';
 import { createChatModelCaller } from '../../../agent/create-chat-model-caller';
-import { createLangChainModelCaller } from '../langchain/langchain-model-caller';
-import { readConnectedModel } from '../langchain/read-connected-model';
+import { Redactor } from '../../../chat/redactor';
+import {
+	withChatModel,
+	withConnectedModel,
+	withOwnCredential,
+	type AgentNodeSettings,
+} from '../../../node-settings/agent-node-settings';
+import type {
+	CredentialGetter,
+	NodeParameterGetter,
+} from '../../../node-settings/node-parameter-getter';
+import { readAgentNodeParameters } from '../../../node-settings/read-agent-node-parameters';
+import { readCredentialConnection } from '../../../node-settings/read-credential-connection';
 import { toolbridgeNativeModelOf } from '../chat-model/toolbridge-native-model';
 import { traceModelCalls, type ModelTraceContext } from '../chat-model/trace-model-calls';
-import { chatServerOf } from '../../../chat/chat-server';
-import { Redactor } from '../../../chat/redactor';
-import type { MemoryErrorPolicy } from '../memory/node-memory';
-import type { AgentOutputFormat } from '../../../agent/output-format/agent-output-item';
-import { readLoopOptions } from '../../../node-settings/read-loop-options';
-import { readModelOptions } from '../../../node-settings/read-model-options';
+import { createLangChainModelCaller } from '../langchain/langchain-model-caller';
+import { readConnectedModel } from '../langchain/read-connected-model';
 
-/** Everything one item's run needs from the node's parameters and credential. */
-export interface AgentNodeSettings {
-	/** The built-in client's connection (the node's credential); absent when a chat model sub-node is connected. */
-	connection?: ChatConnection;
+/** One item's settings inside n8n, with the model the run calls. */
+export interface NodeItemSettings extends AgentNodeSettings {
 	/** Set when a chat model sub-node is connected: calls it (it wins over the node's credential and model). */
 	callModel?: CallModel;
 	/**
@@ -29,29 +28,16 @@ export interface AgentNodeSettings {
 	 * model, or a connected Toolbridge Chat Model (its settings, called natively).
 	 */
 	modelSource: 'built-in' | 'connected' | 'toolbridge-sub-node';
-	config: Partial<AgentConfig> & { model: string };
-	prompt: string;
-	concurrency: number;
-	returnIntermediateSteps: boolean;
-	debugLog: boolean;
-	/** What the run redacts from everything it reports: the credential's API key and the extra header values. */
-	secrets: string[];
-	/** The node's "Output Format" (text, json, full); absent: text. */
-	outputFormat?: AgentOutputFormat;
-	/** Per tool call, in ms (in-process tools only: n8n's engine runs engine tools itself); absent: the loop's default; 0: none. */
-	toolTimeoutMs?: number;
-	/** For the whole run, in ms; absent: the loop's default; 0: none. */
-	runTimeoutMs?: number;
-	/** "On Memory Error": go on without the memory (default), or fail the item. */
-	memoryErrorPolicy: MemoryErrorPolicy;
 }
 
 /**
- * Reads one item's settings from the node: the connected chat model (the Chat Model input)
- * or else the credential (n8n's `openRouterApi` or our `openAiCompatibleApi`) and model,
- * prompt and options. With a connected model the node's credential is not read and the
- * model options that belong to the built-in client (sampling, fallbacks, routing) are not
- * sent: the sub-node's own settings apply.
+ * Reads one item's settings from the node (the host-free readers of `node-settings/`, over the
+ * item's parameters) and chooses its model: the chat model connected to the Chat Model input,
+ * or else the node's credential (n8n's `openRouterApi` or our `openAiCompatibleApi`) and
+ * Model. With a connected model the node's credential is not read and the model options that
+ * belong to the built-in client (sampling, fallbacks, routing) are not sent: the sub-node's
+ * own settings apply. A connected Toolbridge Chat Model is called with the built-in client
+ * (each call logged as a run of the sub-node); any other through LangChain.
  *
  * @throws {AgentConfigurationError} for a credential without a base URL or with extra
  * headers that are not a JSON object.
@@ -61,34 +47,15 @@ export interface AgentNodeSettings {
 export async function readAgentNodeSettings(
 	context: IExecuteFunctions,
 	itemIndex: number,
-): Promise<AgentNodeSettings> {
-	const options = context.getNodeParameter('options', itemIndex, {}) as IDataObject;
-	const model = readModelOptions(options);
-	const { config: loop, ...run } = readLoopOptions(options);
+): Promise<NodeItemSettings> {
+	const get: NodeParameterGetter = (name, fallback) =>
+		// The Model is a string (version 1) or a resource locator (version 1.1): n8n extracts the locator's value.
+		name === 'model'
+			? context.getNodeParameter(name, itemIndex, fallback as never, { extractValue: true })
+			: context.getNodeParameter(name, itemIndex, fallback as never);
+	const parameters = readAgentNodeParameters(get);
 	const connected = await readConnectedModel(context, itemIndex);
-
-	const config: AgentNodeSettings['config'] = {
-		// A string (version 1) or a resource locator (version 1.1); n8n extracts the locator's value, the standalone reader does not.
-		model: readModelParameter(
-			context.getNodeParameter('model', itemIndex, '', { extractValue: true }),
-		),
-		...loop,
-		...model.config,
-	};
-	const prompt = context.getNodeParameter('prompt', itemIndex, '') as unknown;
-	const common = {
-		...run,
-		config,
-		prompt:
-			typeof prompt === 'string'
-				? prompt
-				: prompt === undefined || prompt === null
-					? ''
-					: JSON.stringify(prompt),
-	};
-
 	if (connected) {
-		const loopConfig = connectedOnly(config);
 		const native = toolbridgeNativeModelOf(connected.model);
 		if (native) {
 			// Our own sub-node: its client settings, called directly (no LangChain round trip), each call logged as its run.
@@ -98,58 +65,32 @@ export async function readAgentNodeSettings(
 				? traceModelCalls(direct, trace, new Redactor(native.secrets))
 				: direct;
 			return {
-				...common,
-				config: { ...loopConfig, ...native.config },
-				connection: native.connection,
+				...withChatModel(parameters, native),
 				callModel,
 				modelSource: 'toolbridge-sub-node',
-				secrets: native.secrets,
 			};
 		}
-		// Any other chat model: its own settings and credential rule; a structured answer is asked
-		// for with a forced tool (every tool-calling model has that), unless the user chose otherwise.
-		if (loopConfig.structuredOutput?.strategy === 'auto')
-			loopConfig.structuredOutput = { ...loopConfig.structuredOutput, strategy: 'tool' };
 		const callModel = createLangChainModelCaller(connected.model, {
-			totalTimeoutMs: model.connection.timeoutMs,
-			firstTokenTimeoutMs: model.connection.firstTokenTimeoutMs,
-			stallTimeoutMs: model.connection.stallTimeoutMs,
+			totalTimeoutMs: parameters.modelConnection.timeoutMs,
+			firstTokenTimeoutMs: parameters.modelConnection.firstTokenTimeoutMs,
+			stallTimeoutMs: parameters.modelConnection.stallTimeoutMs,
 		});
 		return {
-			...common,
-			config: { ...loopConfig, model: connected.name },
+			...withConnectedModel(parameters, connected.name),
 			callModel,
 			modelSource: 'connected',
-			secrets: [],
 		};
 	}
-
-	const { connection, secrets } = chatConnectionFor(
-		await readCredentialConnection(context, itemIndex),
-		model.connection,
-	);
+	const getCredential: CredentialGetter = (type) => context.getCredentials(type, itemIndex);
 	return {
-		...common,
-		config: { ...config, server: chatServerOf(connection) },
-		connection,
+		...withOwnCredential(parameters, await readCredentialConnection(get, getCredential)),
 		modelSource: 'built-in',
-		secrets,
 	};
-}
-
-/**
- * The config fields that still apply with a connected model: the loop's (system message,
- * limits, tool choice, output format). The model options (sampling, fallbacks, routing,
- * caching, provider options: the model-options table) belong to the built-in client; the
- * connected model has its own.
- */
-export function connectedOnly(config: AgentNodeSettings['config']): AgentNodeSettings['config'] {
-	return withoutModelOptions(config);
 }
 
 /** The run's model call: the connected sub-node's, else the built-in client on the node's credential. */
 export function modelCallerOf(
-	settings: Pick<AgentNodeSettings, 'callModel' | 'connection'>,
+	settings: Pick<NodeItemSettings, 'callModel' | 'connection'>,
 ): CallModel {
 	if (settings.callModel) return settings.callModel;
 	// `connection` is set whenever no model is connected (see readAgentNodeSettings).
@@ -169,7 +110,7 @@ function traceContextOf(connected: unknown): ModelTraceContext | undefined {
 
 /** The debug log's line saying which model runs, when it is not the node's own (none then). */
 export function modelSourceNotes(
-	settings: Pick<AgentNodeSettings, 'modelSource' | 'config'>,
+	settings: Pick<NodeItemSettings, 'modelSource' | 'config'>,
 ): string[] {
 	if (settings.modelSource === 'built-in') return [];
 	const how =
