@@ -178,7 +178,7 @@ export type {
 	FullWorkflowAgentRun,
 	ValidatorWorkflowAgentRun,
 } from './hosts/standalone/run-workflow-agent';
-export { workflowNestedAgentRunner } from './hosts/standalone/workflow/run-workflow-agent-node';
+export { workflowNestedAgentRunner } from './hosts/standalone/session/run-workflow-agent-node';
 export { createSessionRedactor } from './hosts/standalone/session/workflow-session';
 export type { WorkflowSession } from './hosts/standalone/session/workflow-session';
 export { openWorkflowSession } from './hosts/standalone/session/open-workflow-session';

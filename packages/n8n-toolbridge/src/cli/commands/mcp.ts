@@ -29,7 +29,7 @@ import {
 	tokenFrom,
 	untilShutdown,
 } from '../server-options';
-import { UsageError } from '../usage-error';
+import { UsageError } from '../../errors/usage-error';
 import { builderOptionHelp, builderToolsFor } from './mcp-builder';
 
 /** `toolbridge mcp <workflow.json>`: the workflow's tools as an MCP server (stdio, or Streamable HTTP). */
