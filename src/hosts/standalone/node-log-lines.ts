@@ -56,9 +56,19 @@ export function sendNodeConsoleToListener(type: string, data: unknown): void {
 	const node = typeof source === 'string' ? /^\[Node: "(.*)"\]$/.exec(source)?.[1] : undefined;
 	emitNodeLogLine({
 		level: 'info',
-		message: parts.map((part) => (typeof part === 'string' ? part : safeJson(part))).join(' '),
+		message: parts
+			.map((part) => (typeof part === 'string' ? unquoted(part) : safeJson(part)))
+			.join(' '),
 		...(node === undefined ? {} : { node }),
 	});
+}
+
+/**
+ * n8n's task runner hands a string `console.log` argument over in single quotes (`'text'`,
+ * its `logNodeOutput` formatting); the line shows it as the node wrote it.
+ */
+function unquoted(text: string): string {
+	return text.length >= 2 && text.startsWith("'") && text.endsWith("'") ? text.slice(1, -1) : text;
 }
 
 function safeJson(value: unknown): string {

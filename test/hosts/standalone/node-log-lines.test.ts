@@ -51,7 +51,8 @@ describe('node log lines', () => {
 			async () => {
 				sendNodeConsoleToListener('sendConsoleMessage', {
 					source: '[Node: "Shout"]',
-					messages: ['count', 3, { ok: true }],
+					// Strings as n8n's task runner hands them over: in single quotes.
+					messages: ["'count'", 3, { ok: true }],
 				});
 				sendNodeConsoleToListener('nodeExecuteAfter', { source: 'ignored' });
 			},
