@@ -1,10 +1,11 @@
 /**
  * Logging and progress of `toolbridge mcp`, the real CLI over stdio driven by the official MCP
- * SDK v1 Client (2025 handshake), on the conformance suite's fixture (real n8n Code Tools run
+ * SDK v1 Client (2025 handshake) and v2 client pinned to 2026-07-28, on the conformance suite's fixture (real n8n Code Tools run
  * through n8n's task runner in-process): what the suite checks over HTTP
  * (`npm run test:conformance`), over stdio, plus what it does not check — the level a client
  * sets filters the lines, and a secret the session knows never leaves in a log line.
  */
+import type { Client as V2Client } from '@modelcontextprotocol/client';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,6 +16,7 @@ import {
 	type LoggingMessageNotification,
 } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { v2StdioClient } from '../support/mcp-v2-clients';
 import { repoRoot, toolbridgeCommand } from '../support/toolbridge-process';
 
 const secret = 'sk-log-secret-abcdef-123456';
@@ -123,6 +125,53 @@ describe(
 				[...progress.map((update) => update.progress)].sort((left, right) => left - right),
 			);
 			expect(progress[0].message).toBe('test_tool_with_progress: started');
+		});
+	},
+);
+
+describe(
+	'toolbridge mcp over stdio, MCP 2026-07-28: the log level rides on the request',
+	{ timeout: 120_000 },
+	() => {
+		let client: V2Client;
+		let logs: Array<{ level: string; data: unknown; logger?: string }> = [];
+
+		beforeAll(async () => {
+			client = await v2StdioClient(['mcp', 'fixtures/workflows/conformance-tools.json'], 'modern');
+			client.setNotificationHandler('notifications/message', (notification) => {
+				logs.push(notification.params);
+			});
+		}, 120_000);
+
+		beforeEach(() => {
+			logs = [];
+		});
+
+		afterAll(async () => {
+			await client?.close();
+		});
+
+		it("a call that carries a log level gets its node's lines; one without gets none", async () => {
+			await client.callTool({
+				name: 'test_tool_with_logging',
+				arguments: {},
+				_meta: { 'io.modelcontextprotocol/logLevel': 'info' },
+			});
+			expect(logs.map((line) => line.data)).toEqual([
+				'Tool execution started',
+				'Tool processing data',
+				'Tool execution completed',
+			]);
+			logs = [];
+			await client.callTool({ name: 'test_tool_with_logging', arguments: {} });
+			expect(logs).toEqual([]);
+		});
+
+		it('declares logging in server/discover too', () => {
+			expect(client.getServerCapabilities()).toEqual({
+				tools: { listChanged: false },
+				logging: {},
+			});
 		});
 	},
 );
