@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { argumentChecks } from '../../errors/invalid-argument-error';
 
 /** The severity of a node's log line, named as MCP's log levels name them. */
 export type NodeLogLevel = 'debug' | 'info' | 'warning' | 'error';
@@ -21,19 +22,27 @@ const listeners = new AsyncLocalStorage<NodeLogListener>();
  * Runs `work` (one tool call) with `listener` receiving the log lines its nodes write
  * ({@link emitNodeLogLine}): lines of concurrent calls reach each its own listener, as the
  * listener travels with the call's async context.
+ *
+ * @throws InvalidArgumentError (INVALID_ARGUMENT) when `listener` or `work` is not a function.
  */
 export function withNodeLogListener<T>(
 	listener: NodeLogListener,
 	work: () => Promise<T>,
 ): Promise<T> {
+	const check = argumentChecks('withNodeLogListener');
+	if (typeof listener !== 'function') check.fail('listener', 'a function', listener);
+	if (typeof work !== 'function') check.fail('work', 'a function', work);
 	return listeners.run(listener, work);
 }
 
 /**
  * Hands a node's log line to the listener of the call running now.
  * @returns whether a listener took it (else the caller may print it elsewhere, or drop it).
+ * @throws InvalidArgumentError (INVALID_ARGUMENT) when `line` is not an object with a string `message`.
  */
 export function emitNodeLogLine(line: NodeLogLine): boolean {
+	const check = argumentChecks('emitNodeLogLine');
+	check.string(check.object(line, 'line').message, 'line.message');
 	const listener = listeners.getStore();
 	if (!listener) return false;
 	try {
