@@ -187,6 +187,8 @@ export type {
 	OpenedWorkflowSession,
 } from './hosts/standalone/session/open-workflow-session';
 export { StandaloneHost } from './hosts/standalone/standalone-host';
+export { emitNodeLogLine, withNodeLogListener } from './hosts/standalone/node-log-lines';
+export type { NodeLogLevel, NodeLogLine, NodeLogListener } from './hosts/standalone/node-log-lines';
 export { toolVariantDescription } from './hosts/standalone/derive-tool-node-type';
 export type { StandaloneHostOptions, NodeRunGuard } from './hosts/standalone/standalone-host';
 export type { WorkflowsSource } from './hosts/standalone/sub-workflows/workflow-library';

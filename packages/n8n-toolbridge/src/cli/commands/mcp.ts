@@ -103,6 +103,8 @@ ${workflowOptionsHelp.replace(/\n {2}--json[^\n]*/, '')}`,
 				name: description.name,
 				instructions: description.instructions,
 				log,
+				// A call's node log lines reach its client (notifications/message) redacted.
+				redactLogLine: (text: string) => (session ? session.redactor.text(text) : text),
 			});
 		};
 		// What the session's tool sub-nodes open (an MCP client, a database pool) closes at shutdown.
