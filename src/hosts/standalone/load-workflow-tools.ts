@@ -18,19 +18,18 @@ export { readWorkflowInput } from './workflow-file';
  * {@link OpenWorkflowSessionOptions}, where each is documented) that concern the host and the
  * tools — not the model connection or a run's events — and who runs a nested agent.
  */
-export interface LoadWorkflowToolsOptions
-	extends Omit<
-		OpenWorkflowSessionOptions,
-		| 'loadTools'
-		| 'model'
-		| 'baseUrl'
-		| 'apiKey'
-		| 'signal'
-		| 'debug'
-		| 'onEvent'
-		| 'onAgentEnd'
-		| 'onToolsUnavailable'
-	> {
+export interface LoadWorkflowToolsOptions extends Omit<
+	OpenWorkflowSessionOptions,
+	| 'loadTools'
+	| 'model'
+	| 'baseUrl'
+	| 'apiKey'
+	| 'signal'
+	| 'debug'
+	| 'onEvent'
+	| 'onAgentEnd'
+	| 'onToolsUnavailable'
+> {
 	/**
 	 * Runs a nested AgentOrchestrator (mode `nested`) when the model calls it as a tool, and
 	 * resolves with its final answer (see `workflowNestedAgentRunner`). Without it such

@@ -19,8 +19,10 @@ export { orchestratorNodeType } from './workflow/run-workflow-agent-node';
  * `openWorkflowSession` (see {@link OpenWorkflowSessionOptions}, where each is documented)
  * that apply to a run — the agent's tools are built per run, in its session.
  */
-export interface RunWorkflowAgentOptions
-	extends Omit<OpenWorkflowSessionOptions, 'loadTools' | 'onBuildError' | 'toolTimeoutMs'> {
+export interface RunWorkflowAgentOptions extends Omit<
+	OpenWorkflowSessionOptions,
+	'loadTools' | 'onBuildError' | 'toolTimeoutMs'
+> {
 	/** The user's text: the agent node reads it as `$json.chatInput`, as from n8n's Chat Trigger. */
 	prompt: string;
 	/**
