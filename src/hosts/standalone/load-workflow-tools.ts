@@ -3,6 +3,7 @@ import type { INode } from 'n8n-workflow';
 import type { AgentTool } from '../../tools/agent-tool';
 import type { ToolBuildProblem } from '../../errors/tool-build-error';
 import type { UnavailableTool } from '../../errors/unavailable-tools-error';
+import { argumentChecks } from '../../errors/invalid-argument-error';
 import { toLangChainTool } from '../../tools/langchain-tool-view';
 import type { WorkflowNestedAgentRunner } from './agent-tools/workflow-nested-agent-runner';
 import { openSession } from './session/open-workflow-session';
@@ -37,6 +38,11 @@ export interface LoadWorkflowToolsOptions extends Omit<
 	 * needed. (`openWorkflowSession` runs them in its own session.)
 	 */
 	runNestedAgent?: WorkflowNestedAgentRunner;
+	/**
+	 * Time limit of each call, in ms. Default 0: none — the agent loop or server these tools are
+	 * handed to sets its own (`openWorkflowSession` defaults to the loop's 120 s).
+	 */
+	toolTimeoutMs?: number;
 }
 
 /** The agent of a workflow and its tools, ready for an agent loop. */
@@ -44,8 +50,8 @@ export interface WorkflowTools {
 	agentNode: INode;
 	/**
 	 * The tools as the agent loop, the servers and the CLI use them (observations, exact JSON
-	 * Schema): each call time-limited (`toolTimeoutMs`), its observation with every secret the
-	 * host knows redacted and its text capped at `maxOutputLength`.
+	 * Schema): each observation with every secret the host knows redacted and its text capped
+	 * at `maxOutputLength` (each call time-limited when `toolTimeoutMs` is set).
 	 */
 	tools: AgentTool[];
 	/** LangChain `DynamicStructuredTool` views of the same tools (same boundary), in the same order (made on first read). */
@@ -80,11 +86,14 @@ export async function loadWorkflowTools(
 	workflowInput: string | object,
 	options: LoadWorkflowToolsOptions = {},
 ): Promise<WorkflowTools> {
+	const check = argumentChecks('loadWorkflowTools');
+	check.stringOrObject(workflowInput, 'workflow');
+	check.optionalObject(options, 'options');
 	const session = await openSession(
 		'loadWorkflowTools',
 		workflowInput,
-		options,
-		options?.runNestedAgent ?? 'none',
+		{ ...options, toolTimeoutMs: options.toolTimeoutMs ?? 0 },
+		options.runNestedAgent ?? 'none',
 	);
 	const { tools, problems, unavailable, host, workflow, close } = session;
 	let views: DynamicStructuredTool[] | undefined;
