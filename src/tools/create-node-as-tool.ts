@@ -1,6 +1,7 @@
 import { NodeHelpers, type INode, type INodeTypeDescription } from 'n8n-workflow';
 import type { CompiledTool, ToolObservation } from './agent-tool';
 import { FromAIError } from '../errors/from-ai-error';
+import { argumentChecks } from '../errors/invalid-argument-error';
 import { ToolBuildError } from '../errors/tool-build-error';
 import { buildToolDescription } from '../schema/build-tool-description';
 import { toolNameFromNodeName } from '../schema/tool-name-from-node-name';
@@ -49,12 +50,19 @@ export interface CreateNodeAsToolOptions {
  * node where the host can; a call whose signal aborted is an error, whatever the node
  * returned. `toLangChainTool` makes a LangChain view of it where one is needed.
  *
+ * @throws InvalidArgumentError (INVALID_ARGUMENT) for a `maxOutputLength` that is not a positive number.
  * @throws ToolBuildError when a `$fromAI` call is malformed or keys conflict (node name,
  *   parameter path and position in the message), or the description expression fails.
  */
 export function createNodeAsTool(options: CreateNodeAsToolOptions): CompiledTool {
 	const { node, nodeTypeDescription, runner } = options;
 	const maxOutputLength = options.maxOutputLength ?? DEFAULT_MAX_OUTPUT_LENGTH;
+	if (!(typeof maxOutputLength === 'number' && maxOutputLength > 0))
+		argumentChecks('createNodeAsTool').fail(
+			'options.maxOutputLength',
+			'a positive number of characters (Infinity: no cap)',
+			maxOutputLength,
+		);
 	// n8n's `new Workflow()` keeps only declared, displayed parameters; markers in stale
 	// hidden parameters would otherwise become phantom tool arguments.
 	const parameters =

@@ -139,6 +139,14 @@ describe('every public door redacts the secrets it knows and caps the text', () 
 		expect(whole).not.toContain(SECRET);
 		expect(whole).toContain('[REDACTED]');
 		await uncapped.close();
+		// Anything else is refused with a clear error, never read as "cut everything".
+		for (const maxOutputLength of [0, -1, '20000', Number.NaN])
+			await expect(
+				loadWorkflowTools(workflowFile, { credentials, env: {}, maxOutputLength } as never),
+			).rejects.toMatchObject({
+				code: 'INVALID_ARGUMENT',
+				message: expect.stringContaining('Infinity: no cap'),
+			});
 	});
 
 	it('createNodeAsTool on the host that holds the credentials (runnerFor), and its LangChain view', async () => {

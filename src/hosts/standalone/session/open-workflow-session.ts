@@ -52,7 +52,8 @@ export interface OpenedWorkflowSession extends WorkflowSession {
  * the agent's tools, each call time-limited and its observation through the boundary. Nested
  * agents among the tools run in the same session (guard, redactor, connection overrides, events).
  *
- * @throws InvalidArgumentError (INVALID_ARGUMENT) for a workflow that is neither a path nor an object.
+ * @throws InvalidArgumentError (INVALID_ARGUMENT) for a workflow that is neither a path nor an
+ *   object, or a `maxOutputLength` that is not a positive number.
  * @throws WorkflowFileError when the input is not a workflow export.
  * @throws AgentNotFoundError when tools are to be loaded and there is no agent, or several and `agent` is not set.
  * @throws ToolbridgeError (CREDENTIALS_INVALID) when a credentials source is malformed.
@@ -82,6 +83,16 @@ export async function openSession(
 	const check = argumentChecks(caller);
 	check.stringOrObject(workflowInput, 'workflow');
 	check.optionalObject(options, 'options');
+	const { maxOutputLength } = options;
+	if (
+		maxOutputLength !== undefined &&
+		!(typeof maxOutputLength === 'number' && maxOutputLength > 0)
+	)
+		check.fail(
+			'options.maxOutputLength',
+			'a positive number of characters (Infinity: no cap)',
+			maxOutputLength,
+		);
 	const workflow = readWorkflowInput(workflowInput);
 	const agentNode = options.loadTools === false ? undefined : selectAgent(workflow, options.agent);
 	const host = options.host ?? (await StandaloneHost.create(options));
