@@ -252,7 +252,9 @@ export class StandaloneHost {
 	 * model's arguments). Node errors come back in the result, never thrown. When
 	 * `options.signal` aborts, the execution is cancelled the way n8n cancels one (the node's
 	 * cancel signal fires, so e.g. an HTTP request stops) and the result is a cancellation
-	 * error at once. Its sub-workflows share its credentials, signal and `options.guard`.
+	 * error at once. Its sub-workflows share its credentials, signal and `options.guard`. The
+	 * result is raw — what the node returned, secrets included: hand it on through
+	 * {@link runnerFor} (which redacts) or an output boundary.
 	 */
 	async runNode(
 		workflowExport: WorkflowExport,
