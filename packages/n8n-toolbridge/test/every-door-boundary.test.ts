@@ -100,7 +100,10 @@ function fetchItem(tools: AgentTool[]): AgentTool {
 
 /** The model's reading of the tool (the fake's second request), and what the door answered. */
 function modelReading(): string {
-	const reading = model.requests.map(toolMessageOf).findLast((text) => text !== undefined);
+	const reading = model.requests
+		.map(toolMessageOf)
+		.filter((text) => text !== undefined)
+		.at(-1);
 	if (reading === undefined) throw new Error('the model never read a tool message');
 	return reading;
 }
