@@ -160,7 +160,7 @@ export type {
 } from './agent/modes/validator/validator-state';
 
 // 6. Standalone host: a workflow export in, real n8n nodes run through n8n-core, no server
-export { loadWorkflowTools, readWorkflowInput } from './hosts/standalone/load-workflow-tools';
+export { loadWorkflowTools } from './hosts/standalone/load-workflow-tools';
 export type {
 	LoadWorkflowToolsOptions,
 	WorkflowTools,
@@ -196,6 +196,7 @@ export type { CredentialRecords } from './hosts/standalone/credential-store';
 export {
 	parseWorkflow,
 	readWorkflowFile,
+	readWorkflowInput,
 	findAgentNames,
 	selectAgent,
 	findToolNodes,

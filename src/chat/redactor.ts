@@ -21,6 +21,15 @@ const minCutPrefix = 3;
 /** How deep {@link Redactor.value} and {@link Redactor.error} go into nested objects and causes. */
 const maxDepth = 64;
 
+/** What a {@link Redactor} matches, made from its secrets once per change. */
+interface SecretForms {
+	/** The secrets (long enough, distinct), longest first. */
+	secrets: readonly string[];
+	/** Each secret as it is, JSON-escaped and percent-encoded; longest first. */
+	forms: string[];
+	compiled?: RegExp;
+}
+
 /**
  * The one redaction boundary: every secret a run knows (the model's API key, header
  * values, the credential values of the agent and of its tool nodes), replaced by
@@ -33,25 +42,76 @@ const maxDepth = 64;
  *   (percent-encoded); bearer tokens and `sk-…` keys match by their shape.
  * - A secret cut by the output cap (its start just before the `[Output truncated …]`
  *   note) is replaced too.
+ * - A secret that appears during a run (an OAuth2 access token n8n-core refreshed) is added
+ *   with {@link learn}; a redactor made with {@link with} follows what its parent learns.
  */
 export class Redactor {
-	/** The secrets as given (long enough, distinct), longest first. */
-	readonly secrets: readonly string[];
-	private readonly forms: string[];
-	private compiled: RegExp | undefined;
+	private readonly own = new Set<string>();
+	/** Bumped when {@link own} changes; a child compares the sum along its chain. */
+	private ownVersion = 0;
+	private built: { version: number; forms: SecretForms } | undefined;
 
-	constructor(secrets: Iterable<string | null | undefined> = []) {
-		const distinct = new Set<string>();
+	/**
+	 * @param secrets the values to replace.
+	 * @param parent a redactor whose secrets, present and learned later, this one replaces too
+	 *   (what {@link with} passes).
+	 */
+	constructor(
+		secrets: Iterable<string | null | undefined> = [],
+		private readonly parent?: Redactor,
+	) {
+		this.add(secrets);
+	}
+
+	/** The secrets it replaces (its own and its parent's), longest first. */
+	get secrets(): readonly string[] {
+		return this.current().secrets;
+	}
+
+	/**
+	 * Adds secrets that became known after the redactor was made (a refreshed OAuth2 token):
+	 * from now on they are replaced here and in every redactor made from this one with
+	 * {@link with}.
+	 */
+	learn(secrets: Iterable<string | null | undefined>): void {
+		this.add(secrets);
+	}
+
+	private add(secrets: Iterable<string | null | undefined>): void {
 		for (const secret of secrets)
-			if (typeof secret === 'string' && secret.length >= minSecretLength) distinct.add(secret);
-		this.secrets = [...distinct].sort((left, right) => right.length - left.length);
+			if (typeof secret === 'string' && secret.length >= minSecretLength && !this.own.has(secret)) {
+				this.own.add(secret);
+				this.ownVersion += 1;
+			}
+	}
+
+	/** Changes along the chain; versions only grow, so the sum changes whenever one does. */
+	private version(): number {
+		return this.ownVersion + (this.parent?.version() ?? 0);
+	}
+
+	/** The secrets and their forms, made again only after a secret was learned. */
+	private current(): SecretForms {
+		const version = this.version();
+		if (this.built?.version === version) return this.built.forms;
+		const distinct = new Set([...(this.parent?.secrets ?? []), ...this.own]);
+		const secrets = [...distinct].sort((left, right) => right.length - left.length);
 		const forms = new Set<string>();
-		for (const secret of this.secrets) {
+		for (const secret of secrets) {
 			forms.add(secret);
 			forms.add(JSON.stringify(secret).slice(1, -1));
 			forms.add(encodeURIComponent(secret));
 		}
-		this.forms = [...forms].sort((left, right) => right.length - left.length);
+		const made: SecretForms = {
+			secrets,
+			forms: [...forms].sort((left, right) => right.length - left.length),
+		};
+		this.built = { version, forms: made };
+		return made;
+	}
+
+	private get forms(): string[] {
+		return this.current().forms;
 	}
 
 	/**
@@ -84,9 +144,12 @@ export class Redactor {
 		return merged;
 	}
 
-	/** This redactor's secrets and `more`: e.g. the session's plus one agent's own key. */
+	/**
+	 * This redactor's secrets and `more`: e.g. the session's plus one agent's own key. The new
+	 * redactor also replaces what this one {@link learn}s later.
+	 */
 	with(more: Iterable<string | null | undefined>): Redactor {
-		return new Redactor([...this.secrets, ...more]);
+		return new Redactor(more, this);
 	}
 
 	/**
@@ -96,8 +159,9 @@ export class Redactor {
 	 */
 	text(text: string): string {
 		let result = text;
-		if (this.forms.length > 0) {
-			if (this.holdsSecretForm(result)) {
+		const { forms } = this.current();
+		if (forms.length > 0) {
+			if (holdsSecretForm(result, forms)) {
 				result = result.replace(this.formsPattern(), redactedText);
 			}
 			if (result.includes('\n[Output truncated')) result = this.redactCutSecrets(result);
@@ -109,12 +173,8 @@ export class Redactor {
 
 	/** One pattern for every form of every secret (made once); alternatives are longest first, so the longest match wins. */
 	private formsPattern(): RegExp {
-		return (this.compiled ??= new RegExp(this.forms.map(escapeRegExp).join('|'), 'g'));
-	}
-
-	private holdsSecretForm(text: string): boolean {
-		for (const form of this.forms) if (text.includes(form)) return true;
-		return false;
+		const current = this.current();
+		return (current.compiled ??= new RegExp(current.forms.map(escapeRegExp).join('|'), 'g'));
 	}
 
 	/**
@@ -200,6 +260,11 @@ export class Redactor {
 		}
 		return 0;
 	}
+}
+
+function holdsSecretForm(text: string, forms: readonly string[]): boolean {
+	for (const form of forms) if (text.includes(form)) return true;
+	return false;
 }
 
 function escapeRegExp(text: string): string {

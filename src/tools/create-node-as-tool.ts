@@ -1,11 +1,13 @@
 import { NodeHelpers, type INode, type INodeTypeDescription } from 'n8n-workflow';
 import type { CompiledTool, ToolObservation } from './agent-tool';
 import { FromAIError } from '../errors/from-ai-error';
+import { argumentChecks } from '../errors/invalid-argument-error';
 import { ToolBuildError } from '../errors/tool-build-error';
 import { buildToolDescription } from '../schema/build-tool-description';
 import { toolNameFromNodeName } from '../schema/tool-name-from-node-name';
 import { toolBuildProblems, toolDescriptionError } from './compile-tool-schema';
-import { nodeOutputObservation } from './format-tool-output';
+import { DEFAULT_MAX_OUTPUT_LENGTH, nodeOutputObservation } from './format-tool-output';
+import { truncateText } from './truncate-text';
 import type { NodeRunner, NodeRunResult } from './node-runner';
 import { nodeToolArguments } from './node-tool-arguments';
 import { toNodeRunError } from './to-node-run-error';
@@ -23,6 +25,13 @@ export interface CreateNodeAsToolOptions {
 	takenNames?: Set<string>;
 	/** Resolves a manual `toolDescription` written as an expression. */
 	resolveExpression?: (expression: string) => unknown;
+	/**
+	 * Cap on the text of every observation, in characters; longer text is cut with an
+	 * `[Output truncated …]` note (and `value` dropped). Default
+	 * {@link DEFAULT_MAX_OUTPUT_LENGTH}; `Infinity` for no cap (a caller whose own output
+	 * boundary caps, as the agent loop's does).
+	 */
+	maxOutputLength?: number;
 }
 
 /**
@@ -34,17 +43,26 @@ export interface CreateNodeAsToolOptions {
  * the intent is clear and validated (defaults applied), substituted into the parameters at
  * the marker spans, the real node runs through `runner`, and the model reads the output
  * items' json (binary described; `value` holds the json when the text is exactly that) or an
- * `Error: …` text naming the field and expected type, or the node's message and details. The
- * text is not cut here: the reader's output boundary caps it once (see `OutputBoundary`). The
- * call's signal goes to `runner.run`, which cancels the node where the host can; a call whose
- * signal aborted is an error, whatever the node returned. `toLangChainTool` makes a LangChain
- * view of it where one is needed.
+ * `Error: …` text naming the field and expected type, or the node's message and details,
+ * cut at `maxOutputLength` (default 20000 characters). Secrets are the runner's to redact:
+ * the one that holds the credentials (the standalone host's `runnerFor` redacts every secret
+ * it hands the workflow's nodes). The call's signal goes to `runner.run`, which cancels the
+ * node where the host can; a call whose signal aborted is an error, whatever the node
+ * returned. `toLangChainTool` makes a LangChain view of it where one is needed.
  *
+ * @throws InvalidArgumentError (INVALID_ARGUMENT) for a `maxOutputLength` that is not a positive number.
  * @throws ToolBuildError when a `$fromAI` call is malformed or keys conflict (node name,
  *   parameter path and position in the message), or the description expression fails.
  */
 export function createNodeAsTool(options: CreateNodeAsToolOptions): CompiledTool {
 	const { node, nodeTypeDescription, runner } = options;
+	const maxOutputLength = options.maxOutputLength ?? DEFAULT_MAX_OUTPUT_LENGTH;
+	if (!(typeof maxOutputLength === 'number' && maxOutputLength > 0))
+		argumentChecks('createNodeAsTool').fail(
+			'options.maxOutputLength',
+			'a positive number of characters (Infinity: no cap)',
+			maxOutputLength,
+		);
 	// n8n's `new Workflow()` keeps only declared, displayed parameters; markers in stale
 	// hidden parameters would otherwise become phantom tool arguments.
 	const parameters =
@@ -114,6 +132,18 @@ export function createNodeAsTool(options: CreateNodeAsToolOptions): CompiledTool
 
 	return {
 		...toolFields(name, description),
-		invoke: (args, invokeOptions) => call(args, invokeOptions?.signal),
+		invoke:
+			maxOutputLength === Infinity
+				? (args, invokeOptions) => call(args, invokeOptions?.signal)
+				: async (args, invokeOptions) =>
+						capObservation(await call(args, invokeOptions?.signal), maxOutputLength),
 	};
+}
+
+/** The observation with its text cut at `maxLength`; a cut text keeps no `value` (it would say more than the text). */
+function capObservation(observation: ToolObservation, maxLength: number): ToolObservation {
+	const content = truncateText(observation.content, maxLength);
+	if (content === observation.content) return observation;
+	const { value: _dropped, ...rest } = observation;
+	return { ...rest, content };
 }

@@ -60,7 +60,8 @@ const buildings: Building[] = [
 			['sub-nodes/'],
 			['agent-tools/'],
 			['workflow/'],
-			['session/', 'load-workflow-tools.ts', 'run-workflow-agent.ts'],
+			['session/'],
+			['load-workflow-tools.ts', 'run-workflow-agent.ts'],
 		],
 	},
 	{

@@ -131,3 +131,21 @@ describe('Redactor.error', () => {
 		);
 	});
 });
+
+describe('Redactor.learn and with', () => {
+	it('a secret learned later is replaced from then on, by the redactor and by every one made from it', () => {
+		const host = new Redactor();
+		const session = host.with(['session-key-123456']);
+		const run = session.with(['agent-key-abcdef']);
+		const token = 'refreshed-token-7e9f01';
+		expect(run.text(`${token} session-key-123456 agent-key-abcdef`)).toBe(
+			`${token} [REDACTED] [REDACTED]`,
+		);
+		host.learn([token, 'short']);
+		expect(run.text(`${token} and "${token}"`)).toBe('[REDACTED] and "[REDACTED]"');
+		expect(session.secrets).toEqual([token, 'session-key-123456']);
+		expect(run.longestSecretText).toBe(token.length);
+		// The parent knows nothing of its children's own secrets.
+		expect(host.text('session-key-123456')).toBe('session-key-123456');
+	});
+});

@@ -3,6 +3,7 @@ import type {
 	INodeParameters,
 	INodeProperties,
 } from 'n8n-workflow';
+import type { StandaloneCredentialsHelper } from './standalone-credentials-helper';
 
 /** Names of fields and headers whose values are credentials: `Authorization`, `X-Api-Key`, `api-key`, `Cookie`, `accessToken` … */
 const credentialName =
@@ -80,8 +81,31 @@ function jsonFieldValues(value: unknown): unknown {
 	return typeof value === 'string' ? [value, parseJson(value)] : value;
 }
 
+/** Fields of an OAuth2 token answer (`oauthTokenData`) that describe the token rather than hold it: `Bearer` is no secret. */
+const tokenDescriptionFields = new Set([
+	'token_type',
+	'scope',
+	'expires_in',
+	'expires_at',
+	'n8n_expires_at',
+]);
+
 function stringLeaves(value: unknown, depth = 0): string[] {
 	if (typeof value === 'string') return [value];
 	if (typeof value !== 'object' || value === null || depth > 32) return [];
-	return Object.values(value).flatMap((entry) => stringLeaves(entry, depth + 1));
+	return Object.entries(value).flatMap(([key, entry]) =>
+		tokenDescriptionFields.has(key) ? [] : stringLeaves(entry, depth + 1),
+	);
+}
+
+/** The properties of a credential type (inherited ones included); undefined when no installed package defines it. */
+export function credentialProperties(
+	credentialsHelper: Pick<StandaloneCredentialsHelper, 'getCredentialsProperties'>,
+	type: string,
+): INodeProperties[] | undefined {
+	try {
+		return credentialsHelper.getCredentialsProperties(type);
+	} catch {
+		return undefined;
+	}
 }

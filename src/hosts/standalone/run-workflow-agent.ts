@@ -2,23 +2,27 @@ import type { INode } from 'n8n-workflow';
 import type { ChatMessage } from '../../chat/types';
 import { AgentConfigurationError } from '../../errors/agent-configuration-error';
 import { argumentChecks } from '../../errors/invalid-argument-error';
-import type { LoadWorkflowToolsOptions } from './load-workflow-tools';
 import { selectAgent } from './workflow-file';
-import { openWorkflowSession } from './session/open-workflow-session';
+import { openSession } from './session/open-workflow-session';
+import type { OpenWorkflowSessionOptions } from './session/workflow-session-options';
 import type { AgentResult, AgentState } from '../../agent/agent-state';
-import type { AgentEventListener } from '../../agent/agent-event';
 import type { ValidatorResult } from '../../agent/modes/validator/validator-state';
 import { isNestedAgentNode, nestedAgentToolSpec } from '../../tools/nested-agent-tool-spec';
-import type { ConnectionOverrides } from './workflow/resolve-connection-fields';
 import { runWorkflowAgentNode } from './session/run-workflow-agent-node';
 import type { WorkflowAgentSettings } from './workflow/workflow-agent-settings';
 import type { WorkflowSession } from './session/workflow-session';
 
 export { orchestratorNodeType } from './session/run-workflow-agent-node';
 
-/** Options of {@link runWorkflowAgent}. */
-export interface RunWorkflowAgentOptions
-	extends Omit<LoadWorkflowToolsOptions, 'onBuildError' | 'runNestedAgent'>, ConnectionOverrides {
+/**
+ * Options of {@link runWorkflowAgent}: the prompt and history, and those of
+ * `openWorkflowSession` (see {@link OpenWorkflowSessionOptions}, where each is documented)
+ * that apply to a run — the agent's tools are built per run, in its session.
+ */
+export interface RunWorkflowAgentOptions extends Omit<
+	OpenWorkflowSessionOptions,
+	'loadTools' | 'onBuildError' | 'toolTimeoutMs'
+> {
 	/** The user's text: the agent node reads it as `$json.chatInput`, as from n8n's Chat Trigger. */
 	prompt: string;
 	/**
@@ -27,17 +31,6 @@ export interface RunWorkflowAgentOptions
 	 * Full mode only; the validator takes the prompt alone.
 	 */
 	history?: ChatMessage[];
-	/** Replaces the model the workflow names (of the outermost agent; nested agents keep theirs). */
-	model?: string;
-	signal?: AbortSignal;
-	/** Streaming text, model calls, tool steps and, with `debug`, `[DEBUG]` lines (nested agents' prefixed with their path). */
-	onEvent?: AgentEventListener;
-	/** Emit `[DEBUG]` lines (secrets redacted), for every agent. Default: each node's "Debug Log" option. */
-	debug?: boolean;
-	/** Called when any agent run ends (nested ones first), with its whole usage. */
-	onAgentEnd?: WorkflowSession['onAgentEnd'];
-	/** Told, once per agent run, which tools `skipUnavailable` left out. */
-	onToolsUnavailable?: WorkflowSession['onToolsUnavailable'];
 }
 
 interface WorkflowAgentRunBase {
@@ -102,7 +95,10 @@ export async function runWorkflowAgent(
 	check.stringOrObject(workflowInput, 'workflow');
 	check.object(options, 'options');
 	check.string(options.prompt, 'options.prompt');
-	const session = await openWorkflowSession(workflowInput, { ...options, loadTools: false });
+	const session = await openSession('runWorkflowAgent', workflowInput, {
+		...options,
+		loadTools: false,
+	});
 	return runSessionAgent(session, options);
 }
 

@@ -33,9 +33,14 @@ export interface CredentialTypeSource {
  * token updates stay in memory for the life of the host.
  */
 export class StandaloneCredentialsHelper extends ICredentialsHelper {
+	/**
+	 * @param onUpdate told each credential n8n-core writes back during a run (an OAuth2 token
+	 *   it fetched or refreshed), so the host's redactor learns the new secrets.
+	 */
 	constructor(
 		private readonly records: CredentialRecords,
 		private readonly credentialTypes: CredentialTypeSource,
+		private readonly onUpdate?: (type: string, data: ICredentialDataDecryptedObject) => void,
 	) {
 		super();
 	}
@@ -179,6 +184,7 @@ export class StandaloneCredentialsHelper extends ICredentialsHelper {
 		data: ICredentialDataDecryptedObject,
 	): Promise<void> {
 		this.records[nodeCredentials.name ?? type] = data;
+		this.onUpdate?.(type, data);
 	}
 
 	async updateCredentialsOauthTokenData(
@@ -187,7 +193,9 @@ export class StandaloneCredentialsHelper extends ICredentialsHelper {
 		data: ICredentialDataDecryptedObject,
 	): Promise<void> {
 		const current = this.find(nodeCredentials, type) ?? {};
-		this.records[nodeCredentials.name ?? type] = { ...current, ...data };
+		const updated = { ...current, ...data };
+		this.records[nodeCredentials.name ?? type] = updated;
+		this.onUpdate?.(type, updated);
 	}
 
 	/** Properties of the credential type and of every type it extends. */

@@ -3,7 +3,6 @@ import {
 	type IDataObject,
 	type INode,
 	type IRun,
-	type INodeProperties,
 	type INodeType,
 	type INodeTypeDescription,
 	type IVersionedNodeType,
@@ -15,7 +14,12 @@ import { installCommandFor } from './node-availability';
 import type { NodeRunner, NodeRunOptions, NodeRunResult } from '../../tools/node-runner';
 import { createAdditionalData } from './additional-data';
 import { loadCredentialRecords, type CredentialRecords } from './credential-store';
-import { credentialHeaderValues, credentialSecretValues } from './credential-secrets';
+import {
+	credentialHeaderValues,
+	credentialProperties,
+	credentialSecretValues,
+} from './credential-secrets';
+import { redactedRunResult } from './redacted-run-result';
 import { n8nCoreRuntime } from './n8n-core-runtime';
 import { loadNodePackages, type PackageLoaderOptions } from './package-loaders';
 import {
@@ -25,6 +29,7 @@ import {
 import { StandaloneNodeTypes } from './standalone-node-types';
 import { toNodeRunError } from '../../tools/to-node-run-error';
 import { onAbort } from '../../chat/http/on-abort';
+import { Redactor } from '../../chat/redactor';
 import { trackNodeRunSockets } from './node-run-sockets';
 import type { WorkflowExport } from './workflow-file';
 import { oneNodeWorkflow } from './one-node-workflow';
@@ -65,6 +70,12 @@ export class StandaloneHost {
 		readonly nodeTypes: StandaloneNodeTypes,
 		readonly credentialsHelper: StandaloneCredentialsHelper,
 		readonly workflows: WorkflowLibrary,
+		/**
+		 * Learns the secrets n8n-core writes into a credential while nodes run (an OAuth2 access
+		 * token it fetched or refreshed). Every session's redactor, and every {@link runnerFor}'s,
+		 * is made from it (`with`), so a token refreshed mid-run is redacted everywhere at once.
+		 */
+		readonly redactor: Redactor,
 	) {}
 
 	/**
@@ -80,9 +91,15 @@ export class StandaloneHost {
 			records: options.credentials,
 			env: options.env,
 		});
-		const credentials = new StandaloneCredentialsHelper(records, nodeTypes);
+		const learned = new Redactor();
+		const credentials: StandaloneCredentialsHelper = new StandaloneCredentialsHelper(
+			records,
+			nodeTypes,
+			(type, data) =>
+				learned.learn(credentialSecretValues(data, credentialProperties(credentials, type))),
+		);
 		const workflows = WorkflowLibrary.from(options.workflows, options.onNotice);
-		return new StandaloneHost(nodeTypes, credentials, workflows);
+		return new StandaloneHost(nodeTypes, credentials, workflows, learned);
 	}
 
 	/**
@@ -163,33 +180,49 @@ export class StandaloneHost {
 			for (const [type, details] of Object.entries(node.credentials ?? {})) {
 				const record = this.credentialsHelper.find(details, type);
 				if (record)
-					secrets.push(...credentialSecretValues(record, this.credentialProperties(type)));
+					secrets.push(
+						...credentialSecretValues(record, credentialProperties(this.credentialsHelper, type)),
+					);
 			}
 			secrets.push(...credentialHeaderValues(node.parameters));
 		}
 		return secrets;
 	}
 
-	/** The properties of a credential type; undefined when no installed package defines it. */
-	private credentialProperties(type: string): INodeProperties[] | undefined {
-		try {
-			return this.credentialsHelper.getCredentialsProperties(type);
-		} catch {
-			return undefined;
-		}
+	/**
+	 * The secrets of `workflow` and of every workflow it may call (see {@link secretsFor}) in a
+	 * redactor made from the host's {@link redactor}, so it also replaces tokens refreshed later.
+	 */
+	redactorFor(workflow: WorkflowExport): Redactor {
+		return this.redactor.with([
+			...this.secretsFor(workflow),
+			...this.workflows.reachableFrom(workflow).flatMap((called) => this.secretsFor(called)),
+		]);
 	}
 
 	/**
 	 * A {@link NodeRunner} that runs nodes of `workflow` (its settings, timezone, static data),
-	 * each run through `guard` when one is given.
+	 * each run through `guard` when one is given. What a run returns — its items' json and its
+	 * error — has the secrets this host hands the workflow's nodes redacted (see
+	 * {@link redactorFor}), so a tool made on it (`createNodeAsTool`) never hands them out;
+	 * `redact: false` for a caller that puts its own output boundary after the runner (a session).
 	 */
-	runnerFor(workflow: WorkflowExport, options: { guard?: NodeRunGuard } = {}): NodeRunner {
+	runnerFor(
+		workflow: WorkflowExport,
+		options: { guard?: NodeRunGuard; redact?: boolean } = {},
+	): NodeRunner {
 		const { guard } = options;
 		const run: NodeRunner['run'] = (node, input, runOptions) =>
 			this.runNode(workflow, node, input, guard ? { ...runOptions, guard } : runOptions);
+		const guarded: NodeRunner['run'] = guard
+			? (node, ...rest) => guard({ workflow, node }, () => run(node, ...rest))
+			: run;
+		const redactor = options.redact === false ? undefined : this.redactorFor(workflow);
 		return {
 			describe: (node) => this.describe(node),
-			run: guard ? (node, ...rest) => guard({ workflow, node }, () => run(node, ...rest)) : run,
+			run: redactor
+				? async (...args) => redactedRunResult(await guarded(...args), redactor)
+				: guarded,
 		};
 	}
 
@@ -219,7 +252,9 @@ export class StandaloneHost {
 	 * model's arguments). Node errors come back in the result, never thrown. When
 	 * `options.signal` aborts, the execution is cancelled the way n8n cancels one (the node's
 	 * cancel signal fires, so e.g. an HTTP request stops) and the result is a cancellation
-	 * error at once. Its sub-workflows share its credentials, signal and `options.guard`.
+	 * error at once. Its sub-workflows share its credentials, signal and `options.guard`. The
+	 * result is raw — what the node returned, secrets included: hand it on through
+	 * {@link runnerFor} (which redacts) or an output boundary.
 	 */
 	async runNode(
 		workflowExport: WorkflowExport,

@@ -186,3 +186,24 @@ export function assertNoToolLoop(workflow: WorkflowExport): void {
 		}
 	}
 }
+
+/**
+ * A workflow export from a file path, JSON text or the parsed object.
+ * @throws WorkflowFileError when the input is not a workflow export.
+ */
+export function readWorkflowInput(input: string | object): WorkflowExport {
+	if (typeof input !== 'string') return parseWorkflow(input);
+	if (input.trimStart().startsWith('{')) {
+		let value: unknown;
+		try {
+			value = JSON.parse(input);
+		} catch (error) {
+			throw new WorkflowFileError(
+				`Workflow JSON text is not valid JSON: ${(error as Error).message}.`,
+				{ cause: error },
+			);
+		}
+		return parseWorkflow(value, 'Workflow JSON text');
+	}
+	return readWorkflowFile(input);
+}

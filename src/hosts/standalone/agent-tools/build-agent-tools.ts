@@ -136,7 +136,8 @@ export async function buildAgentTools(
 			});
 		}
 	}
-	const runner = host.runnerFor(workflow, { guard: options.guard });
+	// The reader's output boundary (the session's, the loop's) redacts and caps each observation once.
+	const runner = host.runnerFor(workflow, { guard: options.guard, redact: false });
 	for (const [node, kind] of kinds) {
 		if (kind.kind === 'supplied') continue;
 		const resolveExpression = (expression: string): unknown =>
@@ -160,6 +161,7 @@ export async function buildAgentTools(
 					runner,
 					takenNames,
 					resolveExpression,
+					maxOutputLength: Infinity,
 				});
 			takenNames.add(tool.name);
 			built.set(node, [reviewed(node, tool)]);

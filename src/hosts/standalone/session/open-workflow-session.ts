@@ -7,38 +7,15 @@ import { argumentChecks } from '../../../errors/invalid-argument-error';
 import type { AgentTool } from '../../../tools/agent-tool';
 import type { UnavailableTool } from '../../../errors/unavailable-tools-error';
 import { buildAgentTools } from '../agent-tools/build-agent-tools';
-import { readWorkflowInput, type LoadWorkflowToolsOptions } from '../load-workflow-tools';
 import { StandaloneHost } from '../standalone-host';
-import { selectAgent } from '../workflow-file';
+import { readWorkflowInput, selectAgent } from '../workflow-file';
+import type { WorkflowNestedAgentRunner } from '../agent-tools/workflow-nested-agent-runner';
+import type { OpenWorkflowSessionOptions } from './workflow-session-options';
 import { workflowNestedAgentRunner } from './run-workflow-agent-node';
 import type { ConnectionOverrides } from '../workflow/resolve-connection-fields';
 import { createSessionRedactor, type WorkflowSession } from './workflow-session';
 
-/** Options of {@link openWorkflowSession}. */
-export interface OpenWorkflowSessionOptions
-	extends
-		Omit<LoadWorkflowToolsOptions, 'runNestedAgent' | 'maxOutputLength'>,
-		ConnectionOverrides,
-		Pick<
-			WorkflowSession,
-			| 'model'
-			| 'debug'
-			| 'onEvent'
-			| 'onAgentEnd'
-			| 'signal'
-			| 'maxOutputLength'
-			| 'guard'
-			| 'onToolsUnavailable'
-			| 'review'
-		> {
-	/**
-	 * Load the tools of the agent (`agent`, or the workflow's only one) into `tools`. Default
-	 * true; `false` for callers that only run agents (their tools are built per run).
-	 */
-	loadTools?: boolean;
-	/** Time limit of each call of `tools`, in ms (default the loop's, 120 s; 0: none). */
-	toolTimeoutMs?: number;
-}
+export type { OpenWorkflowSessionOptions } from './workflow-session-options';
 
 /** A workflow opened in the standalone host, ready for tool calls and agent runs. */
 export interface OpenedWorkflowSession extends WorkflowSession {
@@ -67,25 +44,55 @@ export interface OpenedWorkflowSession extends WorkflowSession {
 
 /**
  * Opens an n8n workflow export (a file path, JSON text or the parsed object) the way every
- * standalone command needs it: the workflow read, the host (node packages, credentials from
- * the records, file and environment), the session's redactor (every secret it knows), the
- * network guard as an option, and — unless `loadTools: false` — the agent's tools, wrapped
- * with their time limit and output boundary. Nested agents among the tools run in the same
- * session (guard, redactor, connection overrides, events).
+ * standalone entry point needs it — `loadWorkflowTools`, `runWorkflowAgent` and the CLI's
+ * commands open through here: the workflow read, the host (node packages, credentials from
+ * the records, file and environment), the session's redactor (every secret it knows, and
+ * every token n8n-core refreshes while it runs), the output boundary (redaction and the
+ * `maxOutputLength` cap), the network guard as an option, and — unless `loadTools: false` —
+ * the agent's tools, each call time-limited and its observation through the boundary. Nested
+ * agents among the tools run in the same session (guard, redactor, connection overrides, events).
  *
- * @throws InvalidArgumentError (INVALID_ARGUMENT) for a workflow that is neither a path nor an object.
+ * @throws InvalidArgumentError (INVALID_ARGUMENT) for a workflow that is neither a path nor an
+ *   object, or a `maxOutputLength` that is not a positive number.
  * @throws WorkflowFileError when the input is not a workflow export.
  * @throws AgentNotFoundError when tools are to be loaded and there is no agent, or several and `agent` is not set.
  * @throws ToolbridgeError (CREDENTIALS_INVALID) when a credentials source is malformed.
- * @throws UnavailableToolsError / ToolBuildError as `loadWorkflowTools` does.
+ * @throws UnavailableToolsError naming every tool that cannot be served (unless `skipUnavailable`).
+ * @throws ToolBuildError on `$fromAI` problems (unless `onBuildError: 'collect'`).
  */
-export async function openWorkflowSession(
+export function openWorkflowSession(
 	workflowInput: string | object,
 	options: OpenWorkflowSessionOptions = {},
 ): Promise<OpenedWorkflowSession> {
-	const check = argumentChecks('openWorkflowSession');
+	return openSession('openWorkflowSession', workflowInput, options);
+}
+
+/**
+ * The one opening of {@link openWorkflowSession}, `loadWorkflowTools` and `runWorkflowAgent`:
+ * `caller` names the function in argument errors; `nestedAgents` is who runs a nested agent
+ * called as a tool — the session itself (default), the caller's runner, or nobody (`none`: such
+ * a call answers that a model connection is needed).
+ * @throws as {@link openWorkflowSession}.
+ */
+export async function openSession(
+	caller: string,
+	workflowInput: string | object,
+	options: OpenWorkflowSessionOptions,
+	nestedAgents: 'session' | 'none' | WorkflowNestedAgentRunner = 'session',
+): Promise<OpenedWorkflowSession> {
+	const check = argumentChecks(caller);
 	check.stringOrObject(workflowInput, 'workflow');
 	check.optionalObject(options, 'options');
+	const { maxOutputLength } = options;
+	if (
+		maxOutputLength !== undefined &&
+		!(typeof maxOutputLength === 'number' && maxOutputLength > 0)
+	)
+		check.fail(
+			'options.maxOutputLength',
+			'a positive number of characters (Infinity: no cap)',
+			maxOutputLength,
+		);
 	const workflow = readWorkflowInput(workflowInput);
 	const agentNode = options.loadTools === false ? undefined : selectAgent(workflow, options.agent);
 	const host = options.host ?? (await StandaloneHost.create(options));
@@ -127,7 +134,12 @@ export async function openWorkflowSession(
 			guard: options.guard,
 			skipUnavailable: options.skipUnavailable,
 			review: options.review,
-			runNestedAgent: workflowNestedAgentRunner(session),
+			runNestedAgent:
+				nestedAgents === 'session'
+					? workflowNestedAgentRunner(session)
+					: nestedAgents === 'none'
+						? undefined
+						: nestedAgents,
 		});
 		const timeoutMs = options.toolTimeoutMs ?? defaultRunTimeLimits.toolTimeoutMs;
 		session.tools = built.tools.map((tool) => withToolTimeout(tool, timeoutMs, { boundary }));

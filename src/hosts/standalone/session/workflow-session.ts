@@ -1,4 +1,4 @@
-import { Redactor } from '../../../chat/redactor';
+import type { Redactor } from '../../../chat/redactor';
 import type { Usage } from '../../../chat/types';
 import type { UnavailableTool } from '../../../errors/unavailable-tools-error';
 import type { NodeRunGuard, StandaloneHost } from '../standalone-host';
@@ -59,17 +59,15 @@ export interface WorkflowSession {
 /**
  * The redactor of a workflow session: the secrets the host hands the nodes of the workflow
  * and of the sub-workflows it may call (credential records, credential-like header
- * parameters), the `--api-key` override and `OPENROUTER_API_KEY`.
+ * parameters), the `--api-key` override and `OPENROUTER_API_KEY` — and, since it is made from
+ * the host's redactor, every token n8n-core refreshes while the session runs.
  */
 export function createSessionRedactor(
 	workflow: WorkflowExport,
 	host: StandaloneHost,
 	connection: ConnectionOverrides,
 ): Redactor {
-	return new Redactor([
-		...host.secretsFor(workflow),
-		...host.workflows.reachableFrom(workflow).flatMap((called) => host.secretsFor(called)),
-		connection.apiKey,
-		(connection.env ?? process.env).OPENROUTER_API_KEY,
-	]);
+	return host
+		.redactorFor(workflow)
+		.with([connection.apiKey, (connection.env ?? process.env).OPENROUTER_API_KEY]);
 }
