@@ -2,12 +2,13 @@ import { createRequire } from 'node:module';
 import type * as N8nCore from 'n8n-core';
 import { ensureStandaloneInstanceSettings } from './instance-settings';
 import { quietErrorReporter } from './quiet-error-reporter';
+import { routeN8nLogsToStderr } from './n8n-logs-to-stderr';
 
 let core: typeof N8nCore | undefined;
 
 /**
  * n8n-core's execution engine, loaded when the first node runs and set up for the standalone
- * host then (in-memory instance settings, a quiet error reporter). Listing a workflow's
+ * host then (in-memory instance settings, a quiet error reporter, n8n's logs on stderr). Listing a workflow's
  * tools needs only n8n-core's package loaders; its full index (execution engine, outbound
  * HTTP, SSH, …) is about half the start-up time of `toolbridge tools`.
  */
@@ -16,6 +17,7 @@ export function n8nCoreRuntime(): typeof N8nCore {
 	const loaded = createRequire(__filename)('n8n-core') as typeof N8nCore;
 	ensureStandaloneInstanceSettings(loaded.InstanceSettings);
 	quietErrorReporter(loaded.ErrorReporter);
+	routeN8nLogsToStderr();
 	core = loaded;
 	return core;
 }

@@ -25,7 +25,8 @@ import {
 import { StandaloneNodeTypes } from './standalone-node-types';
 import { toNodeRunError } from '../../tools/to-node-run-error';
 import { onAbort } from '../../chat/http/on-abort';
-import { trackNodeRunSockets } from './node-run-sockets';
+import { trackNodeRunSockets, type NodeRunSockets } from './node-run-sockets';
+import { containNodeRun } from './node-run-containment';
 import type { WorkflowExport } from './workflow-file';
 import { oneNodeWorkflow } from './one-node-workflow';
 import type { NodeRunGuard } from './node-run-guard';
@@ -247,35 +248,47 @@ export class StandaloneHost {
 			subWorkflows: subWorkflowScope(this, workflowExport, options),
 		});
 		let execution: ReturnType<WorkflowExecute['run']> | undefined;
-		const tracked = trackNodeRunSockets(() => {
-			execution = new (n8nCoreRuntime().WorkflowExecute)(additionalData, 'manual').run({
-				workflow,
-				startNode: workflow.getNode(node.name) ?? undefined,
-				triggerToStartFrom: {
-					name: node.name,
-					data: {
-						data: { main: [[{ json: input }]] },
-						startTime: Date.now(),
-						executionTime: 0,
-						executionIndex: 0,
-						source: [],
-					},
-				},
-			});
-			return execution;
-		});
+		let tracked: NodeRunSockets<IRun> | undefined;
+		// What the node's libraries throw outside its promise ends this run, not the process.
+		const contained = containNodeRun(
+			node,
+			() => {
+				tracked = trackNodeRunSockets(() => {
+					execution = new (n8nCoreRuntime().WorkflowExecute)(additionalData, 'manual').run({
+						workflow,
+						startNode: workflow.getNode(node.name) ?? undefined,
+						triggerToStartFrom: {
+							name: node.name,
+							data: {
+								data: { main: [[{ json: input }]] },
+								startTime: Date.now(),
+								executionTime: 0,
+								executionIndex: 0,
+								source: [],
+							},
+						},
+					});
+					return execution;
+				});
+				return tracked.result;
+			},
+			(stray) => {
+				execution?.cancel();
+				tracked?.destroy(stray);
+			},
+		);
 		let unsubscribe: (() => void) | undefined;
 		// n8n's cancel neither rejects nor settles the run until the node returns: answer at once.
 		const settled = signal
 			? new Promise<IRun | 'cancelled'>((resolve, reject) => {
 					unsubscribe = onAbort(signal, () => {
 						execution?.cancel();
-						tracked.destroy(new Error(`The run of node "${node.name}" was cancelled.`));
+						tracked?.destroy(new Error(`The run of node "${node.name}" was cancelled.`));
 						resolve('cancelled');
 					});
-					tracked.result.then(resolve, reject);
+					contained.then(resolve, reject);
 				})
-			: tracked.result;
+			: contained;
 		try {
 			const run = await settled;
 			if (run === 'cancelled') return cancelledResult(node);
