@@ -20,7 +20,11 @@ beforeAll(async () => {
 	});
 });
 
-async function callOnlyTool(nodes: INode[], others: INode[] = [], args: object = {}) {
+async function callOnlyTool(
+	nodes: INode[],
+	others: INode[] = [],
+	args: Record<string, unknown> = {},
+) {
 	const links = others.map((other) => ({
 		from: other.name,
 		to: nodes[0].name,
