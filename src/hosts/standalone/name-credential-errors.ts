@@ -1,7 +1,7 @@
 import type * as N8nCore from 'n8n-core';
 import type { INode } from 'n8n-workflow';
 import { MissingCredentialError } from '../../errors/missing-credential-error';
-import { describeMissingCredential } from './standalone-credentials-helper';
+import { describeMissingCredential } from './describe-missing-credential';
 
 type GetCredentials = (this: { node: INode }, type: string, ...rest: unknown[]) => Promise<unknown>;
 

@@ -18,10 +18,8 @@ import { loadCredentialRecords, type CredentialRecords } from './credential-stor
 import { credentialHeaderValues, credentialSecretValues } from './credential-secrets';
 import { n8nCoreRuntime } from './n8n-core-runtime';
 import { loadNodePackages, type PackageLoaderOptions } from './package-loaders';
-import {
-	describeMissingCredential,
-	StandaloneCredentialsHelper,
-} from './standalone-credentials-helper';
+import { describeMissingCredential } from './describe-missing-credential';
+import { StandaloneCredentialsHelper } from './standalone-credentials-helper';
 import { StandaloneNodeTypes } from './standalone-node-types';
 import { toNodeRunError } from '../../tools/to-node-run-error';
 import { onAbort } from '../../chat/http/on-abort';
