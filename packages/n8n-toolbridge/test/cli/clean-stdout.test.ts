@@ -53,7 +53,7 @@ describe.concurrent('stdout with a node that logs', () => {
 		expect(listed.agents[0].tools.map((tool) => tool.name)).toEqual(['Hash_text']);
 		expect(result.stderr).toContain(nodeLog);
 		expect(result.stderr).toContain('Skipped 1 tool that cannot be served');
-	}, 120_000);
+	}, 240_000);
 
 	it('call: stdout is the result alone (and with --json, one JSON document)', async () => {
 		const [plain, json] = await Promise.all([
@@ -72,7 +72,7 @@ describe.concurrent('stdout with a node that logs', () => {
 		expect(json.status).toBe(0);
 		expect(JSON.parse(json.stdout)).toMatchObject({ tool: 'Hash_text', isError: false });
 		expect(json.stderr).toContain(nodeLog);
-	}, 120_000);
+	}, 240_000);
 
 	it('run --json: stdout is one JSON document', async () => {
 		const result = await runToolbridge(
@@ -83,7 +83,7 @@ describe.concurrent('stdout with a node that logs', () => {
 		const printed = JSON.parse(result.stdout) as { output: string };
 		expect(printed.output).toBe(`Done: ${JSON.stringify([{ hash: sha256('abc') }])}`);
 		expect(result.stderr).toContain(nodeLog);
-	}, 120_000);
+	}, 240_000);
 
 	it('mcp over stdio: every line on stdout is a JSON-RPC message, answering each request once', async () => {
 		const spec = toolbridgeCommand(['mcp', workflow, '--skip-unavailable']);
@@ -96,7 +96,7 @@ describe.concurrent('stdout with a node that logs', () => {
 		const answered = (id: number) => stdout.split('\n').some((line) => line.includes(`"id":${id}`));
 		const until = async (check: () => boolean) => {
 			for (let waited = 0; !check(); waited += 50) {
-				if (waited > 90_000) throw new Error(`no answer; stdout:\n${stdout}\nstderr:\n${stderr}`);
+				if (waited > 200_000) throw new Error(`no answer; stdout:\n${stdout}\nstderr:\n${stderr}`);
 				await new Promise((resolve) => setTimeout(resolve, 50));
 			}
 		};
@@ -132,5 +132,5 @@ describe.concurrent('stdout with a node that logs', () => {
 		]);
 		expect(stdout).toContain(sha256('abc'));
 		expect(stderr).toContain(nodeLog);
-	}, 120_000);
+	}, 240_000);
 });

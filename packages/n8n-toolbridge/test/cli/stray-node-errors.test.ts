@@ -36,6 +36,8 @@ const strayError =
 const crashDump = /triggerUncaughtException|Node\.js v\d+|^\s+at /m;
 
 type CallResult = { content: Array<{ type: string; text: string }>; isError?: boolean };
+/** The first call waits while n8n's LangChain nodes load: beyond the SDK's 60 s default on a busy machine. */
+const patient = { timeout: 200_000 };
 
 function lastToolResult(request: FakeRequest): string {
 	const messages = request.body.messages as Array<{ role: string; content: string }>;
@@ -111,10 +113,11 @@ describe.concurrent('a node whose client library throws outside its promise', ()
 		await client.connect(transport);
 		try {
 			for (const attempt of [1, 2]) {
-				const result = (await client.callTool({
-					name: tool,
-					arguments: { input: `refund policy ${attempt}` },
-				})) as CallResult;
+				const result = (await client.callTool(
+					{ name: tool, arguments: { input: `refund policy ${attempt}` } },
+					undefined,
+					patient,
+				)) as CallResult;
 				expect(result.isError).toBe(true);
 				expect(result.content[0].text).toMatch(strayError);
 				expect(await client.ping()).toEqual({});
@@ -124,7 +127,7 @@ describe.concurrent('a node whose client library throws outside its promise', ()
 			await client.close();
 		}
 		expect(stderr).not.toMatch(crashDump);
-	}, 120_000);
+	}, 240_000);
 
 	it('MCP over Streamable HTTP: the same, and the server exits 0 when stopped', async () => {
 		const server = await startToolbridgeServer(['mcp', workflow, '--http', '127.0.0.1:0'], env);
@@ -132,10 +135,11 @@ describe.concurrent('a node whose client library throws outside its promise', ()
 		await client.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`)));
 		try {
 			for (const attempt of [1, 2]) {
-				const result = (await client.callTool({
-					name: tool,
-					arguments: { input: `refund policy ${attempt}` },
-				})) as CallResult;
+				const result = (await client.callTool(
+					{ name: tool, arguments: { input: `refund policy ${attempt}` } },
+					undefined,
+					patient,
+				)) as CallResult;
 				expect(result.isError).toBe(true);
 				expect(result.content[0].text).toMatch(strayError);
 				expect(await client.ping()).toEqual({});
@@ -145,7 +149,7 @@ describe.concurrent('a node whose client library throws outside its promise', ()
 		}
 		expect(await server.stop()).toBe(0);
 		expect(server.stderr()).not.toMatch(crashDump);
-	}, 120_000);
+	}, 240_000);
 
 	it('serve: the model reads the error observation and answers; the next request is served too', async () => {
 		const server = await startToolbridgeServer(['serve', workflow, '--port', '0'], {
@@ -167,7 +171,7 @@ describe.concurrent('a node whose client library throws outside its promise', ()
 			expect(await server.stop()).toBe(0);
 		}
 		expect(server.stderr()).not.toMatch(crashDump);
-	}, 120_000);
+	}, 240_000);
 
 	it('run: the loop goes on with the error observation and the answer is printed; no crash dump', async () => {
 		const result = await runToolbridge(
@@ -178,7 +182,7 @@ describe.concurrent('a node whose client library throws outside its promise', ()
 		expect(result.status).toBe(0);
 		expect(result.stdout).toMatch(/^The knowledge base said: /);
 		expect(result.stdout).toMatch(strayError);
-	}, 120_000);
+	}, 240_000);
 
 	it('call: the error naming the node on stderr, nothing on stdout, exit 1, no crash dump', async () => {
 		const result = await runToolbridge(
@@ -189,5 +193,5 @@ describe.concurrent('a node whose client library throws outside its promise', ()
 		expect(result.status).toBe(1);
 		expect(result.stdout).toBe('');
 		expect(result.stderr).toMatch(strayError);
-	}, 120_000);
+	}, 240_000);
 });
