@@ -215,10 +215,12 @@ export class StandaloneHost {
 	/**
 	 * Runs one node through n8n-core's `WorkflowExecute` on a workflow holding only that node,
 	 * with one input item whose json is `input` (as n8n's engine feeds a tool node: the
-	 * model's arguments). Node errors come back in the result, never thrown. When
-	 * `options.signal` aborts, the execution is cancelled the way n8n cancels one (the node's
-	 * cancel signal fires, so e.g. an HTTP request stops) and the result is a cancellation
-	 * error at once. Its sub-workflows share its credentials, signal and `options.guard`.
+	 * model's arguments). Node errors come back in the result, never thrown — also an error
+	 * the node's libraries throw outside its promise (a `StrayNodeError`, see
+	 * `containNodeRun`). When `options.signal` aborts, the execution is cancelled the way n8n
+	 * cancels one (the node's cancel signal fires, so e.g. an HTTP request stops) and the
+	 * result is a cancellation error at once. Its sub-workflows share its credentials, signal
+	 * and `options.guard`.
 	 */
 	async runNode(
 		workflowExport: WorkflowExport,
