@@ -193,6 +193,8 @@ export { toolVariantDescription } from './hosts/standalone/derive-tool-node-type
 export type { StandaloneHostOptions, NodeRunGuard } from './hosts/standalone/standalone-host';
 export type { WorkflowsSource } from './hosts/standalone/sub-workflows/workflow-library';
 export type { CredentialRecords } from './hosts/standalone/credential-store';
+export { onUncontainedError } from './hosts/standalone/node-run-containment';
+export type { UncontainedErrorHandler } from './hosts/standalone/node-run-containment';
 export {
 	parseWorkflow,
 	readWorkflowFile,
@@ -247,5 +249,6 @@ export { UnsupportedNodeError } from './errors/unsupported-node-error';
 export { SubWorkflowError } from './errors/sub-workflow-error';
 export type { SubWorkflowProblem } from './errors/sub-workflow-error';
 export { MissingCredentialError } from './errors/missing-credential-error';
+export { StrayNodeError } from './errors/stray-node-error';
 export { NestedAgentUnavailableError } from './errors/nested-agent-unavailable-error';
 export { EngineStateError } from './errors/engine-state-error';

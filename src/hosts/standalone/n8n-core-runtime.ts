@@ -2,13 +2,16 @@ import { createRequire } from 'node:module';
 import type * as N8nCore from 'n8n-core';
 import { ensureStandaloneInstanceSettings } from './instance-settings';
 import { quietErrorReporter } from './quiet-error-reporter';
+import { routeN8nLogsToStderr } from './n8n-logs-to-stderr';
+import { nameCredentialErrors } from './name-credential-errors';
 
 let core: typeof N8nCore | undefined;
 
 /**
  * n8n-core's execution engine, loaded when the first node runs and set up for the standalone
- * host then (in-memory instance settings, a quiet error reporter). Listing a workflow's
- * tools needs only n8n-core's package loaders; its full index (execution engine, outbound
+ * host then (in-memory instance settings, a quiet error reporter, n8n's logs on stderr,
+ * credential errors that name the node and the credential). Listing a workflow's tools needs
+ * only n8n-core's package loaders; its full index (execution engine, outbound
  * HTTP, SSH, …) is about half the start-up time of `toolbridge tools`.
  */
 export function n8nCoreRuntime(): typeof N8nCore {
@@ -16,6 +19,8 @@ export function n8nCoreRuntime(): typeof N8nCore {
 	const loaded = createRequire(__filename)('n8n-core') as typeof N8nCore;
 	ensureStandaloneInstanceSettings(loaded.InstanceSettings);
 	quietErrorReporter(loaded.ErrorReporter);
+	routeN8nLogsToStderr();
+	nameCredentialErrors(loaded);
 	core = loaded;
 	return core;
 }

@@ -4,6 +4,7 @@ import type { DirectoryLoader } from 'n8n-core';
 // The loaders alone, not n8n-core's index (its execution engine loads when a node runs).
 import { LazyPackageDirectoryLoader } from 'n8n-core/dist/nodes-loader/lazy-package-directory-loader';
 import { PackageDirectoryLoader } from 'n8n-core/dist/nodes-loader/package-directory-loader';
+import { routeN8nLogsToStderr } from './n8n-logs-to-stderr';
 
 /** Where the host looks for n8n node packages. */
 export interface PackageLoaderOptions {
@@ -112,6 +113,8 @@ function packagesIn(nodeModulesDir: string): string[] {
 export async function loadNodePackages(
 	options: PackageLoaderOptions = {},
 ): Promise<Map<string, DirectoryLoader>> {
+	// The loaders log through n8n's logger: on stderr, never the caller's stdout.
+	routeN8nLogsToStderr();
 	const own = ownPackageDir();
 	const candidates = [
 		...(options.packageDirs ?? []).map((directory) => resolve(directory)),

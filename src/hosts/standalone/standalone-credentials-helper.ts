@@ -18,6 +18,7 @@ import {
 } from 'n8n-workflow';
 import { MissingCredentialError } from '../../errors/missing-credential-error';
 import type { CredentialRecords } from './credential-store';
+import { describeMissingCredential } from './describe-missing-credential';
 import { n8nCoreRuntime } from './n8n-core-runtime';
 
 /** Looks up credential types by name (the host's node-type registry does). */
@@ -222,18 +223,4 @@ export class StandaloneCredentialsHelper extends ICredentialsHelper {
 			message: describeMissingCredential(type, nodeCredentials.name, nodeName),
 		});
 	}
-}
-
-/** "Node "X" needs credential "Y" (type T): supply it under the key "Y" or "T" …". */
-export function describeMissingCredential(
-	type: string,
-	credentialName: string | null | undefined,
-	nodeName?: string,
-): string {
-	const who = nodeName ? `Node "${nodeName}" needs` : 'A node needs';
-	const named = credentialName
-		? `credential "${credentialName}" (type ${type})`
-		: `a credential of type ${type}`;
-	const keys = credentialName ? `"${credentialName}" or "${type}"` : `"${type}"`;
-	return `${who} ${named}, which was not supplied. Add it to the credentials JSON file (--credentials) or the TOOLBRIDGE_CREDENTIALS environment variable under the key ${keys}.`;
 }

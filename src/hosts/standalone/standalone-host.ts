@@ -22,15 +22,14 @@ import {
 import { redactedRunResult } from './redacted-run-result';
 import { n8nCoreRuntime } from './n8n-core-runtime';
 import { loadNodePackages, type PackageLoaderOptions } from './package-loaders';
-import {
-	describeMissingCredential,
-	StandaloneCredentialsHelper,
-} from './standalone-credentials-helper';
+import { describeMissingCredential } from './describe-missing-credential';
+import { StandaloneCredentialsHelper } from './standalone-credentials-helper';
 import { StandaloneNodeTypes } from './standalone-node-types';
 import { toNodeRunError } from '../../tools/to-node-run-error';
 import { onAbort } from '../../chat/http/on-abort';
 import { Redactor } from '../../chat/redactor';
-import { trackNodeRunSockets } from './node-run-sockets';
+import { trackNodeRunSockets, type NodeRunSockets } from './node-run-sockets';
+import { containNodeRun } from './node-run-containment';
 import type { WorkflowExport } from './workflow-file';
 import { oneNodeWorkflow } from './one-node-workflow';
 import type { NodeRunGuard } from './node-run-guard';
@@ -249,12 +248,13 @@ export class StandaloneHost {
 	/**
 	 * Runs one node through n8n-core's `WorkflowExecute` on a workflow holding only that node,
 	 * with one input item whose json is `input` (as n8n's engine feeds a tool node: the
-	 * model's arguments). Node errors come back in the result, never thrown. When
-	 * `options.signal` aborts, the execution is cancelled the way n8n cancels one (the node's
-	 * cancel signal fires, so e.g. an HTTP request stops) and the result is a cancellation
-	 * error at once. Its sub-workflows share its credentials, signal and `options.guard`. The
-	 * result is raw — what the node returned, secrets included: hand it on through
-	 * {@link runnerFor} (which redacts) or an output boundary.
+	 * model's arguments). Node errors come back in the result, never thrown — also an error
+	 * the node's libraries throw outside its promise (a `StrayNodeError`, see
+	 * `containNodeRun`). When `options.signal` aborts, the execution is cancelled the way n8n
+	 * cancels one (the node's cancel signal fires, so e.g. an HTTP request stops) and the
+	 * result is a cancellation error at once. Its sub-workflows share its credentials, signal
+	 * and `options.guard`. The result is raw — what the node returned, secrets included: hand
+	 * it on through {@link runnerFor} (which redacts) or an output boundary.
 	 */
 	async runNode(
 		workflowExport: WorkflowExport,
@@ -282,35 +282,47 @@ export class StandaloneHost {
 			subWorkflows: subWorkflowScope(this, workflowExport, options),
 		});
 		let execution: ReturnType<WorkflowExecute['run']> | undefined;
-		const tracked = trackNodeRunSockets(() => {
-			execution = new (n8nCoreRuntime().WorkflowExecute)(additionalData, 'manual').run({
-				workflow,
-				startNode: workflow.getNode(node.name) ?? undefined,
-				triggerToStartFrom: {
-					name: node.name,
-					data: {
-						data: { main: [[{ json: input }]] },
-						startTime: Date.now(),
-						executionTime: 0,
-						executionIndex: 0,
-						source: [],
-					},
-				},
-			});
-			return execution;
-		});
+		let tracked: NodeRunSockets<IRun> | undefined;
+		// What the node's libraries throw outside its promise ends this run, not the process.
+		const contained = containNodeRun(
+			node,
+			() => {
+				tracked = trackNodeRunSockets(() => {
+					execution = new (n8nCoreRuntime().WorkflowExecute)(additionalData, 'manual').run({
+						workflow,
+						startNode: workflow.getNode(node.name) ?? undefined,
+						triggerToStartFrom: {
+							name: node.name,
+							data: {
+								data: { main: [[{ json: input }]] },
+								startTime: Date.now(),
+								executionTime: 0,
+								executionIndex: 0,
+								source: [],
+							},
+						},
+					});
+					return execution;
+				});
+				return tracked.result;
+			},
+			(stray) => {
+				execution?.cancel();
+				tracked?.destroy(stray);
+			},
+		);
 		let unsubscribe: (() => void) | undefined;
 		// n8n's cancel neither rejects nor settles the run until the node returns: answer at once.
 		const settled = signal
 			? new Promise<IRun | 'cancelled'>((resolve, reject) => {
 					unsubscribe = onAbort(signal, () => {
 						execution?.cancel();
-						tracked.destroy(new Error(`The run of node "${node.name}" was cancelled.`));
+						tracked?.destroy(new Error(`The run of node "${node.name}" was cancelled.`));
 						resolve('cancelled');
 					});
-					tracked.result.then(resolve, reject);
+					contained.then(resolve, reject);
 				})
-			: tracked.result;
+			: contained;
 		try {
 			const run = await settled;
 			if (run === 'cancelled') return cancelledResult(node);

@@ -5,6 +5,8 @@ export interface CliIo {
 	stdout: (text: string) => void;
 	stderr: (text: string) => void;
 	env: NodeJS.ProcessEnv;
+	/** The real stdout as a stream, for a protocol on stdout (MCP over stdio); default process.stdout. */
+	stdoutStream?: NodeJS.WritableStream;
 }
 
 /** Parsed command line of one command. */

@@ -8,10 +8,13 @@ import { mcpOptions } from './option-specs';
  * For `toolbridge mcp <workflow>` over stdio: starts reading the protocol before the CLI loads
  * its commands (n8n's libraries take a second or more), so the client's opening is answered
  * at once (see `startStdioEarlyReader`). Reads only the flags and the workflow's name, with
- * node built-ins; anything it cannot read (help, `--http`, a bad file) leaves the command to
+ * node built-ins; the protocol goes to `stdout` (the CLI's reserved stdout). Anything it cannot read (help, `--http`, a bad file) leaves the command to
  * start as usual and say what is wrong. Returns the reader, or undefined.
  */
-export function startMcpStdioEarly(argv: readonly string[]): StdioEarlyReader | undefined {
+export function startMcpStdioEarly(
+	argv: readonly string[],
+	stdout: NodeJS.WritableStream = process.stdout,
+): StdioEarlyReader | undefined {
 	if (argv[0] !== 'mcp') return undefined;
 	let parsed: ReturnType<typeof parseArgs<{ options: typeof mcpOptions; allowPositionals: true }>>;
 	try {
@@ -29,7 +32,10 @@ export function startMcpStdioEarly(argv: readonly string[]): StdioEarlyReader | 
 		return undefined;
 	const workflowName = readWorkflowName(positionals[0]);
 	if (workflowName === null) return undefined;
-	return startStdioEarlyReader(workflowServerDescription(workflowName, values.agent));
+	return startStdioEarlyReader(workflowServerDescription(workflowName, values.agent), {
+		stdin: process.stdin,
+		stdout,
+	});
 }
 
 /** The workflow's `name` (undefined when it has none), or null when the input is not readable JSON. */

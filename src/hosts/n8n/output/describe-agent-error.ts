@@ -58,6 +58,8 @@ const hints: Record<string, string> = {
 		"A connected node's package is not installed here; the message gives the command that installs it.",
 	SUPPLY_FAILED:
 		"A connected tool sub-node could not supply its tool (its server unreachable, a credential missing); the message gives the node's own reason.",
+	NODE_STRAY_ERROR:
+		"A connected node's client library failed outside the node's run (e.g. a database or vector store server that is down); the message names the node. Check that its server is reachable.",
 	CREDENTIAL_MISSING:
 		'A connected node uses a credential that was not provided. Select or create the credential on that node.',
 	PEER_DEPENDENCY_MISSING:

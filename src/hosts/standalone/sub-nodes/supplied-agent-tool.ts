@@ -6,6 +6,7 @@ import {
 } from '../../../tools/agent-tool-from-langchain';
 import { nodeErrorText } from '../../../tools/tool-observation-text';
 import { toNodeRunError } from '../../../tools/to-node-run-error';
+import { containNodeRun } from '../node-run-containment';
 import type { NodeRunGuard } from '../standalone-host';
 import { withCallSignal } from '../sub-workflows/call-signal';
 import type { WorkflowExport } from '../workflow-file';
@@ -40,7 +41,8 @@ export function suppliedAgentTool(
 		metadata: tool.metadata,
 		invoke: async (input: unknown, config?: Record<string, unknown>) => {
 			try {
-				return await tool.invoke(input, config);
+				// What the node's client library throws outside this call ends the call, not the process.
+				return await containNodeRun(node, () => tool.invoke(input, config));
 			} catch (error) {
 				throw new Error(thrownErrorText(node, error).replace(/^Error: /, ''));
 			}

@@ -13,6 +13,7 @@ import {
 	type LangChainToolLike,
 } from '../../../tools/agent-tool-from-langchain';
 import { n8nCoreRuntime } from '../n8n-core-runtime';
+import { containNodeRun } from '../node-run-containment';
 
 /** What one supply of a tool node runs in: the n8n execution its agent would be part of. */
 export interface SupplyExecution {
@@ -38,7 +39,8 @@ export interface SupplyExecution {
  * every tool of a toolkit (MCP Client Tool), each tagged `metadata.sourceNodeName` as n8n does.
  *
  * @throws the node's own error when it cannot supply its tool (server unreachable, credential
- *   missing …), or Error when it supplied no tool.
+ *   missing …), StrayNodeError when something it uses threw outside its promise, or Error when
+ *   it supplied no tool.
  */
 export async function supplyNodeTools(
 	execution: SupplyExecution,
@@ -62,7 +64,8 @@ export async function supplyNodeTools(
 		execution.signal,
 		execution.parentNode,
 	);
-	const supplied = await nodeType.supplyData!.call(context, 0);
+	// What the node's libraries throw outside its promise fails this supply, not the process.
+	const supplied = await containNodeRun(node, () => nodeType.supplyData!.call(context, 0));
 	if (supplied.closeFunction) execution.closeFunctions.push(supplied.closeFunction);
 	const tools = flattenConnectedTools(supplied.response);
 	if (tools.length === 0 || !tools.every(isLangChainToolLike)) {

@@ -156,7 +156,15 @@ ${workflowOptionsHelp.replace(/\n {2}--json[^\n]*/, '')}`,
 			}
 			early?.answerToolsList(await tools);
 			const { serveMcpStdio } = await import('../../mcp/serve-mcp-stdio');
-			const connection = serveMcpStdio({ factory: await serverFactory(), description, log });
+			const connection = serveMcpStdio({
+				factory: await serverFactory(),
+				description,
+				log,
+				// The early reader already writes to the CLI's reserved stdout; without one, so does this.
+				streams: early
+					? undefined
+					: { stdin: process.stdin, stdout: io.stdoutStream ?? process.stdout },
+			});
 			log(`serving ${summary} over stdio`);
 			await connection.closed;
 			await session?.close();
