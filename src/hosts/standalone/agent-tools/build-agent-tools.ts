@@ -13,6 +13,7 @@ import {
 	type ToolReviewer,
 	type ToolReviewSpec,
 } from '../../../tools/tool-review';
+import type { NodeReferences } from '../node-references';
 import { resolveDetachedExpression } from '../resolve-detached-expression';
 import { isReviewGateNode, reviewGateSpec } from '../review-gate';
 import type { NodeRunGuard, StandaloneHost } from '../standalone-host';
@@ -39,6 +40,8 @@ export interface BuildAgentToolsOptions {
 	skipUnavailable?: boolean;
 	/** The agent's input item json, `$json` in the expressions of its tool sub-nodes (e.g. `{ chatInput }`). */
 	input?: IDataObject;
+	/** Other nodes' pinned output, for `$('Name')` in the tools' descriptions. */
+	nodeReferences?: NodeReferences;
 	/**
 	 * Approves calls of tools behind an n8n human-review gate (a `…HitlTool` node between the
 	 * tools and the agent); without it those calls are refused (see `gateToolWithReview`).
@@ -139,10 +142,15 @@ export async function buildAgentTools(
 	const runner = host.runnerFor(workflow, { guard: options.guard });
 	for (const [node, kind] of kinds) {
 		if (kind.kind === 'supplied') continue;
+		// `$('Name')` reads pinned output; a node without any is an UnresolvedNodeReferenceError.
+		const references = options.nodeReferences;
+		const site = { agentName: agentNode.name, node: node.name, parameter: 'toolDescription' };
+		const withReferences = (evaluate: (keys: IDataObject) => unknown): unknown =>
+			references ? references.resolve(() => evaluate(references.keys), site) : evaluate({});
 		const resolveExpression = (expression: string): unknown =>
-			host.resolveExpression(workflow, node, expression);
+			withReferences((keys) => host.resolveExpression(workflow, node, expression, keys));
 		const detached = (expression: string): unknown =>
-			resolveDetachedExpression(workflow, node, expression);
+			withReferences((keys) => resolveDetachedExpression(workflow, node, expression, keys));
 		try {
 			let tool: AgentTool;
 			if (kind.kind === 'nested-orchestrator')

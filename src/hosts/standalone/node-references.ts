@@ -1,0 +1,136 @@
+import { ExpressionError, type IDataObject, type INodeExecutionData } from 'n8n-workflow';
+import { UnresolvedNodeReferenceError } from '../../errors/unresolved-node-reference-error';
+import type { WorkflowExport } from './workflow-file';
+
+/** The output of nodes that do not run here, by node name: `--pin NODE=JSON` over the export's `pinData`. */
+export type PinnedNodeData = Record<string, INodeExecutionData[]>;
+
+/**
+ * What expressions of an agent read from other nodes of the workflow: `$('Name')` answers
+ * from the nodes' pinned output, as n8n answers a manual run with pinned data (`.item` is the
+ * first item: the agent receives one). Add {@link keys} to an expression's additional keys;
+ * run its evaluation through {@link resolve} so that a node without pinned output is an
+ * {@link UnresolvedNodeReferenceError}, not n8n's "Referenced node doesn't exist".
+ */
+export interface NodeReferences {
+	/** The additional keys (`$`) of an expression evaluation. */
+	readonly keys: IDataObject;
+	/** Whether a node has pinned output here. */
+	has(nodeName: string): boolean;
+	/**
+	 * Runs `evaluate` — the evaluation of `where.value`, parameter `where.parameter` of node
+	 * `where.node` — turning a reference to a node without output into an
+	 * {@link UnresolvedNodeReferenceError} for `where.agentName`.
+	 * @throws {UnresolvedNodeReferenceError} for a reference that cannot resolve; whatever `evaluate` throws otherwise.
+	 */
+	resolve<T>(evaluate: () => T, where: ReferenceSite): T;
+}
+
+/** Where an expression being evaluated is. */
+export interface ReferenceSite {
+	/** The agent whose run reads it. */
+	agentName: string;
+	/** The node whose parameter it is. */
+	node: string;
+	/** The parameter's name. */
+	parameter: string;
+	/** The parameter's raw value (to name the path inside a collection, e.g. `options.systemMessage`). */
+	value?: unknown;
+}
+
+/**
+ * The pinned output of the workflow's nodes: the export's `pinData`, with `pins` (node name →
+ * the JSON of its item, an array of items' JSON, or n8n items `{ json }`) over it.
+ */
+export function pinnedNodeData(
+	workflow: Pick<WorkflowExport, 'pinData'>,
+	pins: Record<string, unknown> = {},
+): PinnedNodeData {
+	const pinned: PinnedNodeData = {};
+	for (const [name, value] of Object.entries({ ...workflow.pinData, ...pins }))
+		pinned[name] = (Array.isArray(value) ? value : [value]).map(toItem);
+	return pinned;
+}
+
+/** The references of `workflow`'s expressions to the nodes in `pinned`. */
+export function nodeReferences(workflow: WorkflowExport, pinned: PinnedNodeData): NodeReferences {
+	// The node an expression of the evaluation under way named and could not read.
+	let missing: string | undefined;
+	const has = (nodeName: string): boolean => Object.hasOwn(pinned, nodeName);
+	const reference = (nodeName: string): IDataObject => {
+		if (!has(nodeName)) {
+			missing = nodeName;
+			throw new ExpressionError(`No output of node "${nodeName}"`, { nodeCause: nodeName });
+		}
+		const items = pinned[nodeName];
+		const at = (index?: number): INodeExecutionData | undefined => items[index ?? 0] ?? items[0];
+		return {
+			item: at(0),
+			first: () => items[0],
+			last: () => items.at(-1),
+			all: () => items,
+			pairedItem: at,
+			itemMatching: at,
+			isExecuted: true,
+			params: workflow.nodes.find((node) => node.name === nodeName)?.parameters ?? {},
+			context: {},
+		};
+	};
+	return {
+		keys: { $: reference },
+		has,
+		resolve(evaluate, where) {
+			missing = undefined;
+			try {
+				return evaluate();
+			} catch (error) {
+				// n8n's own "Referenced node doesn't exist" (from `$node`, `$items`) names the node as its cause.
+				const nodeName = missing ?? nodeCauseOf(error);
+				if (nodeName === undefined) throw error;
+				const path = pathNaming(where.value, nodeName, where.parameter);
+				throw new UnresolvedNodeReferenceError(
+					{
+						agentName: where.agentName,
+						parameterPath: `${where.node} › ${path}`,
+						nodeName,
+						nodeExists: workflow.nodes.some((node) => node.name === nodeName),
+					},
+					{ cause: error },
+				);
+			} finally {
+				missing = undefined;
+			}
+		},
+	};
+}
+
+/** The path (`options.systemMessage`) of the first string in `value` that names `nodeName`, or `fallback`. */
+function pathNaming(value: unknown, nodeName: string, fallback: string): string {
+	const search = (current: unknown, path: string): string | undefined => {
+		if (typeof current === 'string') return current.includes(nodeName) ? path : undefined;
+		if (typeof current !== 'object' || current === null) return undefined;
+		for (const [key, child] of Object.entries(current)) {
+			const found = search(child, Array.isArray(current) ? `${path}[${key}]` : `${path}.${key}`);
+			if (found !== undefined) return found;
+		}
+		return undefined;
+	};
+	return search(value, fallback) ?? fallback;
+}
+
+function toItem(value: unknown): INodeExecutionData {
+	if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
+		const json = (value as { json?: unknown }).json;
+		if (typeof json === 'object' && json !== null && !Array.isArray(json))
+			return value as INodeExecutionData;
+		return { json: value as IDataObject };
+	}
+	return { json: { value } as IDataObject };
+}
+
+function nodeCauseOf(error: unknown): string | undefined {
+	if (!(error instanceof ExpressionError)) return undefined;
+	if (!/Referenced node doesn't exist|hasn't been executed/.test(error.message)) return undefined;
+	const cause = (error.context as { nodeCause?: unknown }).nodeCause;
+	return typeof cause === 'string' ? cause : undefined;
+}
