@@ -28,7 +28,7 @@ export interface RunWorkflowAgentOptions
 	 */
 	prompt: string;
 	/** The item the agent node receives (`$json` in its expressions), as in n8n; `prompt` becomes its `chatInput`. */
-	input?: IDataObject;
+	input?: Record<string, unknown>;
 	/**
 	 * The output of nodes that do not run here, by node name (the JSON of an item, or an array
 	 * of them), over the export's `pinData`: what `$('NODE')` reads in the agents' prompt,
@@ -133,8 +133,8 @@ export interface SessionAgentInput {
 	/** The user's text: the user message (see {@link RunWorkflowAgentOptions.prompt}). */
 	prompt: string;
 	/** The item the agent node receives (`$json`). */
-	input?: IDataObject;
-	/** Other nodes' output by node name, over the export's `pinData` (see {@link RunWorkflowAgentOptions.pins}). */
+	input?: Record<string, unknown>;
+	/** Other nodes' output by node name, over the session's pins and the export's `pinData` (see {@link RunWorkflowAgentOptions.pins}). */
 	pins?: Record<string, unknown>;
 	/** Earlier turns of the conversation (full mode). */
 	history?: ChatMessage[];
@@ -160,10 +160,11 @@ export async function runSessionAgent(
 			`Node "${agentNode.name}" is a nested agent (a tool of another agent), so it takes its task from its caller, not --prompt. Call it as a tool: toolbridge call <workflow.json> ${toolName} --args '{"task":"…"}'.`,
 		);
 	}
-	const run = input.pins === undefined ? session : { ...session, pins: input.pins };
+	const run =
+		input.pins === undefined ? session : { ...session, pins: { ...session.pins, ...input.pins } };
 	const outcome = await runWorkflowAgentNode(run, agentNode, {
 		chatInput: input.prompt,
-		item: input.input,
+		item: input.input as IDataObject | undefined,
 		history: input.history,
 	}).catch((error: unknown) => {
 		throw session.redactor.error(error);

@@ -20,6 +20,12 @@ export const connectionOptions = {
 	'api-key': { type: 'string' },
 } satisfies NonNullable<ParseArgsConfig['options']>;
 
+/** What an agent run receives besides the user's text (`run`, `serve`): its input item and other nodes' output. */
+export const agentInputOptions = {
+	input: { type: 'string' },
+	pin: { type: 'string', multiple: true },
+} satisfies NonNullable<ParseArgsConfig['options']>;
+
 /** Options `mcp --http` and `serve` share. */
 export const serverOptions = {
 	token: { type: 'string' },

@@ -22,6 +22,7 @@ import {
 	untilShutdown,
 } from '../server-options';
 import { UsageError } from '../usage-error';
+import { agentInputOptions, agentInputsFrom } from '../agent-input-options';
 
 const DEFAULT_PORT = 8080;
 
@@ -45,7 +46,11 @@ run" calls it.
                               process's memory (the last 1000, 64 MiB; not with store: false)
   GET  /healthz               {"status":"ok"}, without authentication
 
-The last message (input item) is the prompt, earlier ones are the history; system
+The last user message (input item) is the user message the agent's model receives,
+whatever the agent node's prompt reads (a prompt that wraps {{ $json.chatInput }} keeps
+its wrapping); earlier ones are the history. Extension fields of both APIs:
+"agent_input" (the item the agent node receives, $json; with it the node's own prompt is
+sent, resolved over the item) and "agent_pins" (node name → output, as --pin). System
 messages and "instructions" are ignored (the agent has its own), and so are sampling
 options, "include", "reasoning" and "text" (the workflow decides them). Request "tools"
 (client-side tools) get 400: the server runs the workflow's tools itself. Text a model
@@ -57,6 +62,9 @@ body must arrive within 30 s, before the request takes one of --max-concurrency 
 Options:
   --port N             default ${DEFAULT_PORT} (0: any free port)
   --host H             default ${DEFAULT_HOST}; any other address needs --token
+  --pin NODE=JSON      the output of node NODE, which does not run here, for every request:
+                       what $('NODE').item.json… reads in the agents' expressions
+                       (repeatable; @FILE reads a file; over the export's pinData)
 ${serverOptionsHelp}
 ${privateNetworkHelp}
 ${connectionOptionsHelp}
@@ -65,6 +73,7 @@ ${workflowOptionsHelp.replace(/\n {2}--json[^\n]*/, '').replace('the agent node,
 		...workflowOptions,
 		...connectionOptions,
 		...serverOptions,
+		pin: agentInputOptions.pin,
 		port: { type: 'string' },
 		host: { type: 'string' },
 	},
@@ -78,6 +87,7 @@ ${workflowOptionsHelp.replace(/\n {2}--json[^\n]*/, '').replace('the agent node,
 		const token = tokenFrom(values, io.env);
 		assertSafeBinding(address, token, 'toolbridge serve --host 127.0.0.1');
 
+		const { pins } = agentInputsFrom(values);
 		const workflow = readWorkflowInput(positionals[0]);
 		const agents = agentsToServe(workflow, values.agent as string | undefined);
 		const reported = new Set<string>();
@@ -96,6 +106,7 @@ ${workflowOptionsHelp.replace(/\n {2}--json[^\n]*/, '').replace('the agent node,
 				io.stderr(skippedToolsText(tools));
 			},
 		});
+		if (pins) session.pins = pins;
 		const { serveOpenAI } = await import('../../openai/serve-openai');
 		const log = (line: string) => io.stderr(`toolbridge serve: ${line}\n`);
 		const server = await serveOpenAI({
