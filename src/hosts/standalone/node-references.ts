@@ -9,14 +9,13 @@ export type PinnedNodeData = Record<string, INodeExecutionData[]>;
  * What expressions of an agent read from other nodes of the workflow: `$('Name')` answers
  * from the nodes' pinned output, as n8n answers a manual run with pinned data (`.item` is the
  * first item: the agent receives one). Add {@link keys} to an expression's additional keys;
- * run its evaluation through {@link resolve} so that a node without pinned output is an
- * {@link UnresolvedNodeReferenceError}, not n8n's "Referenced node doesn't exist".
+ * run its evaluation through {@link resolve} (or pass what it threw to {@link explain}) so that
+ * a node without pinned output is an {@link UnresolvedNodeReferenceError}, not n8n's
+ * "Referenced node doesn't exist".
  */
 export interface NodeReferences {
 	/** The additional keys (`$`) of an expression evaluation. */
 	readonly keys: IDataObject;
-	/** Whether a node has pinned output here. */
-	has(nodeName: string): boolean;
 	/**
 	 * Runs `evaluate` — the evaluation of `where.value`, parameter `where.parameter` of node
 	 * `where.node` — turning a reference to a node without output into an
@@ -24,6 +23,8 @@ export interface NodeReferences {
 	 * @throws {UnresolvedNodeReferenceError} for a reference that cannot resolve; whatever `evaluate` throws otherwise.
 	 */
 	resolve<T>(evaluate: () => T, where: ReferenceSite): T;
+	/** The error to report for `error` (thrown by an evaluation at `where`, perhaps as a cause) when it is a reference that cannot resolve. */
+	explain(error: unknown, where: ReferenceSite): UnresolvedNodeReferenceError | undefined;
 }
 
 /** Where an expression being evaluated is. */
@@ -54,14 +55,9 @@ export function pinnedNodeData(
 
 /** The references of `workflow`'s expressions to the nodes in `pinned`. */
 export function nodeReferences(workflow: WorkflowExport, pinned: PinnedNodeData): NodeReferences {
-	// The node an expression of the evaluation under way named and could not read.
-	let missing: string | undefined;
-	const has = (nodeName: string): boolean => Object.hasOwn(pinned, nodeName);
 	const reference = (nodeName: string): IDataObject => {
-		if (!has(nodeName)) {
-			missing = nodeName;
-			throw new ExpressionError(`No output of node "${nodeName}"`, { nodeCause: nodeName });
-		}
+		if (!Object.hasOwn(pinned, nodeName))
+			throw new ExpressionError(noOutput(nodeName), { nodeCause: nodeName });
 		const items = pinned[nodeName];
 		const at = (index?: number): INodeExecutionData | undefined => items[index ?? 0] ?? items[0];
 		return {
@@ -76,29 +72,27 @@ export function nodeReferences(workflow: WorkflowExport, pinned: PinnedNodeData)
 			context: {},
 		};
 	};
+	const explain = (error: unknown, where: ReferenceSite) => {
+		const nodeName = nodeCauseOf(error);
+		if (nodeName === undefined) return undefined;
+		return new UnresolvedNodeReferenceError(
+			{
+				agentName: where.agentName,
+				parameterPath: `${where.node} › ${pathNaming(where.value, nodeName, where.parameter)}`,
+				nodeName,
+				nodeExists: workflow.nodes.some((node) => node.name === nodeName),
+			},
+			{ cause: error },
+		);
+	};
 	return {
 		keys: { $: reference },
-		has,
+		explain,
 		resolve(evaluate, where) {
-			missing = undefined;
 			try {
 				return evaluate();
 			} catch (error) {
-				// n8n's own "Referenced node doesn't exist" (from `$node`, `$items`) names the node as its cause.
-				const nodeName = missing ?? nodeCauseOf(error);
-				if (nodeName === undefined) throw error;
-				const path = pathNaming(where.value, nodeName, where.parameter);
-				throw new UnresolvedNodeReferenceError(
-					{
-						agentName: where.agentName,
-						parameterPath: `${where.node} › ${path}`,
-						nodeName,
-						nodeExists: workflow.nodes.some((node) => node.name === nodeName),
-					},
-					{ cause: error },
-				);
-			} finally {
-				missing = undefined;
+				throw explain(error, where) ?? error;
 			}
 		},
 	};
@@ -128,9 +122,24 @@ function toItem(value: unknown): INodeExecutionData {
 	return { json: { value } as IDataObject };
 }
 
+const noOutput = (nodeName: string): string => `No output of node "${nodeName}"`;
+
+/**
+ * The node a failed evaluation could not read: ours (`$('Name')` without pinned output) or n8n's
+ * own "Referenced node doesn't exist" (from `$node`, `$items`), found along the `cause` chain
+ * (a node's supplyData wraps what its expressions throw).
+ */
 function nodeCauseOf(error: unknown): string | undefined {
-	if (!(error instanceof ExpressionError)) return undefined;
-	if (!/Referenced node doesn't exist|hasn't been executed/.test(error.message)) return undefined;
-	const cause = (error.context as { nodeCause?: unknown }).nodeCause;
-	return typeof cause === 'string' ? cause : undefined;
+	for (let current = error, depth = 0; current && depth < 5; depth++) {
+		if (current instanceof ExpressionError) {
+			const cause = (current.context as { nodeCause?: unknown }).nodeCause;
+			const known =
+				typeof cause === 'string' &&
+				(current.message === noOutput(cause) ||
+					/Referenced node doesn't exist|hasn't been executed/.test(current.message));
+			if (known) return cause;
+		}
+		current = (current as { cause?: unknown }).cause;
+	}
+	return undefined;
 }

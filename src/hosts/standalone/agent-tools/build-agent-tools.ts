@@ -108,6 +108,7 @@ export async function buildAgentTools(
 		[...kinds.values()].flatMap((kind) => (kind.kind === 'supplied' ? kind.subNodes : [])),
 		options.input,
 		options.guard,
+		options.nodeReferences?.keys,
 	);
 	const takenNames = new Set<string>();
 	const built = new Map<INode, AgentTool[]>();
@@ -130,12 +131,15 @@ export async function buildAgentTools(
 			for (const tool of tools) takenNames.add(tool.name);
 			built.set(node, tools);
 		} catch (error) {
+			// A reference to a node without output says which node and which --pin fixes it.
+			const site = { agentName: agentNode.name, node: node.name, parameter: 'parameters' };
+			const explained = options.nodeReferences?.explain(error, { ...site, value: node.parameters });
 			unavailable.push({
 				agentName: agentNode.name,
 				nodeName: node.name,
 				nodeType: node.type,
 				reason: 'SUPPLY_FAILED',
-				message: `"${node.name}" (${node.type}): n8n's node could not supply its tool: ${errorObservationText(error).replace(/^Error: /, '')}`,
+				message: `"${node.name}" (${node.type}): n8n's node could not supply its tool: ${explained?.message ?? errorObservationText(error).replace(/^Error: /, '')}`,
 			});
 		}
 	}
@@ -144,7 +148,12 @@ export async function buildAgentTools(
 		if (kind.kind === 'supplied') continue;
 		// `$('Name')` reads pinned output; a node without any is an UnresolvedNodeReferenceError.
 		const references = options.nodeReferences;
-		const site = { agentName: agentNode.name, node: node.name, parameter: 'toolDescription' };
+		const site = {
+			agentName: agentNode.name,
+			node: node.name,
+			parameter: 'toolDescription',
+			value: node.parameters.toolDescription,
+		};
 		const withReferences = (evaluate: (keys: IDataObject) => unknown): unknown =>
 			references ? references.resolve(() => evaluate(references.keys), site) : evaluate({});
 		const resolveExpression = (expression: string): unknown =>
