@@ -46,6 +46,11 @@ export interface LoadWorkflowToolsOptions extends StandaloneHostOptions {
 	 */
 	skipUnavailable?: boolean;
 	/**
+	 * The output of nodes that do not run here, by node name (an item's JSON or an array of
+	 * them), over the export's `pinData`: what `$('NODE')` reads in the tools' expressions.
+	 */
+	pins?: Record<string, unknown>;
+	/**
 	 * Approves calls of tools behind an n8n human-review gate (a `…HitlTool` node between
 	 * the tools and the agent): each such call asks it first. Without it those calls are
 	 * refused (an error observation saying nobody can review), never run unreviewed.

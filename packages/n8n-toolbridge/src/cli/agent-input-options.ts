@@ -7,11 +7,7 @@ export { agentInputOptions };
 /** Help lines for {@link agentInputOptions}. */
 export const agentInputOptionsHelp = `  --input JSON         the item the agent node receives ($json in its expressions), as in
                        n8n; --prompt becomes its chatInput. With it, the node's own prompt
-                       is sent (resolved over the item) instead of --prompt. @FILE reads a file
-  --pin NODE=JSON      the output of node NODE, which does not run here: what
-                       $('NODE').item.json… reads in the agent's prompt, system message and
-                       tool descriptions (the JSON of an item, or an array of items; @FILE
-                       reads a file; repeatable). Over the export's pinData`;
+                       is sent (resolved over the item) instead of --prompt. @FILE reads a file`;
 
 /** What `--input` and `--pin` give a run: the library's `input` and `pins`. */
 export interface AgentInputs {

@@ -10,6 +10,7 @@ export const workflowOptions = {
 	credentials: { type: 'string' },
 	workflows: { type: 'string' },
 	'skip-unavailable': { type: 'boolean' },
+	pin: { type: 'string', multiple: true },
 	json: { type: 'boolean' },
 } satisfies NonNullable<ParseArgsConfig['options']>;
 
@@ -20,10 +21,9 @@ export const connectionOptions = {
 	'api-key': { type: 'string' },
 } satisfies NonNullable<ParseArgsConfig['options']>;
 
-/** What an agent run receives besides the user's text (`run`, `serve`): its input item and other nodes' output. */
+/** What `run` gives the agent node besides the user's text: its input item (`--pin` is a workflow option). */
 export const agentInputOptions = {
 	input: { type: 'string' },
-	pin: { type: 'string', multiple: true },
 } satisfies NonNullable<ParseArgsConfig['options']>;
 
 /** Options `mcp --http` and `serve` share. */

@@ -111,6 +111,7 @@ export async function openWorkflowSession(
 		skipUnavailable: options.skipUnavailable,
 		onToolsUnavailable: options.onToolsUnavailable,
 		review: options.review,
+		pins: options.pins,
 		agentNode,
 		tools: [],
 		problems: [],
@@ -127,6 +128,7 @@ export async function openWorkflowSession(
 			guard: options.guard,
 			skipUnavailable: options.skipUnavailable,
 			review: options.review,
+			pins: options.pins,
 			runNestedAgent: workflowNestedAgentRunner(session),
 		});
 		const timeoutMs = options.toolTimeoutMs ?? defaultRunTimeLimits.toolTimeoutMs;

@@ -86,7 +86,7 @@ used up), 2 usage or settings (no API key, no model, $fromAI problems).`,
 				...hostOptionsFrom(values, io.env, io.stderr),
 				...connectionFrom(values, io.env),
 				prompt,
-				...inputs,
+				input: inputs.input,
 				onEvent,
 				onToolsUnavailable: ({ tools }) => io.stderr(skippedToolsText(tools)),
 				review: terminalReviewer({

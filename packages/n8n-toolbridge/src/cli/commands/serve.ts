@@ -22,7 +22,6 @@ import {
 	untilShutdown,
 } from '../server-options';
 import { UsageError } from '../usage-error';
-import { agentInputOptions, agentInputsFrom } from '../agent-input-options';
 
 const DEFAULT_PORT = 8080;
 
@@ -62,9 +61,6 @@ body must arrive within 30 s, before the request takes one of --max-concurrency 
 Options:
   --port N             default ${DEFAULT_PORT} (0: any free port)
   --host H             default ${DEFAULT_HOST}; any other address needs --token
-  --pin NODE=JSON      the output of node NODE, which does not run here, for every request:
-                       what $('NODE').item.json… reads in the agents' expressions
-                       (repeatable; @FILE reads a file; over the export's pinData)
 ${serverOptionsHelp}
 ${privateNetworkHelp}
 ${connectionOptionsHelp}
@@ -73,7 +69,6 @@ ${workflowOptionsHelp.replace(/\n {2}--json[^\n]*/, '').replace('the agent node,
 		...workflowOptions,
 		...connectionOptions,
 		...serverOptions,
-		pin: agentInputOptions.pin,
 		port: { type: 'string' },
 		host: { type: 'string' },
 	},
@@ -87,7 +82,6 @@ ${workflowOptionsHelp.replace(/\n {2}--json[^\n]*/, '').replace('the agent node,
 		const token = tokenFrom(values, io.env);
 		assertSafeBinding(address, token, 'toolbridge serve --host 127.0.0.1');
 
-		const { pins } = agentInputsFrom(values);
 		const workflow = readWorkflowInput(positionals[0]);
 		const agents = agentsToServe(workflow, values.agent as string | undefined);
 		const reported = new Set<string>();
@@ -106,7 +100,6 @@ ${workflowOptionsHelp.replace(/\n {2}--json[^\n]*/, '').replace('the agent node,
 				io.stderr(skippedToolsText(tools));
 			},
 		});
-		if (pins) session.pins = pins;
 		const { serveOpenAI } = await import('../../openai/serve-openai');
 		const log = (line: string) => io.stderr(`toolbridge serve: ${line}\n`);
 		const server = await serveOpenAI({
