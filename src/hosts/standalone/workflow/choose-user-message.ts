@@ -73,7 +73,7 @@ function promptTemplateOf(node: INode): string | undefined {
 
 /** Whether an expression reads the chat input: `{{ $json.chatInput }}`, `$json["chatInput"]`, a Chat Trigger's `.json.chatInput`. */
 function readsChatInput(template: string): boolean {
-	return template.startsWith('=') && /\{\{[^]*?\bchatInput\b[^]*?\}\}/.test(template);
+	return template.startsWith('=') && /\{\{(?:(?!\}\})[^])*?\bchatInput\b/.test(template);
 }
 
 /** Whether an expression names node `name`: `$('name')`, `$("name")`, `$node["name"]`, `$items("name")`. */
