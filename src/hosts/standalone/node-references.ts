@@ -56,8 +56,7 @@ export function pinnedNodeData(
 /** The references of `workflow`'s expressions to the nodes in `pinned`. */
 export function nodeReferences(workflow: WorkflowExport, pinned: PinnedNodeData): NodeReferences {
 	const reference = (nodeName: string): IDataObject => {
-		if (!Object.hasOwn(pinned, nodeName))
-			throw new ExpressionError(noOutput(nodeName), { nodeCause: nodeName });
+		if (!Object.hasOwn(pinned, nodeName)) return unexecuted(nodeName);
 		const items = pinned[nodeName];
 		const at = (index?: number): INodeExecutionData | undefined => items[index ?? 0] ?? items[0];
 		return {
@@ -123,6 +122,17 @@ function toItem(value: unknown): INodeExecutionData {
 }
 
 const noOutput = (nodeName: string): string => `No output of node "${nodeName}"`;
+
+/** `$('Name')` of a node without output: `isExecuted` is false (as in n8n); reading its data throws. */
+function unexecuted(nodeName: string): IDataObject {
+	const fail = (): never => {
+		throw new ExpressionError(noOutput(nodeName), { nodeCause: nodeName });
+	};
+	const reference: IDataObject = { isExecuted: false, params: {}, context: {} };
+	for (const method of ['first', 'last', 'all', 'pairedItem', 'itemMatching'])
+		reference[method] = fail as never;
+	return Object.defineProperty(reference, 'item', { get: fail, enumerable: true });
+}
 
 /**
  * The node a failed evaluation could not read: ours (`$('Name')` without pinned output) or n8n's
