@@ -178,6 +178,10 @@ export type {
 	FullWorkflowAgentRun,
 	ValidatorWorkflowAgentRun,
 } from './hosts/standalone/run-workflow-agent';
+export type {
+	UserMessageChoice,
+	UserMessageReason,
+} from './hosts/standalone/workflow/choose-user-message';
 export { workflowNestedAgentRunner } from './hosts/standalone/session/run-workflow-agent-node';
 export { createSessionRedactor } from './hosts/standalone/session/workflow-session';
 export type { WorkflowSession } from './hosts/standalone/session/workflow-session';
@@ -242,6 +246,7 @@ export { ToolBuildError } from './errors/tool-build-error';
 export type { ToolBuildProblem } from './errors/tool-build-error';
 export { WorkflowFileError } from './errors/workflow-file-error';
 export { AgentNotFoundError } from './errors/agent-not-found-error';
+export { UnresolvedNodeReferenceError } from './errors/unresolved-node-reference-error';
 export { NodeTypeNotFoundError } from './errors/node-type-not-found-error';
 export { UnavailableToolsError } from './errors/unavailable-tools-error';
 export type { UnavailableTool, UnavailableToolReason } from './errors/unavailable-tools-error';

@@ -1,4 +1,4 @@
-import type { INode } from 'n8n-workflow';
+import type { IDataObject, INode } from 'n8n-workflow';
 import type { ChatMessage } from '../../chat/types';
 import { AgentConfigurationError } from '../../errors/agent-configuration-error';
 import { argumentChecks } from '../../errors/invalid-argument-error';
@@ -10,6 +10,7 @@ import type { ValidatorResult } from '../../agent/modes/validator/validator-stat
 import { isNestedAgentNode, nestedAgentToolSpec } from '../../tools/nested-agent-tool-spec';
 import { runWorkflowAgentNode } from './session/run-workflow-agent-node';
 import type { WorkflowAgentSettings } from './workflow/workflow-agent-settings';
+import type { UserMessageChoice } from './workflow/choose-user-message';
 import type { WorkflowSession } from './session/workflow-session';
 
 export { orchestratorNodeType } from './session/run-workflow-agent-node';
@@ -23,8 +24,21 @@ export interface RunWorkflowAgentOptions extends Omit<
 	OpenWorkflowSessionOptions,
 	'loadTools' | 'onBuildError' | 'toolTimeoutMs'
 > {
-	/** The user's text: the agent node reads it as `$json.chatInput`, as from n8n's Chat Trigger. */
+	/**
+	 * The user's text: the user message, whatever the agent's prompt reads. A prompt that wraps
+	 * `$json.chatInput` (`Answer this: {{ $json.chatInput }}`) keeps its wrapping; the node's
+	 * own prompt is sent instead only when `input` is given, a `pins` entry names a node it
+	 * reads, or the text is empty (see {@link WorkflowAgentRun.userMessage}).
+	 */
 	prompt: string;
+	/** The item the agent node receives (`$json` in its expressions), as in n8n; `prompt` becomes its `chatInput`. */
+	input?: Record<string, unknown>;
+	/**
+	 * The output of nodes that do not run here, by node name (the JSON of an item, or an array
+	 * of them), over the export's `pinData`: what `$('NODE')` reads in the agents' prompt,
+	 * system message and tool descriptions.
+	 */
+	pins?: Record<string, unknown>;
 	/**
 	 * Earlier turns of the conversation (user, assistant and tool messages, no system
 	 * message), sent before the prompt — e.g. the messages of a Chat Completions request.
@@ -38,8 +52,10 @@ interface WorkflowAgentRunBase {
 	/** Which node type the agent is: ours, or n8n's AI Agent read as ours. */
 	kind: WorkflowAgentSettings['kind'];
 	model: string;
-	/** The user message that was sent (the node's prompt, resolved). */
+	/** The user message that was sent (the user's text, or the node's prompt resolved). */
 	prompt: string;
+	/** Which text {@link prompt} is — the user's or the node's prompt — and why. */
+	userMessage: UserMessageChoice;
 	baseUrl: string;
 	/** The tool names the model was offered. */
 	tools: string[];
@@ -81,7 +97,9 @@ export type WorkflowAgentRun = FullWorkflowAgentRun | ValidatorWorkflowAgentRun;
  * tool is cut at `maxOutputLength` (default 20000 characters), errors and nested answers too.
  *
  * @throws {InvalidArgumentError} (INVALID_ARGUMENT) for a workflow that is neither a path nor an
- * object, or options without a string `prompt`.
+ * object, options without a string `prompt`, or an `input` / `pins` that is not an object.
+ * @throws {UnresolvedNodeReferenceError} when an expression of the agent reads a node that has no
+ * pinned output (give it in `pins`).
  * @throws {AgentConfigurationError} for an agent node of another type, a nested agent chosen
  * as the outermost one, an empty prompt, no model, no API key or a bad base URL.
  * @throws what `loadWorkflowTools` throws (WorkflowFileError, AgentNotFoundError, ToolBuildError …).
@@ -95,6 +113,8 @@ export async function runWorkflowAgent(
 	check.stringOrObject(workflowInput, 'workflow');
 	check.object(options, 'options');
 	check.string(options.prompt, 'options.prompt');
+	if (options.input !== undefined) check.object(options.input, 'options.input');
+	if (options.pins !== undefined) check.object(options.pins, 'options.pins');
 	const session = await openSession('runWorkflowAgent', workflowInput, {
 		...options,
 		loadTools: false,
@@ -104,10 +124,14 @@ export async function runWorkflowAgent(
 
 /** What one agent run of an opened session is given. */
 export interface SessionAgentInput {
-	/** The agent node's name when several nodes have tools connected. */
+	/** The agent node's name when the workflow has several agents. */
 	agent?: string;
-	/** The user's text, as `$json.chatInput`. */
+	/** The user's text: the user message (see {@link RunWorkflowAgentOptions.prompt}). */
 	prompt: string;
+	/** The item the agent node receives (`$json`). */
+	input?: Record<string, unknown>;
+	/** Other nodes' output by node name, over the session's pins and the export's `pinData` (see {@link RunWorkflowAgentOptions.pins}). */
+	pins?: Record<string, unknown>;
 	/** Earlier turns of the conversation (full mode). */
 	history?: ChatMessage[];
 }
@@ -132,8 +156,11 @@ export async function runSessionAgent(
 			`Node "${agentNode.name}" is a nested agent (a tool of another agent), so it takes its task from its caller, not --prompt. Call it as a tool: toolbridge call <workflow.json> ${toolName} --args '{"task":"…"}'.`,
 		);
 	}
-	const outcome = await runWorkflowAgentNode(session, agentNode, {
+	const run =
+		input.pins === undefined ? session : { ...session, pins: { ...session.pins, ...input.pins } };
+	const outcome = await runWorkflowAgentNode(run, agentNode, {
 		chatInput: input.prompt,
+		item: input.input as IDataObject | undefined,
 		history: input.history,
 	}).catch((error: unknown) => {
 		throw session.redactor.error(error);
@@ -144,6 +171,7 @@ export async function runSessionAgent(
 		kind: outcome.settings.kind,
 		model: outcome.settings.config.model,
 		prompt: outcome.settings.prompt,
+		userMessage: outcome.userMessage,
 		baseUrl: outcome.settings.connection.baseUrl,
 		tools: outcome.tools.map((tool) => tool.name),
 	};

@@ -227,10 +227,15 @@ export class StandaloneHost {
 
 	/**
 	 * Evaluates an n8n expression (`=…`) in the context of `node`, e.g. a manual
-	 * `toolDescription` written as an expression.
+	 * `toolDescription` written as an expression. `additionalKeys` adds variables (`$` over pinned output).
 	 * @throws ExpressionError from n8n-workflow when the expression is invalid.
 	 */
-	resolveExpression(workflowExport: WorkflowExport, node: INode, expression: string): unknown {
+	resolveExpression(
+		workflowExport: WorkflowExport,
+		node: INode,
+		expression: string,
+		additionalKeys: IDataObject = {},
+	): unknown {
 		const { workflow } = oneNodeWorkflow(node, {
 			workflow: workflowExport,
 			nodeTypes: this.nodeTypes,
@@ -239,7 +244,7 @@ export class StandaloneHost {
 			node,
 			expression,
 			'manual',
-			{},
+			additionalKeys,
 			undefined,
 			'',
 		);

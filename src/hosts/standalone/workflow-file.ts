@@ -83,12 +83,20 @@ function aiToolEdges(workflow: WorkflowExport): Array<[string, string]> {
 	return edges;
 }
 
+// The agent node types, with or without tools: n8n's AI Agent and the Agent Orchestrator (n8n's
+// AI Agent Tool is a tool of another agent, so nested). Literal here: this file is read before them.
+const agentNodeTypes = new Set([
+	'@n8n/n8n-nodes-langchain.agent',
+	'@n8n/n8n-nodes-langchain.agentTool',
+	'n8n-nodes-toolbridge.agentOrchestrator',
+]);
+
 /**
- * Names of the agents (nodes that receive `ai_tool` connections), in workflow order. By
- * default only the top-level ones: an agent whose own `ai_tool` output feeds another agent
+ * Names of the agents (nodes of an agent type, with or without tools, and other nodes that
+ * receive `ai_tool` connections), in workflow order. By default only the top-level ones: an agent whose own `ai_tool` output feeds another agent
  * (a nested AgentOrchestrator) is a tool of that agent, not a separate agent to choose.
  * `includeNested` lists those too. A human-review gate (`…HitlTool`, whose own `ai_tool`
- * input holds the tools it gates) is never an agent.
+ * input holds the tools it gates) is never an agent; nor is a disabled node.
  */
 export function findAgentNames(
 	workflow: WorkflowExport,
@@ -96,15 +104,14 @@ export function findAgentNames(
 ): string[] {
 	const edges = aiToolEdges(workflow);
 	const targets = new Set(edges.map(([, target]) => target));
+	// An agent whose own `ai_tool` output feeds another node is a tool of that agent.
 	const nested = new Set(
-		edges
-			.filter(([source, target]) => targets.has(source) && target !== source)
-			.map(([source]) => source),
+		edges.filter(([source, target]) => target !== source).map(([source]) => source),
 	);
 	return workflow.nodes
 		.filter(
 			(node) =>
-				targets.has(node.name) &&
+				(targets.has(node.name) || (agentNodeTypes.has(node.type) && node.disabled !== true)) &&
 				!node.type.endsWith('HitlTool') &&
 				(options.includeNested || !nested.has(node.name)),
 		)
@@ -112,8 +119,8 @@ export function findAgentNames(
 }
 
 /**
- * The agent node: the one named (nested agents included), or the only top-level node that
- * receives `ai_tool` connections.
+ * The agent node: the one named (nested agents included), or the only top-level agent (see
+ * {@link findAgentNames}: a node of an agent type, with or without tools).
  * @throws AgentNotFoundError when the name matches no agent, or there are zero or several agents.
  */
 export function selectAgent(workflow: WorkflowExport, agentName?: string): INode {
@@ -123,7 +130,7 @@ export function selectAgent(workflow: WorkflowExport, agentName?: string): INode
 		// A nested agent may be chosen by name (to list or call its own tools).
 		if (!findAgentNames(workflow, { includeNested: true }).includes(agentName)) {
 			throw new AgentNotFoundError(
-				`No agent named "${agentName}": ${agents.length ? `nodes with connected tools are ${list}` : 'no node has tools connected to its ai_tool input'}.`,
+				`No agent named "${agentName}": ${agents.length ? `the agents are ${list}` : 'the workflow has no agent (an AI Agent or Agent Orchestrator node, or a node with tools connected to its ai_tool input)'}.`,
 				agents,
 			);
 		}
@@ -131,7 +138,7 @@ export function selectAgent(workflow: WorkflowExport, agentName?: string): INode
 	}
 	if (agents.length === 0)
 		throw new AgentNotFoundError(
-			'No agent in this workflow: no node has tools connected to its ai_tool input.',
+			'No agent in this workflow: no AI Agent or Agent Orchestrator node, and no node has tools connected to its ai_tool input.',
 			agents,
 		);
 	if (agents.length > 1)

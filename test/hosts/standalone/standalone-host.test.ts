@@ -86,7 +86,7 @@ describe('agents and tool names', () => {
 			'Several agents in this workflow ("Agent A", "Agent B"): choose one with --agent NAME.',
 		);
 		expect(() => selectAgent(workflow, 'Agent C')).toThrow(
-			/No agent named "Agent C": nodes with connected tools are "Agent A", "Agent B"/,
+			/No agent named "Agent C": the agents are "Agent A", "Agent B"/,
 		);
 	});
 

@@ -5,6 +5,7 @@ import {
 	type UnavailableTool,
 	type WorkflowExport,
 } from 'n8n-nodes-toolbridge';
+import { agentInputsFrom } from './agent-input-options';
 import { ownNodeTypes } from './own-node-types';
 import { connectionOptions, workflowOptions } from './option-specs';
 
@@ -21,12 +22,17 @@ export const workflowOptionsHelp = `  --agent NAME         the agent node, when 
   --skip-unavailable   serve the tools that can be served; the others (package not
                        installed, node kind not supported, node failing to supply its
                        tool) are reported on stderr instead of failing (exit 2)
+  --pin NODE=JSON      the output of node NODE, which does not run here: what
+                       $('NODE').item.json… reads in the agent's prompt, system message
+                       and tool descriptions (an item's JSON or an array of items; @FILE
+                       reads a file; repeatable); over the export's pinData
   --json               machine-readable output
   --debug              show stack traces`;
 
 /**
  * Turns the parsed flags into options of `loadWorkflowTools`; the host's notices (what it had
  * to guess) go to `stderr`, one line each.
+ * @throws {UsageError} for a bad `--pin`.
  */
 export function hostOptionsFrom(
 	values: Record<string, unknown>,
@@ -43,6 +49,7 @@ export function hostOptionsFrom(
 		workflows: values.workflows as string | undefined,
 		onNotice: stderr && ((message) => stderr(`Note: ${message}\n`)),
 		skipUnavailable: values['skip-unavailable'] === true,
+		pins: agentInputsFrom(values).pins,
 		env,
 		nodeTypes: ownNodeTypes,
 	};

@@ -10,6 +10,7 @@ export const workflowOptions = {
 	credentials: { type: 'string' },
 	workflows: { type: 'string' },
 	'skip-unavailable': { type: 'boolean' },
+	pin: { type: 'string', multiple: true },
 	json: { type: 'boolean' },
 } satisfies NonNullable<ParseArgsConfig['options']>;
 
@@ -18,6 +19,11 @@ export const connectionOptions = {
 	model: { type: 'string' },
 	'base-url': { type: 'string' },
 	'api-key': { type: 'string' },
+} satisfies NonNullable<ParseArgsConfig['options']>;
+
+/** What `run` gives the agent node besides the user's text: its input item (`--pin` is a workflow option). */
+export const agentInputOptions = {
+	input: { type: 'string' },
 } satisfies NonNullable<ParseArgsConfig['options']>;
 
 /** Options `mcp --http` and `serve` share. */

@@ -41,6 +41,7 @@ const configurationCodes = new Set([
 	'TOOL_BUILD_FAILED',
 	'TOOLS_UNAVAILABLE',
 	'NODE_DESCRIPTIONS_UNAVAILABLE',
+	'UNRESOLVED_NODE_REFERENCE',
 ]);
 
 function exitCodeFor(error: unknown): number {

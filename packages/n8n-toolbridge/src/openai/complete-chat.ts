@@ -39,7 +39,13 @@ export async function completeChat(
 		callText += event.text;
 		chunk({ content: event.text });
 	};
-	const request = { agent: call.model, prompt: call.prompt, history: call.history };
+	const request = {
+		agent: call.model,
+		prompt: call.prompt,
+		history: call.history,
+		input: call.input,
+		pins: call.pins,
+	};
 	let answer;
 	try {
 		answer = await runAgentRequest(context, 'chat.completions', request, response, onEvent);

@@ -1,8 +1,9 @@
 import type { ChatMessage } from 'n8n-nodes-toolbridge';
 import { HttpError } from '../http/http-error';
+import { agentExtensionFields, type AgentExtensionFields } from './agent-extension-fields';
 
 /** A Chat Completions request, reduced to what a workflow agent runs on. */
-export interface ChatCompletionCall {
+export interface ChatCompletionCall extends AgentExtensionFields {
 	/** The agent (model id). */
 	model: string;
 	/** The text of the last user message. */
@@ -24,7 +25,7 @@ function badRequest(message: string, param: string | null): HttpError {
  * its tools, so sampling options (temperature, max_tokens …) are ignored, `tools` is refused
  * (client-side tools are not supported: the server runs the workflow's own tools), and so
  * is `n` > 1. System (and developer) messages are dropped. The last message must be the
- * user's, in text.
+ * user's, in text. `agent_input` and `agent_pins` are this server's extension fields.
  *
  * @throws {HttpError} 400 for a body that does not follow these rules.
  */
@@ -60,6 +61,7 @@ export function parseChatRequest(body: unknown): ChatCompletionCall {
 		history: messages.slice(0, -1).filter((message) => message.role !== 'system'),
 		stream: request.stream === true,
 		includeUsage: request.stream === true && streamOptions?.include_usage === true,
+		...agentExtensionFields(request),
 	};
 }
 

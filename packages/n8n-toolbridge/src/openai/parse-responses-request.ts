@@ -1,8 +1,9 @@
 import type { ChatMessage, WireToolCall } from 'n8n-nodes-toolbridge';
 import { HttpError } from '../http/http-error';
+import { agentExtensionFields, type AgentExtensionFields } from './agent-extension-fields';
 
 /** A Responses API request, reduced to what a workflow agent runs on. */
-export interface ResponsesCall {
+export interface ResponsesCall extends AgentExtensionFields {
 	/** The agent (model id). */
 	model: string;
 	/** The text of the last input item: the user's message. */
@@ -33,7 +34,8 @@ function badRequest(message: string, param: string | null): HttpError {
  * `output_text` / `refusal` parts; system and developer messages dropped), a client's own
  * `function_call` / `function_call_output` pairs as history, and this server's own `mcp_call`
  * and `reasoning` items skipped (their effect is in the assistant messages beside them). The
- * last item must be the user's message, in text.
+ * last item must be the user's message, in text. `agent_input` and `agent_pins` are this
+ * server's extension fields.
  *
  * @throws {HttpError} 400 for a body that does not follow these rules.
  */
@@ -84,6 +86,7 @@ export function parseResponsesRequest(body: unknown): ResponsesCall {
 			typeof request.metadata === 'object' && request.metadata !== null
 				? (request.metadata as Record<string, unknown>)
 				: {},
+		...agentExtensionFields(request),
 	};
 }
 

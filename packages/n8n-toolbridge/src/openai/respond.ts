@@ -47,7 +47,13 @@ export async function respond(
 	);
 	output.start();
 	const history = [...earlier, ...call.history];
-	const request = { agent: call.model, prompt: call.prompt, history };
+	const request = {
+		agent: call.model,
+		prompt: call.prompt,
+		history,
+		input: call.input,
+		pins: call.pins,
+	};
 	let answer;
 	try {
 		answer = await runAgentRequest(context, 'responses', request, response, output.onEvent);

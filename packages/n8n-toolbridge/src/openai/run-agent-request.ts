@@ -12,8 +12,13 @@ import {
 export interface AgentRequest {
 	/** The agent (the request's model). */
 	agent: string;
+	/** The last user message: the user message the agent's model receives (see `SessionAgentInput.prompt`). */
 	prompt: string;
 	history: ChatMessage[];
+	/** `agent_input`: the item the agent node receives. */
+	input?: Record<string, unknown>;
+	/** `agent_pins`: other nodes' output, over the server's `--pin`. */
+	pins?: Record<string, unknown>;
 }
 
 /** A finished run's answer as both endpoints send it. */
@@ -34,7 +39,9 @@ export interface AgentRequestContext {
 /**
  * Runs the agent for one request of either endpoint, with the server's one disconnect rule: a
  * client that hangs up before the answer aborts its run (the loop starts no tool after that).
- * Logs one line (`label` → ok with tokens, failed, or aborted) with the time taken.
+ * Logs one line (`label` → ok with tokens, failed, or aborted) with the time taken, and says
+ * when the agent node's own prompt was sent rather than the user's message (`agent_input`,
+ * `agent_pins`).
  *
  * @throws what `runSessionAgent` throws (redacted), after logging it.
  */
@@ -52,14 +59,24 @@ export async function runAgentRequest(
 	response.once('close', onClose);
 	const started = Date.now();
 	try {
-		const answer = answerOf(
-			await runSessionAgent(
-				{ ...context.session, signal: controller.signal, onEvent },
-				{ agent: request.agent, prompt: request.prompt, history: request.history },
-			),
+		const run = await runSessionAgent(
+			{ ...context.session, signal: controller.signal, onEvent },
+			{
+				agent: request.agent,
+				prompt: request.prompt,
+				history: request.history,
+				input: request.input,
+				pins: request.pins,
+			},
 		);
+		const answer = answerOf(run);
+		const { reason } = run.userMessage;
+		const sent =
+			reason === 'input' || reason === 'pin'
+				? `, sent the node's prompt (agent_${reason === 'input' ? 'input' : 'pins'})`
+				: '';
 		context.log(
-			`${label} ${request.agent} → ok, ${answer.usage.totalTokens} tokens [${Date.now() - started} ms]`,
+			`${label} ${request.agent} → ok, ${answer.usage.totalTokens} tokens${sent} [${Date.now() - started} ms]`,
 		);
 		return answer;
 	} catch (error) {

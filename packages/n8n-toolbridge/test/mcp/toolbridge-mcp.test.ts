@@ -390,3 +390,56 @@ describe('toolbridge mcp --expose-agent: the agent as one more tool', () => {
 		expect(empty.isError).toBe(true);
 	});
 });
+
+describe('toolbridge mcp --expose-agent: the task reaches the model whatever the prompt reads', () => {
+	let client: Client;
+	let model: FakeChatServer;
+
+	beforeAll(async () => {
+		model = await startFakeChatServer({
+			respond: (request: FakeRequest) =>
+				textReply(`You asked: ${request.body.messages.at(-1).content}`),
+		});
+		// Its prompt reads {{ $json.body.text }} (a Webhook's field), and it has no tools.
+		const spec = toolbridgeCommand([
+			'mcp',
+			'fixtures/workflows/webhook-agent-no-tools.json',
+			'--expose-agent',
+			'--base-url',
+			model.baseUrl,
+			'--api-key',
+			'sk-fake',
+		]);
+		client = new Client({ name: 'toolbridge-test', version: '1.0.0' });
+		await client.connect(
+			new StdioClientTransport({
+				command: spec.command,
+				args: spec.args,
+				cwd: spec.cwd,
+				env: spec.env,
+				stderr: 'pipe',
+			}),
+		);
+	}, 120_000);
+
+	afterAll(async () => {
+		await client?.close();
+		await model?.close();
+	});
+
+	it('an agent without tools is served; its task is the user message the model receives', async () => {
+		const { tools } = await client.listTools();
+		expect(tools.map((tool) => tool.name)).toEqual(['Answer_agent']);
+		const result = (await client.callTool({
+			name: 'Answer_agent',
+			arguments: { prompt: 'What is 2+2*3?' },
+		})) as CallResult;
+		expect(result).toMatchObject({
+			content: [{ type: 'text', text: 'You asked: What is 2+2*3?' }],
+		});
+		expect(model.requests[0].body.messages).toEqual([
+			{ role: 'system', content: 'You answer questions sent to the  channel.' },
+			{ role: 'user', content: 'What is 2+2*3?' },
+		]);
+	});
+});

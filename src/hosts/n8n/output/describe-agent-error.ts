@@ -75,6 +75,8 @@ const hints: Record<string, string> = {
 		'Workflows call workflows deeper than the limit (10): a workflow probably calls itself. Give the recursion a condition that ends it.',
 	SUB_WORKFLOW_WAITING:
 		'The sub-workflow stopped to wait (a Wait node, a form, a human review); outside n8n nothing can resume it. Remove the wait, or run the workflow in n8n.',
+	UNRESOLVED_NODE_REFERENCE:
+		"An expression of the agent reads the output of a node that did not run (a trigger, a node before the agent) and has none pinned. Give it with --pin 'NODE=JSON' (the message names the node and the parameter), or pin the node's data in n8n before exporting.",
 	WORKFLOW_FILE_INVALID:
 		'The workflow file is not an n8n workflow export. Export it again from n8n ("Download").',
 	// Files sent with the prompt ("Binary Input").

@@ -13,6 +13,7 @@ import {
 	type ToolReviewer,
 	type ToolReviewSpec,
 } from '../../../tools/tool-review';
+import { nodeReferences, pinnedNodeData, type NodeReferences } from '../node-references';
 import { resolveDetachedExpression } from '../resolve-detached-expression';
 import { isReviewGateNode, reviewGateSpec } from '../review-gate';
 import type { NodeRunGuard, StandaloneHost } from '../standalone-host';
@@ -39,6 +40,13 @@ export interface BuildAgentToolsOptions {
 	skipUnavailable?: boolean;
 	/** The agent's input item json, `$json` in the expressions of its tool sub-nodes (e.g. `{ chatInput }`). */
 	input?: IDataObject;
+	/**
+	 * Other nodes' pinned output, for `$('Name')` in the tools' expressions. Default: the
+	 * export's `pinData` with {@link pins} over it.
+	 */
+	nodeReferences?: NodeReferences;
+	/** Other nodes' output by node name (`--pin`), when `nodeReferences` is not given. */
+	pins?: Record<string, unknown>;
 	/**
 	 * Approves calls of tools behind an n8n human-review gate (a `…HitlTool` node between the
 	 * tools and the agent); without it those calls are refused (see `gateToolWithReview`).
@@ -77,6 +85,8 @@ export async function buildAgentTools(
 	host: StandaloneHost,
 	options: BuildAgentToolsOptions = {},
 ): Promise<AgentToolSet> {
+	const references =
+		options.nodeReferences ?? nodeReferences(workflow, pinnedNodeData(workflow, options.pins));
 	const problems: ToolBuildProblem[] = [];
 	const unavailable: UnavailableTool[] = [];
 	const kinds = new Map<INode, ToolNodeKind>();
@@ -105,6 +115,7 @@ export async function buildAgentTools(
 		[...kinds.values()].flatMap((kind) => (kind.kind === 'supplied' ? kind.subNodes : [])),
 		options.input,
 		options.guard,
+		references.keys,
 	);
 	const takenNames = new Set<string>();
 	const built = new Map<INode, AgentTool[]>();
@@ -127,12 +138,15 @@ export async function buildAgentTools(
 			for (const tool of tools) takenNames.add(tool.name);
 			built.set(node, tools);
 		} catch (error) {
+			// A reference to a node without output says which node and which --pin fixes it.
+			const site = { agentName: agentNode.name, node: node.name, parameter: 'parameters' };
+			const explained = references.explain(error, { ...site, value: node.parameters });
 			unavailable.push({
 				agentName: agentNode.name,
 				nodeName: node.name,
 				nodeType: node.type,
 				reason: 'SUPPLY_FAILED',
-				message: `"${node.name}" (${node.type}): n8n's node could not supply its tool: ${errorObservationText(error).replace(/^Error: /, '')}`,
+				message: `"${node.name}" (${node.type}): n8n's node could not supply its tool: ${explained?.message ?? errorObservationText(error).replace(/^Error: /, '')}`,
 			});
 		}
 	}
@@ -140,10 +154,19 @@ export async function buildAgentTools(
 	const runner = host.runnerFor(workflow, { guard: options.guard, redact: false });
 	for (const [node, kind] of kinds) {
 		if (kind.kind === 'supplied') continue;
+		// `$('Name')` reads pinned output; a node without any is an UnresolvedNodeReferenceError.
+		const site = {
+			agentName: agentNode.name,
+			node: node.name,
+			parameter: 'toolDescription',
+			value: node.parameters.toolDescription,
+		};
+		const withReferences = (evaluate: (keys: IDataObject) => unknown): unknown =>
+			references.resolve(() => evaluate(references.keys), site);
 		const resolveExpression = (expression: string): unknown =>
-			host.resolveExpression(workflow, node, expression);
+			withReferences((keys) => host.resolveExpression(workflow, node, expression, keys));
 		const detached = (expression: string): unknown =>
-			resolveDetachedExpression(workflow, node, expression);
+			withReferences((keys) => resolveDetachedExpression(workflow, node, expression, keys));
 		try {
 			let tool: AgentTool;
 			if (kind.kind === 'nested-orchestrator')

@@ -118,6 +118,7 @@ export async function openSession(
 		skipUnavailable: options.skipUnavailable,
 		onToolsUnavailable: options.onToolsUnavailable,
 		review: options.review,
+		pins: options.pins,
 		agentNode,
 		tools: [],
 		problems: [],
@@ -134,6 +135,7 @@ export async function openSession(
 			guard: options.guard,
 			skipUnavailable: options.skipUnavailable,
 			review: options.review,
+			pins: options.pins,
 			runNestedAgent:
 				nestedAgents === 'session'
 					? workflowNestedAgentRunner(session)

@@ -1,4 +1,4 @@
-import type { INode } from 'n8n-workflow';
+import type { IDataObject, INode } from 'n8n-workflow';
 import type { ChatMessage, Usage } from '../../../chat/types';
 import { buildAgentTools } from '../agent-tools/build-agent-tools';
 import type { WorkflowNestedAgentRunner } from '../agent-tools/workflow-nested-agent-runner';
@@ -23,14 +23,22 @@ import type {
 } from '../workflow/workflow-agent-settings';
 import type { WorkflowSession } from './workflow-session';
 import { AgentConfigurationError } from '../../../errors/agent-configuration-error';
+import { nodeReferences, pinnedNodeData, type NodeReferences } from '../node-references';
+import { chooseUserMessage, type UserMessageChoice } from '../workflow/choose-user-message';
 
 /** The AgentOrchestrator node's full type name. */
 export const orchestratorNodeType = 'n8n-nodes-toolbridge.agentOrchestrator';
 
 /** What one agent node of a workflow is run on. */
 export interface WorkflowAgentNodeInput {
-	/** The user's text, as `$json.chatInput` (the outermost agent). */
+	/**
+	 * The user's text (the outermost agent): `$json.chatInput` of the item, and the user message
+	 * itself unless the node's prompt wraps it or the caller asked for the node's own prompt
+	 * (see `chooseUserMessage`).
+	 */
 	chatInput?: string;
+	/** The item the node receives (`$json`), as the caller gave it (`--input`); `chatInput` is set over it. */
+	item?: IDataObject;
 	/** The prompt to send instead of the node's (a nested agent's, filled by its caller). */
 	prompt?: string;
 	/** This run's own cancel signal (a tool call's); the session's and the caller's also apply. */
@@ -42,6 +50,8 @@ export interface WorkflowAgentNodeInput {
 /** A finished run of one agent node: full loop (also nested mode) or validator. */
 export type WorkflowAgentNodeOutcome = {
 	settings: WorkflowAgentSettings;
+	/** Which text was sent as the user message and why (a nested agent's: its caller's task). */
+	userMessage: UserMessageChoice;
 	tools: AgentTool[];
 	path: string[];
 } & (
@@ -69,7 +79,12 @@ export async function runWorkflowAgentNode(
 	node: INode,
 	input: WorkflowAgentNodeInput,
 ): Promise<WorkflowAgentNodeOutcome> {
-	const settings = await readAgentSettings(session, node, input);
+	const { item, references, userMessage } = agentInputs(session, node, input);
+	const settings = await readAgentSettings(session, node, input, {
+		item,
+		references,
+		prompt: input.prompt ?? (userMessage.source === 'user-text' ? input.chatInput : undefined),
+	});
 	const redactor = session.redactor.with(settings.secrets);
 	// Only the outermost agent talks to the session; nested agents' lines reach it through the
 	// frame chain. Its streamed text is redacted on the way out (a key split across deltas too).
@@ -87,9 +102,12 @@ export async function runWorkflowAgentNode(
 	if (frame.path.length === 1 && session.model && settings.kind === 'orchestrator')
 		settings.config.model = session.model;
 	if (settings.prompt.trim() === '') {
+		const reads = userMessage.template
+			? `its prompt ${JSON.stringify(userMessage.template)} resolved to nothing`
+			: "it reads the user's text ({{ $json.chatInput }}) and none was given";
 		throw new AgentConfigurationError(
 			'prompt',
-			`The prompt is empty: agent "${node.name}" reads the user's text ({{ $json.chatInput }}); give it as the prompt (--prompt TEXT).`,
+			`The prompt is empty: agent "${node.name}": ${reads}. Give the user's text (--prompt TEXT), or the item the node receives (--input JSON) and other nodes' output (--pin NODE=JSON).`,
 		);
 	}
 	// Spans (when an OpenTelemetry SDK is registered): this run, its model calls and tool calls.
@@ -106,7 +124,8 @@ export async function runWorkflowAgentNode(
 		guard: session.guard,
 		review: session.review,
 		skipUnavailable: session.skipUnavailable,
-		input: input.chatInput === undefined ? {} : { chatInput: input.chatInput },
+		input: item,
+		nodeReferences: references,
 	});
 	if (toolSet.unavailable.length > 0)
 		session.onToolsUnavailable?.({
@@ -167,6 +186,7 @@ export async function runWorkflowAgentNode(
 		return {
 			mode: 'validator',
 			settings,
+			userMessage,
 			tools,
 			path: frame.path,
 			result: { ...result, usage: finish(result.usage) },
@@ -189,6 +209,7 @@ export async function runWorkflowAgentNode(
 	return {
 		mode: 'full',
 		settings,
+		userMessage,
 		tools,
 		path: frame.path,
 		result: { ...outcome.result, usage: finish(outcome.result.usage) },
@@ -212,15 +233,56 @@ export function workflowNestedAgentRunner(session: WorkflowSession): WorkflowNes
 	};
 }
 
+/**
+ * What the node's expressions read in this run: the item (`$json`: the caller's item with the
+ * user's text as `chatInput`), other nodes' pinned output (the export's `pinData`, the session's
+ * pins over it; a Chat Trigger that is not pinned gives the item, as it does in n8n), and which
+ * text is the user message.
+ */
+function agentInputs(
+	session: WorkflowSession,
+	node: INode,
+	input: WorkflowAgentNodeInput,
+): { item: IDataObject; references: NodeReferences; userMessage: UserMessageChoice } {
+	const userText = input.chatInput ?? '';
+	const item: IDataObject =
+		input.item === undefined || userText !== ''
+			? { ...input.item, chatInput: userText }
+			: { ...input.item };
+	const pinned = pinnedNodeData(session.workflow, session.pins);
+	for (const trigger of session.workflow.nodes) {
+		if (chatTriggerTypes.has(trigger.type) && !Object.hasOwn(pinned, trigger.name))
+			pinned[trigger.name] = [{ json: { action: 'sendMessage', ...item } }];
+	}
+	const userMessage: UserMessageChoice =
+		input.prompt === undefined
+			? chooseUserMessage(node, {
+					userText,
+					inputGiven: input.item !== undefined,
+					pinnedNodes: Object.keys(session.pins ?? {}),
+				})
+			: { source: 'node-prompt', reason: 'reads-chat-input' };
+	return { item, references: nodeReferences(session.workflow, pinned), userMessage };
+}
+
+// n8n's Chat Trigger and the older Manual Chat Trigger: their output item is the chat input.
+const chatTriggerTypes = new Set([
+	'@n8n/n8n-nodes-langchain.chatTrigger',
+	'@n8n/n8n-nodes-langchain.manualChatTrigger',
+]);
+
 function readAgentSettings(
 	session: WorkflowSession,
 	node: INode,
 	input: WorkflowAgentNodeInput,
+	run: { item: IDataObject; references: NodeReferences; prompt?: string },
 ): Promise<WorkflowAgentSettings> {
 	const options: ReadWorkflowAgentOptions = {
 		...session.connection,
 		chatInput: input.chatInput ?? '',
-		prompt: input.prompt,
+		item: run.item,
+		nodeReferences: run.references,
+		prompt: run.prompt,
 		timezone: session.workflow.settings?.timezone,
 		credentials: (details, type) => session.host.credentialsHelper.find(details, type),
 	};

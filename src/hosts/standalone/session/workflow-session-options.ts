@@ -65,6 +65,12 @@ export interface OpenWorkflowSessionOptions {
 	review?: ToolReviewer;
 	/** Time limit of each call of the opened tools, in ms (default the loop's, 120 s; 0: none). */
 	toolTimeoutMs?: number;
+	/**
+	 * The output of nodes that do not run here, by node name (an item's JSON or an array of
+	 * them), over the export's `pinData`: what `$('NODE')` reads in the agents' prompt, system
+	 * message, tool descriptions and the expressions n8n's tool sub-nodes evaluate.
+	 */
+	pins?: Record<string, unknown>;
 
 	// The output boundary and the network.
 

@@ -22,6 +22,11 @@ export interface WorkflowSession {
 	 * its own key and headers, and whatever leaves the session goes through it.
 	 */
 	redactor: Redactor;
+	/**
+	 * The output of nodes that do not run here, by node name (`--pin NODE=JSON`), over the
+	 * export's `pinData`: what `$('NODE')` reads in the agents' expressions.
+	 */
+	pins?: Record<string, unknown>;
 	/** Replaces the model of the outermost agent run only (nested agents keep their own). */
 	model?: string;
 	/** Forces the `[DEBUG]` log on or off for every agent; default: each node's "Debug Log" option. */

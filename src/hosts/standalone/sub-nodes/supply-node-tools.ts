@@ -25,6 +25,8 @@ export interface SupplyExecution {
 	parentNode: INode;
 	/** The agent's input item json (`$json` in the tool's expressions), e.g. `{ chatInput }`. */
 	input: IDataObject;
+	/** Added to the tool node's expression variables: `$` over other nodes' pinned output (see `nodeReferences`). */
+	expressionKeys?: IDataObject;
 	/** n8n pushes each sub-node's close function (an MCP client, a database pool) here. */
 	closeFunctions: CloseFunction[];
 	/** Aborted when the tools are closed: what n8n's execution cancel would do. */
@@ -64,6 +66,7 @@ export async function supplyNodeTools(
 		execution.signal,
 		execution.parentNode,
 	);
+	if (execution.expressionKeys) addExpressionKeys(context, execution.expressionKeys);
 	// What the node's libraries throw outside its promise fails this supply, not the process.
 	const supplied = await containNodeRun(node, () => nodeType.supplyData!.call(context, 0));
 	if (supplied.closeFunction) execution.closeFunctions.push(supplied.closeFunction);
@@ -78,4 +81,14 @@ export async function supplyNodeTools(
 		tool.metadata.sourceNodeName = node.name;
 	}
 	return tools;
+}
+
+/**
+ * Adds `keys` to the variables of every expression `context` evaluates — its description, its
+ * parameters when the model calls it. n8n-core memoizes the context's `additionalKeys` as an own
+ * property on first read; n8n's keys are read on a stand-in, so this context's own adds ours.
+ */
+function addExpressionKeys(context: object, keys: IDataObject): void {
+	const n8nKeys = (Object.create(context) as { additionalKeys: IDataObject }).additionalKeys;
+	Object.defineProperty(context, 'additionalKeys', { value: { ...n8nKeys, ...keys } });
 }

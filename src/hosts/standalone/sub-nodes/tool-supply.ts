@@ -32,6 +32,8 @@ export class ToolSupply {
 		private readonly input: IDataObject = {},
 		/** Stands around each sub-workflow run the tools start (the session's guard). */
 		private readonly guard?: NodeRunGuard,
+		/** Added to the tool nodes' expression variables (`$` over pinned output). */
+		private readonly expressionKeys?: IDataObject,
 	) {}
 
 	/**
@@ -75,6 +77,7 @@ export class ToolSupply {
 			runExecutionData: createRunExecutionData(),
 			parentNode: this.agentNode,
 			input: this.input,
+			expressionKeys: this.expressionKeys,
 			closeFunctions: this.closeFunctions,
 			signal: this.controller.signal,
 		};

@@ -5,6 +5,7 @@ import {
 	type INodeTypes,
 	type NodeParameterValueType,
 } from 'n8n-workflow';
+import type { NodeReferences } from '../node-references';
 import { oneNodeWorkflow } from '../one-node-workflow';
 
 /** Reads one node's parameters the way `getNodeParameter` does in n8n: defaults applied, expressions resolved. */
@@ -19,13 +20,20 @@ export interface NodeParameterReader {
  * the defaults n8n leaves out of exported workflows (a parameter at its default is not
  * written), as n8n's `Workflow` does when it loads a workflow. Expressions see `item` as
  * `$json` (the CLI hands `{ chatInput }`, the shape of n8n's Chat Trigger), `$now`, `$today`
- * and the workflow timezone; other nodes' data is not available.
+ * and the workflow timezone; other nodes' data only with `references` (their pinned output,
+ * `$('Name')`), for the run of agent `references.agentName`.
  *
  * @throws ExpressionError from n8n-workflow (on `get`) when an expression is invalid.
+ * @throws {UnresolvedNodeReferenceError} (on `get`) when an expression reads a node without output.
  */
 export function createNodeParameterReader(
 	node: INode,
-	options: { item: IDataObject; nodeType?: INodeType; timezone?: string },
+	options: {
+		item: IDataObject;
+		nodeType?: INodeType;
+		timezone?: string;
+		references?: { nodeReferences: NodeReferences; agentName: string };
+	},
 ): NodeParameterReader {
 	const copy = structuredClone(node);
 	const nodeTypes: INodeTypes = {
@@ -44,16 +52,25 @@ export function createNodeParameterReader(
 		get(name, fallback) {
 			const value = Object.hasOwn(copy.parameters, name) ? copy.parameters[name] : undefined;
 			if (value === undefined) return fallback;
-			return workflow.expression.getParameterValue(
-				value as NodeParameterValueType,
-				null,
-				0,
-				0,
-				copy.name,
-				input,
-				'manual',
-				{},
-			);
+			const { references } = options;
+			const evaluate = (): unknown =>
+				workflow.expression.getParameterValue(
+					value as NodeParameterValueType,
+					null,
+					0,
+					0,
+					copy.name,
+					input,
+					'manual',
+					references?.nodeReferences.keys ?? {},
+				);
+			if (!references) return evaluate();
+			return references.nodeReferences.resolve(evaluate, {
+				agentName: references.agentName,
+				node: copy.name,
+				parameter: name,
+				value,
+			});
 		},
 	};
 }

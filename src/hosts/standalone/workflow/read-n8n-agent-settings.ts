@@ -37,8 +37,15 @@ export async function readN8nAgentSettings(
 	workflow: WorkflowExport,
 	options: ReadWorkflowAgentOptions,
 ): Promise<WorkflowAgentSettings> {
-	const item = { chatInput: options.chatInput };
-	const agent = createNodeParameterReader(node, { item, timezone: options.timezone });
+	const item = options.item ?? { chatInput: options.chatInput };
+	const agent = createNodeParameterReader(node, {
+		item,
+		timezone: options.timezone,
+		references: options.nodeReferences && {
+			nodeReferences: options.nodeReferences,
+			agentName: node.name,
+		},
+	});
 	const agentOptions = (agent.get('options', {}) ?? {}) as {
 		systemMessage?: string;
 		maxIterations?: number;
@@ -49,7 +56,7 @@ export async function readN8nAgentSettings(
 		options.prompt ??
 		(promptType === 'define' || (promptType === undefined && node.parameters.text !== undefined)
 			? agent.get('text', '')
-			: options.chatInput);
+			: item.chatInput);
 
 	const modelNode = findChatModelNode(workflow, node.name);
 	const read = modelNode ? await readChatModelNode(modelNode, options) : undefined;

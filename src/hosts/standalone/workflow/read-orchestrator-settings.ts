@@ -46,9 +46,13 @@ export async function readOrchestratorSettings(
 	options: ReadWorkflowAgentOptions,
 ): Promise<WorkflowAgentSettings> {
 	const reader = createNodeParameterReader(node, {
-		item: { chatInput: options.chatInput },
+		item: options.item ?? { chatInput: options.chatInput },
 		nodeType,
 		timezone: options.timezone,
+		references: options.nodeReferences && {
+			nodeReferences: options.nodeReferences,
+			agentName: node.name,
+		},
 	});
 	const mode = readAgentMode((name, fallback) => reader.get(name, fallback), node.name);
 	// A connected chat model wins over the node's own credential and model, as inside n8n.

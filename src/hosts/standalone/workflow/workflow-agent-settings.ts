@@ -1,5 +1,11 @@
 import type { ChatConnection } from '../../../agent/create-chat-model-caller';
-import type { ICredentialDataDecryptedObject, INode, INodeCredentialsDetails } from 'n8n-workflow';
+import type {
+	ICredentialDataDecryptedObject,
+	IDataObject,
+	INode,
+	INodeCredentialsDetails,
+} from 'n8n-workflow';
+import type { NodeReferences } from '../node-references';
 import type { AgentNodeSettings } from '../../../node-settings/agent-node-settings';
 import type { AgentMode, ValidatorNodeSettings } from '../../../node-settings/read-mode-settings';
 import type { ConnectionOverrides } from './resolve-connection-fields';
@@ -14,6 +20,10 @@ export type CredentialLookup = (
 export interface ReadWorkflowAgentOptions extends ConnectionOverrides {
 	/** The user's text, handed to the node as `$json.chatInput` (n8n's Chat Trigger shape). */
 	chatInput: string;
+	/** The item the node receives (`$json`); default `{ chatInput }`. */
+	item?: IDataObject;
+	/** Other nodes' pinned output, for `$('Name')` in the node's expressions. */
+	nodeReferences?: NodeReferences;
 	/** Replaces the model the workflow names. */
 	model?: string;
 	credentials: CredentialLookup;

@@ -15,6 +15,7 @@ import {
 	workflowOptions,
 	workflowOptionsHelp,
 } from '../host-options';
+import { agentInputOptions, agentInputOptionsHelp, agentInputsFrom } from '../agent-input-options';
 import { stepProgressLine } from '../step-progress-line';
 import { terminalReviewer } from '../terminal-reviewer';
 import { UsageError } from '../../errors/usage-error';
@@ -23,13 +24,19 @@ import { UsageError } from '../../errors/usage-error';
 export const runCommand: CliCommand = {
 	name: 'run',
 	summary: "run a workflow's agent with its tools against an OpenAI-compatible API",
-	help: `Usage: toolbridge run <workflow.json> --prompt TEXT [--model M] [--base-url URL] [--api-key KEY] [--json]
+	help: `Usage: toolbridge run <workflow.json> --prompt TEXT [--input JSON] [--pin NODE=JSON]… [--model M] [--json]
 
 Runs the agent of an n8n workflow export without an n8n server: an Agent Orchestrator
 node with its model, system message and options, or n8n's AI Agent with its prompt,
 system message and the model of its OpenRouter / OpenAI chat-model sub-node. The tools
 connected to it run as the real n8n nodes. Prints the answer; a line per tool step goes
-to stderr. The node reads --prompt as {{ $json.chatInput }} (the Chat Trigger's field).
+to stderr. An agent with no tools runs too.
+
+--prompt is the user message, whatever the node's prompt reads: a prompt that wraps
+{{ $json.chatInput }} ("Answer this: {{ $json.chatInput }}") keeps its wrapping; a
+prompt that reads other data ({{ $json.body.message }}, $('Telegram Trigger')…) is
+replaced by --prompt (a note on stderr says so). The node's own prompt is sent when
+you give what it reads (--input, or a --pin of a node it names) or no --prompt.
 
 Agent Orchestrator modes:
   full       the agent loop; prints the answer
@@ -46,6 +53,7 @@ refused unless --approve-all is given.
 
 Options:
   --prompt TEXT        the user's message
+${agentInputOptionsHelp}
   --approve-all        run tools behind a review node without asking (scripts)
 ${connectionOptionsHelp}
 ${workflowOptionsHelp.replace('--json               machine-readable output', '--json               print { output, steps, usage, iterations }\n                       (validator: { tool, arguments, result, attempts })').replace('show stack traces', 'show stack traces and the [DEBUG] log (secrets redacted)')}
@@ -55,6 +63,7 @@ used up), 2 usage or settings (no API key, no model, $fromAI problems).`,
 	options: {
 		...workflowOptions,
 		...connectionOptions,
+		...agentInputOptions,
 		prompt: { type: 'string' },
 		'approve-all': { type: 'boolean' },
 	},
@@ -64,6 +73,7 @@ used up), 2 usage or settings (no API key, no model, $fromAI problems).`,
 				'Expected exactly one workflow file: toolbridge run <workflow.json> --prompt TEXT',
 			);
 		const prompt = (values.prompt as string | undefined) ?? '';
+		const inputs = agentInputsFrom(values);
 		const debug = values.debug === true;
 		let stepNumber = 0;
 		const onEvent = (event: AgentEvent): void => {
@@ -76,6 +86,7 @@ used up), 2 usage or settings (no API key, no model, $fromAI problems).`,
 				...hostOptionsFrom(values, io.env, io.stderr),
 				...connectionFrom(values, io.env),
 				prompt,
+				input: inputs.input,
 				onEvent,
 				onToolsUnavailable: ({ tools }) => io.stderr(skippedToolsText(tools)),
 				review: terminalReviewer({
@@ -92,7 +103,7 @@ used up), 2 usage or settings (no API key, no model, $fromAI problems).`,
 					: undefined,
 			});
 		} catch (error) {
-			// Settings problems (no key, no model, bad URL) are the caller's to fix: exit 2.
+			// Settings problems (no key, no model, bad URL) are the caller's to fix: exit 2 (an unresolved reference too, by its code).
 			if (error instanceof AgentConfigurationError) throw new UsageError(error.message);
 			throw error;
 		}
@@ -100,11 +111,8 @@ used up), 2 usage or settings (no API key, no model, $fromAI problems).`,
 			io.stderr(
 				`Agent "${run.agentNode.name}" (${run.agentNode.type}${run.mode === 'validator' ? ', validator mode' : ''}), model ${run.model} at ${run.baseUrl}, tools: ${run.tools.join(', ') || 'none'}\n`,
 			);
-		if (prompt !== '' && !run.prompt.includes(prompt)) {
-			io.stderr(
-				`Note: the prompt of "${run.agentNode.name}" does not read {{ $json.chatInput }}, so --prompt was not sent; it sent: ${run.prompt}\n`,
-			);
-		}
+		const note = userMessageNote(run, prompt);
+		if (note) io.stderr(`Note: ${note}\n`);
 		if (run.mode === 'validator') {
 			io.stdout(
 				values.json ? `${JSON.stringify(validatorJson(run), null, 2)}\n` : validatorText(run),
@@ -120,6 +128,26 @@ used up), 2 usage or settings (no API key, no model, $fromAI problems).`,
 		return EXIT.ok;
 	},
 };
+
+/** What stderr says about the user message when it is not simply --prompt: replaced, or the node's own prompt. */
+function userMessageNote(run: WorkflowAgentRun, prompt: string): string | undefined {
+	const { userMessage } = run;
+	const name = run.agentNode.name;
+	const template = JSON.stringify(userMessage.template ?? '');
+	switch (userMessage.reason) {
+		case 'user-text':
+			return `the prompt of "${name}" is ${template}, which does not read {{ $json.chatInput }}: --prompt was sent as the user message instead. To send the node's own prompt, give what it reads: --input JSON (its input item) and --pin NODE=JSON (other nodes' output).`;
+		case 'no-user-text':
+			return `no --prompt: sent the node's own prompt of "${name}": ${run.prompt}`;
+		case 'input':
+		case 'pin':
+			return run.prompt.includes(prompt)
+				? undefined
+				: `sent the node's own prompt of "${name}" over ${userMessage.reason === 'input' ? '--input' : '--pin'} (it does not read --prompt): ${run.prompt}`;
+		default:
+			return undefined;
+	}
+}
 
 /** The node's output item of a validator run: `{ tool, arguments, result, attempts }` (+ usage and attempt log with "Return Intermediate Steps"). */
 function validatorJson(run: ValidatorWorkflowAgentRun): Record<string, unknown> {

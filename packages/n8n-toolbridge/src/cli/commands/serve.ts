@@ -45,7 +45,11 @@ run" calls it.
                               process's memory (the last 1000, 64 MiB; not with store: false)
   GET  /healthz               {"status":"ok"}, without authentication
 
-The last message (input item) is the prompt, earlier ones are the history; system
+The last user message (input item) is the user message the agent's model receives,
+whatever the agent node's prompt reads (a prompt that wraps {{ $json.chatInput }} keeps
+its wrapping); earlier ones are the history. Extension fields of both APIs:
+"agent_input" (the item the agent node receives, $json; with it the node's own prompt is
+sent, resolved over the item) and "agent_pins" (node name → output, as --pin). System
 messages and "instructions" are ignored (the agent has its own), and so are sampling
 options, "include", "reasoning" and "text" (the workflow decides them). Request "tools"
 (client-side tools) get 400: the server runs the workflow's tools itself. Text a model

@@ -1,0 +1,82 @@
+/**
+ * `$('Node')` in a whole agent run without n8n: the pinned output of nodes that do not run here
+ * (the export's pinData, `pins`) reaches the expressions of n8n's own tool sub-nodes too — a
+ * Code Tool's description, through n8n's `supplyData` — and a node without output is an
+ * UnresolvedNodeReferenceError naming the tool node, not n8n's "Referenced node doesn't exist".
+ * Real n8n nodes; a loopback fake model.
+ */
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { runWorkflowAgent } from '../../../src/hosts/standalone/run-workflow-agent';
+import { StandaloneHost } from '../../../src/hosts/standalone/standalone-host';
+import { UnavailableToolsError } from '../../../src/errors/unavailable-tools-error';
+import {
+	startFakeChatServer,
+	textReply,
+	type FakeChatServer,
+} from '../../support/fake-chat-server';
+import { agentWorkflow, langChainNode } from './sub-nodes/sub-node-workflows';
+
+const workflow = agentWorkflow('Pinned references', [
+	langChainNode('Shout', 'toolCode', 1.3, {
+		description:
+			"=Uppercases text for {{ $('Telegram Trigger').item.json.message.from.first_name }}",
+		language: 'javaScript',
+		jsCode: 'return query.toUpperCase()',
+	}),
+]);
+workflow.nodes.push({
+	id: 'trigger',
+	name: 'Telegram Trigger',
+	type: 'n8n-nodes-base.telegramTrigger',
+	typeVersion: 1.2,
+	position: [0, 0],
+	parameters: {},
+});
+
+let host: StandaloneHost;
+let server: FakeChatServer | undefined;
+beforeAll(async () => {
+	host = await StandaloneHost.create({ env: {} });
+});
+afterEach(async () => {
+	await server?.close();
+	server = undefined;
+});
+
+describe("$('Node') in n8n's tool sub-nodes", () => {
+	it("a Code Tool's description reads the pinned output (pins over the export's pinData)", async () => {
+		server = await startFakeChatServer({ respond: () => textReply('Done.') });
+		const run = await runWorkflowAgent(
+			{
+				...workflow,
+				pinData: { 'Telegram Trigger': [{ json: { message: { from: { first_name: 'Ada' } } } }] },
+			},
+			{
+				host,
+				prompt: 'Shout hi',
+				model: 'test/model',
+				baseUrl: server.baseUrl,
+				env: {},
+				pins: { 'Telegram Trigger': { message: { from: { first_name: 'Bo' } } } },
+			},
+		);
+		expect(run.tools).toEqual(['Shout']);
+		expect(server.requests[0].body.tools[0].function.description).toBe('Uppercases text for Bo');
+	});
+
+	it('without any output of the node, the tool is unavailable with the clear reason, not "Referenced node doesn\'t exist"', async () => {
+		server = await startFakeChatServer({ respond: () => textReply('Done.') });
+		const error = await runWorkflowAgent(workflow, {
+			host,
+			prompt: 'Shout hi',
+			model: 'test/model',
+			baseUrl: server.baseUrl,
+			env: {},
+		}).catch((caught: unknown) => caught);
+		expect(error).toBeInstanceOf(UnavailableToolsError);
+		expect((error as UnavailableToolsError).tools[0].message).toBe(
+			'"Shout" (@n8n/n8n-nodes-langchain.toolCode): n8n\'s node could not supply its tool: Agent "AI Agent": the expression at Shout › parameters.description reads the output of node "Telegram Trigger", which does not run here (only the agent and its sub-nodes do) and has no pinned output. Give that output with --pin \'Telegram Trigger={"field":"value"}\' (the JSON of its item, or an array of items; "pin" in the library and the servers), or pin the node\'s data in n8n before exporting.',
+		);
+		expect(server.requests).toHaveLength(0);
+	});
+});
