@@ -5,7 +5,7 @@ import { ToolBuildError } from '../errors/tool-build-error';
 import { buildToolDescription } from '../schema/build-tool-description';
 import { toolNameFromNodeName } from '../schema/tool-name-from-node-name';
 import { toolBuildProblems, toolDescriptionError } from './compile-tool-schema';
-import { nodeOutputObservation } from './format-tool-output';
+import { nodeOutputObservation, withNodeOutputAttachments } from './format-tool-output';
 import type { NodeRunner, NodeRunResult } from './node-runner';
 import { nodeToolArguments } from './node-tool-arguments';
 import { toNodeRunError } from './to-node-run-error';
@@ -106,7 +106,7 @@ export function createNodeAsTool(options: CreateNodeAsToolOptions): CompiledTool
 					isError: true,
 					data: { cancelled: true },
 				};
-			return nodeOutputObservation(result.items);
+			return await withNodeOutputAttachments(nodeOutputObservation(result.items), result.items);
 		} catch (error) {
 			return { content: `Error: ${(error as Error).message}`, isError: true };
 		}
