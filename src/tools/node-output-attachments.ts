@@ -4,8 +4,9 @@ import {
 	DEFAULT_MAX_ATTACHMENT_BYTES,
 	DEFAULT_MAX_ATTACHMENTS,
 	droppedAttachmentNote,
-	formatByteSize,
 	normalizeMimeType,
+	overCountReason,
+	overSizeReason,
 	type AttachmentLimits,
 	type ToolAttachment,
 } from './tool-attachment';
@@ -55,15 +56,11 @@ export async function nodeOutputAttachments(
 			const knownBytes = storedId !== undefined ? binary.bytes : base64Bytes(binary.data);
 			const candidate = { kind, name, bytes: knownBytes ?? 0 };
 			if (knownBytes !== undefined && knownBytes > maxBytes) {
-				notes.push(
-					droppedAttachmentNote(candidate, `over the ${formatByteSize(maxBytes)} limit per file`),
-				);
+				notes.push(droppedAttachmentNote(candidate, overSizeReason(maxBytes)));
 				continue;
 			}
 			if (attachments.length >= maxCount) {
-				notes.push(
-					droppedAttachmentNote(candidate, `only ${maxCount} files are attached per tool result`),
-				);
+				notes.push(droppedAttachmentNote(candidate, overCountReason(maxCount)));
 				continue;
 			}
 			const data =
@@ -74,12 +71,7 @@ export async function nodeOutputAttachments(
 			}
 			const bytes = base64Bytes(data);
 			if (bytes > maxBytes) {
-				notes.push(
-					droppedAttachmentNote(
-						{ ...candidate, bytes },
-						`over the ${formatByteSize(maxBytes)} limit per file`,
-					),
-				);
+				notes.push(droppedAttachmentNote({ ...candidate, bytes }, overSizeReason(maxBytes)));
 				continue;
 			}
 			attachments.push({ kind, mimeType, data, name, bytes });

@@ -83,6 +83,16 @@ export function droppedAttachmentNote(
 	return `[${attachment.kind} "${attachment.name}" (${formatByteSize(attachment.bytes)}) not attached: ${reason}]`;
 }
 
+/** Why an attachment over the count is left out. */
+export function overCountReason(maxCount: number): string {
+	return `only ${maxCount} ${maxCount === 1 ? 'file is' : 'files are'} attached per tool result`;
+}
+
+/** Why an attachment over the size is left out. */
+export function overSizeReason(maxBytes: number): string {
+	return `over the ${formatByteSize(maxBytes)} limit per file`;
+}
+
 /**
  * The attachments within the limits, in order, and one note per attachment left out (too
  * large, or over the count). The attachments given are not changed.
@@ -97,13 +107,9 @@ export function boundAttachments(
 	const notes: string[] = [];
 	for (const attachment of attachments) {
 		if (attachment.bytes > maxBytes)
-			notes.push(
-				droppedAttachmentNote(attachment, `over the ${formatByteSize(maxBytes)} limit per file`),
-			);
+			notes.push(droppedAttachmentNote(attachment, overSizeReason(maxBytes)));
 		else if (kept.length >= maxCount)
-			notes.push(
-				droppedAttachmentNote(attachment, `only ${maxCount} files are attached per tool result`),
-			);
+			notes.push(droppedAttachmentNote(attachment, overCountReason(maxCount)));
 		else kept.push(attachment);
 	}
 	return { attachments: kept, notes };

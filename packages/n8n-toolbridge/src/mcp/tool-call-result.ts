@@ -2,8 +2,7 @@ import type { ToolObservation } from 'n8n-nodes-toolbridge';
 
 /** One content item of a `tools/call` result: text, or an image or a sound (base64 `data`). */
 export type ToolResultContent =
-	| { type: 'text'; text: string }
-	| { type: 'image' | 'audio'; data: string; mimeType: string };
+	{ type: 'text'; text: string } | { type: 'image' | 'audio'; data: string; mimeType: string };
 
 /** An MCP `tools/call` result (the fields this server sets). */
 export interface ToolCallResult {
