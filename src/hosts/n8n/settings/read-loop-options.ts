@@ -16,6 +16,7 @@ export interface LoopNodeOptions {
 	toolChoice?: 'auto' | 'required' | 'none' | 'tool';
 	toolChoiceName?: string;
 	parallelToolCalls?: boolean;
+	toolImages?: 'auto' | 'send' | 'textOnly';
 	outputFormat?: AgentOutputFormat;
 	outputSchemaFrom?: 'schema' | 'example';
 	outputSchema?: string | object;
@@ -38,6 +39,7 @@ export interface LoopOptionValues {
 		| 'repeatedCallLimit'
 		| 'toolChoice'
 		| 'parallelToolCalls'
+		| 'imageInput'
 		| 'structuredOutput'
 	>;
 	outputFormat: AgentOutputFormat;
@@ -71,6 +73,8 @@ export function readLoopOptions(options: IDataObject): LoopOptionValues {
 		repeatedCallLimit: given.repeatedCallLimit,
 		toolChoice: readToolChoice(given),
 		parallelToolCalls: given.parallelToolCalls,
+		imageInput:
+			given.toolImages === 'send' ? true : given.toolImages === 'textOnly' ? false : undefined,
 	};
 	const outputFormat = given.outputFormat ?? 'text';
 	const schema = resolveOutputSchema(given.outputSchema, given.outputSchemaFrom ?? 'schema');
