@@ -350,7 +350,8 @@ export const optionsParameter: INodeProperties = {
 				{
 					name: 'Send',
 					value: 'send',
-					description: 'Send them to this model whatever its name (a vision model on another server)',
+					description:
+						'Send them to this model whatever its name (a vision model on another server)',
 				},
 				{
 					name: 'Text Only',

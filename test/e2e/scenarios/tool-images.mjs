@@ -62,7 +62,10 @@ export function toolImages(toolExecution) {
 					Array.isArray(message.content)
 						? message.content
 								.filter((/** @type {any} */ part) => part?.type === 'image_url')
-								.map((/** @type {any} */ part) => ({ role: message.role, url: part.image_url?.url }))
+								.map((/** @type {any} */ part) => ({
+									role: message.role,
+									url: part.image_url?.url,
+								}))
 						: [],
 				);
 				seen.push(...images.map((/** @type {any} */ image) => image.role));

@@ -10,12 +10,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { v2StdioClient } from '../support/mcp-v2-clients';
 
 /** A 1×1 PNG. */
-const png = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
+const png =
+	'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
 /** A WAV header with no samples. */
-const wav = Buffer.from(
-	'UklGRiQAAABXQVZFZm10IBAAAAABAAEAQB8AAIA+AAACABAAZGF0YQAAAAA=',
-	'base64',
-);
+const wav = Buffer.from('UklGRiQAAABXQVZFZm10IBAAAAABAAEAQB8AAIA+AAACABAAZGF0YQAAAAA=', 'base64');
 
 let files: Server;
 let base: string;
