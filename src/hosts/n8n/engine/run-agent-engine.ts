@@ -33,7 +33,7 @@ import {
 } from '../settings/read-agent-node-settings';
 import { readBinaryPrompt } from '../binary/read-binary-parts';
 import { readItemBatching, runItemBatches } from '../drivers/run-item-batches';
-import { restorePromptFiles, withoutPromptFiles } from './stored-prompt-files';
+import { restorePromptFiles, withoutPromptFiles, withoutToolImages } from './stored-prompt-files';
 
 /** Options of {@link runAgentEngine}. */
 export interface RunAgentEngineOptions {
@@ -129,7 +129,9 @@ export async function runAgentEngine(
 	if (actions.length > 0) {
 		return {
 			actions,
-			metadata: { toolbridge: { version: 1, reEntries, items: withoutPromptFiles(items) } },
+			metadata: {
+				toolbridge: { version: 1, reEntries, items: withoutToolImages(withoutPromptFiles(items)) },
+			},
 		};
 	}
 	return [
