@@ -110,10 +110,14 @@ export function toolImages(toolExecution) {
 			const [output] = nodeOutput(result, 'Agent Orchestrator');
 			const answer = JSON.stringify(output?.output ?? output);
 			if (!answer.includes('four colours')) throw new Error(`unexpected answer: ${answer}`);
-			if ((runDataOf(result)['Fetch chart']?.length ?? 0) < 1)
-				throw new Error(`no run of 'Fetch chart' in n8n's execution data`);
+			const runs = runDataOf(result)['Fetch chart'] ?? [];
+			if (runs.length < 1) throw new Error(`no run of 'Fetch chart' in n8n's execution data`);
+			// Where n8n kept the PNG: an id (`filesystem-v2:…`, n8n 2.x's default) is read back through
+			// n8n's binary data service; without one the base64 was in the item.
+			const binary = Object.values(runs[0]?.data ?? {})[0]?.[0]?.[0]?.binary?.data;
+			const kept = binary?.id ? String(binary.id).split(':')[0] : 'inline base64';
 			scope.note(
-				`the PNG (${PNG.length} B) from n8n's HTTP Request tool run reached the model as an image_url part (${toolExecution})`,
+				`the PNG (${PNG.length} B) from n8n's HTTP Request tool run (binary kept as ${kept}) reached the model as an image_url part (${toolExecution})`,
 			);
 		} finally {
 			await files.close();
