@@ -282,4 +282,25 @@ describe('a real node returns a PNG: a vision model receives it as an image part
 		);
 		expect(imagePartsIn(messages)).toEqual([{ role: 'user', url: dataUrl }]);
 	}, 30_000);
+
+	it('inside n8n, in-process: n8n-core’s tool wrapper drops binary before the orchestrator sees it (n8n #38357): no image', async () => {
+		const messages = await messagesAfterTool((baseUrl) =>
+			runEngineWorkflow({
+				agent: orchestratorNode('Agent', {
+					model: 'openai/gpt-4o',
+					prompt: '={{ $json.chatInput }}',
+					options: { toolExecution: 'inProcess' },
+				}),
+				tools: [httpNode],
+				items: [{ chatInput: 'fetch the chart' }],
+				credentials: { 'Fake model': { apiKey: 'unused-key', url: baseUrl } },
+				nodeTypes: { [orchestratorType]: new AgentOrchestrator() },
+			}),
+		);
+		expect(imagePartsIn(messages)).toEqual([]);
+		// What n8n's wrapper hands over: the items' json (here the node's input echoed), no file.
+		const tool = messages.find((message) => message.role === 'tool');
+		expect(tool?.content).not.toContain(png);
+		expect(tool?.content).not.toContain('image/png');
+	}, 30_000);
 });
