@@ -180,7 +180,7 @@ export type {
 	FullWorkflowAgentRun,
 	ValidatorWorkflowAgentRun,
 } from './hosts/standalone/run-workflow-agent';
-export { workflowNestedAgentRunner } from './hosts/standalone/workflow/run-workflow-agent-node';
+export { workflowNestedAgentRunner } from './hosts/standalone/session/run-workflow-agent-node';
 export { createSessionRedactor } from './hosts/standalone/session/workflow-session';
 export type { WorkflowSession } from './hosts/standalone/session/workflow-session';
 export { openWorkflowSession } from './hosts/standalone/session/open-workflow-session';
@@ -189,6 +189,8 @@ export type {
 	OpenedWorkflowSession,
 } from './hosts/standalone/session/open-workflow-session';
 export { StandaloneHost } from './hosts/standalone/standalone-host';
+export { emitNodeLogLine, withNodeLogListener } from './hosts/standalone/node-log-lines';
+export type { NodeLogLevel, NodeLogLine, NodeLogListener } from './hosts/standalone/node-log-lines';
 export { toolVariantDescription } from './hosts/standalone/derive-tool-node-type';
 export type { StandaloneHostOptions, NodeRunGuard } from './hosts/standalone/standalone-host';
 export type { WorkflowsSource } from './hosts/standalone/sub-workflows/workflow-library';

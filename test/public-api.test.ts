@@ -40,6 +40,9 @@ const calls: Record<string, (value: unknown) => unknown> = {
 	runValidator: (value) => library.runValidator(value as never),
 	createLangChainModelCaller: (value) => library.createLangChainModelCaller(value as never),
 	withToolTimeout: (value) => library.withToolTimeout(value as never, 1000),
+	withNodeLogListener: (value) =>
+		library.withNodeLogListener(value as never, async () => undefined),
+	emitNodeLogLine: (value) => library.emitNodeLogLine(value as never),
 };
 
 // Values a parameter legitimately accepts are skipped (a string is a workflow path, {} is valid options …).
@@ -52,6 +55,7 @@ const accepted: Record<string, ReadonlyArray<(typeof wrong)[number] | string>> =
 	loadWorkflowTools: ['text', '{}'],
 	buildToolSchema: ['[]'],
 	mergeFromAIMarkers: ['[]'],
+	withNodeLogListener: [wrong[6]],
 };
 
 const key = (value: unknown) =>

@@ -79,7 +79,7 @@ export interface ModelOption<Key extends ModelOptionKey = ModelOptionKey> {
  * THE model options, in the order they are written (the wire's key order). Every request
  * builder (full loop, validator, chat-model sub-node) writes them through {@link modelRequest};
  * a new option is a row here, a field of {@link ModelSettings} and a row of the n8n
- * parameters (`hosts/n8n/settings/model-option-parameters`).
+ * parameters (`node-settings/model-option-parameters`).
  */
 export const modelOptions: { readonly [Key in ModelOptionKey]: ModelOption<Key> } = {
 	promptCaching: {

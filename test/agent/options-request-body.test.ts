@@ -9,8 +9,8 @@ import {
 	createChatModelCaller,
 	type ChatConnection,
 } from '../../src/agent/create-chat-model-caller';
-import { readLoopOptions } from '../../src/hosts/n8n/settings/read-loop-options';
-import { readModelOptions } from '../../src/hosts/n8n/settings/read-model-options';
+import { readLoopOptions } from '../../src/node-settings/read-loop-options';
+import { readModelOptions } from '../../src/node-settings/read-model-options';
 import { runAgent } from '../../src/agent/run-agent';
 import { textReply, toolCallReply } from '../support/fake-chat-server';
 import { fakeChatServerForFile } from '../support/fake-chat-server-hooks';

@@ -1,8 +1,10 @@
 /**
  * The house rule of docs/architecture.md: imports point only down the pipeline
- * (errors < from-ai < schema < tools < chat < agent < tracing < hosts < cli), `agent/` touches neither
- * n8n nor LangChain, `hosts/n8n` does not lean on `hosts/standalone`, nothing in `src/` imports
- * the node files, and no two files import each other in a loop (types included).
+ * (errors < from-ai < schema < tools < chat < agent < tracing < node-settings < hosts), and down
+ * the floors inside each host and inside the standalone package; `agent/` touches neither n8n
+ * nor LangChain, `node-settings/` no n8n context, the two hosts never lean on each other,
+ * nothing in `src/` imports the node files, and no two files import each other in a loop
+ * (types included).
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -10,7 +12,9 @@ import { describe, expect, it } from 'vitest';
 
 const repo = resolve(__dirname, '../..');
 // tracing/ (OpenTelemetry spans of agent runs) sits between agent/ and hosts/: both hosts wrap
-// their runs with it, and it reads only the loop's types and @opentelemetry/api.
+// their runs with it, and it reads only the loop's types and @opentelemetry/api. node-settings/
+// (the agent and model nodes' parameter readers, over plain getters) is what both hosts read
+// their nodes with.
 const layers = [
 	'errors',
 	'from-ai',
@@ -19,9 +23,77 @@ const layers = [
 	'chat',
 	'agent',
 	'tracing',
+	'node-settings',
 	'hosts',
-	'cli',
 ] as const;
+
+/**
+ * A folder whose rooms (its sub-folders, `name/`, and its own files, `name.ts`) are stacked in
+ * floors, lowest first: a file imports only from its own floor and the floors below. `*` on a
+ * floor takes the folder's own files no other floor names.
+ */
+interface Building {
+	folder: string;
+	floors: string[][];
+}
+
+/** The floors of docs/architecture.md, "Inside the hosts" and "The standalone package". */
+const buildings: Building[] = [
+	{
+		folder: 'src/hosts/n8n',
+		floors: [
+			['binary/', 'output/'],
+			['langchain/'],
+			['chat-model/'],
+			['item-run/'],
+			['memory/'],
+			['engine/'],
+			['drivers/'],
+		],
+	},
+	{
+		folder: 'src/hosts/standalone',
+		floors: [
+			['*'],
+			['task-runner/', 'sub-workflows/'],
+			['standalone-host.ts', 'additional-data.ts'],
+			['sub-nodes/'],
+			['agent-tools/'],
+			['workflow/'],
+			['session/', 'load-workflow-tools.ts', 'run-workflow-agent.ts'],
+		],
+	},
+	{
+		folder: 'packages/n8n-toolbridge/src',
+		floors: [
+			['package-version.ts', 'errors/'],
+			['http/'],
+			['network/'],
+			['mcp/'],
+			['openai/'],
+			['builder/'],
+			['telemetry/'],
+			['cli/'],
+			['index.ts'],
+		],
+	},
+];
+
+/** The building `file` is in, and its floor there; undefined outside every building. */
+function floorOf(file: string): { building: Building; floor: number } | undefined {
+	const building = buildings.find((candidate) =>
+		file.startsWith(join(repo, candidate.folder) + '/'),
+	);
+	if (!building) return undefined;
+	const path = relative(join(repo, building.folder), file);
+	const room = path.includes('/') ? `${path.split('/')[0]}/` : path;
+	let floor = building.floors.findIndex((rooms) => rooms.includes(room));
+	if (floor === -1 && !path.includes('/'))
+		floor = building.floors.findIndex((rooms) => rooms.includes('*'));
+	if (floor === -1)
+		throw new Error(`${building.folder}/${room} is on no floor; add it to the floors`);
+	return { building, floor };
+}
 
 function sourceFiles(folder: string): string[] {
 	return readdirSync(folder).flatMap((entry) => {
@@ -32,12 +104,14 @@ function sourceFiles(folder: string): string[] {
 }
 
 const importPattern =
-	/(?:^|\n)\s*(?:import|export)\s[^'";]*?from\s+['"]([^'"]+)['"]|\brequire\(\s*['"]([^'"]+)['"]\s*\)|\bimport\(\s*['"]([^'"]+)['"]\s*\)/g;
+	/(?:^|\n)\s*(?:import|export)\s[^'";]*?from\s+['"]([^'"]+)['"]|\brequire\(\s*['"]([^'"]+)['"]\s*\)|\bimport\(\s*['"]([^'"]+)['"]\s*\)|(?:^|\n)\s*import\s+['"]([^'"]+)['"]/g;
 
-/** Every module specifier a file names in import/export/require/import(). */
+/** Every module specifier a file names in import/export/require/import(), side-effect imports included. */
 function specifiersOf(file: string): string[] {
 	const text = readFileSync(file, 'utf8');
-	return [...text.matchAll(importPattern)].map((match) => match[1] ?? match[2] ?? match[3]);
+	return [...text.matchAll(importPattern)].map(
+		(match) => match[1] ?? match[2] ?? match[3] ?? match[4],
+	);
 }
 
 function resolveRelative(file: string, specifier: string): string | undefined {
@@ -65,6 +139,7 @@ const files = [
 	...sourceFiles(join(repo, 'src')),
 	...sourceFiles(join(repo, 'nodes')),
 	...sourceFiles(join(repo, 'credentials')),
+	...sourceFiles(join(repo, 'packages/n8n-toolbridge/src')),
 ];
 const graph = new Map<string, string[]>();
 for (const file of files) {
@@ -76,6 +151,8 @@ for (const file of files) {
 	);
 }
 const inSrc = (file: string) => file.startsWith(join(repo, 'src') + '/');
+const inPackage = (file: string) =>
+	file.startsWith(join(repo, 'packages/n8n-toolbridge/src') + '/');
 const name = (file: string) => relative(repo, file);
 
 describe('import direction', () => {
@@ -102,7 +179,7 @@ describe('import direction', () => {
 
 	it('nodes/ and credentials/ reach src/ only through hosts/n8n and the layers below it', () => {
 		const wrong = [...graph]
-			.filter(([file]) => !inSrc(file))
+			.filter(([file]) => !inSrc(file) && !inPackage(file))
 			.flatMap(([file, targets]) =>
 				targets
 					.filter(
@@ -116,14 +193,49 @@ describe('import direction', () => {
 		expect(wrong).toEqual([]);
 	});
 
-	it('hosts/n8n does not import hosts/standalone', () => {
+	it.each([
+		['src/hosts/n8n/', 'src/hosts/standalone/'],
+		['src/hosts/standalone/', 'src/hosts/n8n/'],
+	])('%s does not import %s (both read their nodes through node-settings/)', (from, to) => {
 		const wrong = [...graph]
-			.filter(([file]) => name(file).startsWith('src/hosts/n8n/'))
+			.filter(([file]) => name(file).startsWith(from))
 			.flatMap(([file, targets]) =>
 				targets
-					.filter((target) => name(target).startsWith('src/hosts/standalone/'))
+					.filter((target) => name(target).startsWith(to))
 					.map((target) => `${name(file)} → ${name(target)}`),
 			);
+		expect(wrong).toEqual([]);
+	});
+
+	it.each(buildings.map((building) => [building.folder, building]))(
+		'inside %s, imports point only down its floors',
+		(_folder, building) => {
+			const upward: string[] = [];
+			for (const [file, targets] of graph) {
+				const from = floorOf(file);
+				if (from?.building !== building) continue;
+				for (const target of targets) {
+					const to = floorOf(target);
+					if (to?.building === building && to.floor > from.floor)
+						upward.push(`${name(file)} → ${name(target)}`);
+				}
+			}
+			expect(upward).toEqual([]);
+		},
+	);
+
+	it('node-settings/ reads nodes through plain getters: no n8n context types', () => {
+		const wrong = files
+			.filter((file) => name(file).startsWith('src/node-settings/'))
+			.filter((file) => /\bI\w+Functions\b/.test(readFileSync(file, 'utf8')))
+			.map(name);
+		expect(wrong).toEqual([]);
+	});
+
+	it('no n8n context is faked in src/ (`as unknown as I…Functions`)', () => {
+		const wrong = files
+			.filter((file) => /\bas unknown as I\w+Functions\b/.test(readFileSync(file, 'utf8')))
+			.map(name);
 		expect(wrong).toEqual([]);
 	});
 

@@ -16,13 +16,13 @@ import { z } from 'zod';
 import { AgentOrchestrator } from '../../nodes/AgentOrchestrator/AgentOrchestrator.node';
 import { ToolbridgeChatModel } from '../../nodes/ToolbridgeChatModel/ToolbridgeChatModel.node';
 import { modelOptionKeys } from '../../src/agent/model-options';
-import { readChatModelSettings } from '../../src/hosts/n8n/chat-model/read-chat-model-settings';
+import { toolbridgeNativeModelOf } from '../../src/hosts/n8n/chat-model/toolbridge-native-model';
 import {
 	modelOptionParameters,
 	type ModelOptionParameter,
 	type ModelOptionParameterName,
-} from '../../src/hosts/n8n/settings/model-option-parameters';
-import { readAgentNodeSettings } from '../../src/hosts/n8n/settings/read-agent-node-settings';
+} from '../../src/node-settings/model-option-parameters';
+import { readAgentNodeSettings } from '../../src/hosts/n8n/item-run/read-agent-node-settings';
 import { runWorkflowAgent } from '../../src/hosts/standalone/run-workflow-agent';
 import { readOrchestratorSettings } from '../../src/hosts/standalone/workflow/read-orchestrator-settings';
 import type { WorkflowExport } from '../../src/hosts/standalone/workflow-file';
@@ -356,11 +356,9 @@ describe('the model-options table', () => {
 			0,
 		);
 		expect(inN8n.connection).toMatchObject(expected);
-		const subNode = await readChatModelSettings(
-			chatModelContext({ baseUrl, parameters: { options: everyOption } }).context as never,
-			0,
-		);
-		expect(subNode.connection).toMatchObject(expected);
+		// The sub-node's settings as its supplyData read them (what the orchestrator's native path runs on).
+		const subNode = toolbridgeNativeModelOf(await suppliedChatModel(baseUrl));
+		expect(subNode?.connection).toMatchObject(expected);
 		const workflow = agentWorkflow('Agent', { model, options: orchestratorOptions }, []);
 		const standalone = await readOrchestratorSettings(
 			workflow.nodes[0],

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ToolbridgeChatModel } from '../../nodes/ToolbridgeChatModel/ToolbridgeChatModel.node';
-import { readModelParameter } from '../../src/hosts/n8n/settings/read-model-parameter';
+import { readModelParameter } from '../../src/node-settings/read-model-parameter';
 
 describe('Toolbridge Chat Model node description', () => {
 	it("a sub-node: no inputs, an ai_languageModel output, the orchestrator's credentials, a searchable model list and the model options", () => {

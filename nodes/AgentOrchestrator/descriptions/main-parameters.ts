@@ -1,5 +1,5 @@
 import type { INodeProperties } from 'n8n-workflow';
-import { defaultModelId } from '../../../src/hosts/n8n/settings/read-model-parameter';
+import { defaultModelId } from '../../../src/node-settings/read-model-parameter';
 
 /** Says what a connected Chat Model sub-node changes (n8n cannot hide parameters by connection). */
 export const connectedModelNotice: INodeProperties = {

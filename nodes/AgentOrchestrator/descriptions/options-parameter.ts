@@ -1,11 +1,11 @@
 import type { INodeProperties } from 'n8n-workflow';
-import { modelOptionParameters } from '../../../src/hosts/n8n/settings/model-option-parameters';
+import { modelOptionParameters } from '../../../src/node-settings/model-option-parameters';
 
 /**
  * The node's "Options" collection, in the order n8n shows it: the model options, defined once
- * in `modelOptionParameters` (src/hosts/n8n/settings/model-option-parameters.ts, the table
+ * in `modelOptionParameters` (src/node-settings/model-option-parameters.ts, the table
  * both nodes and both hosts' readers share), and the loop's own options, read by
- * `readLoopOptions` (src/hosts/n8n/settings/read-loop-options.ts) and the drivers.
+ * `readLoopOptions` (src/node-settings/read-loop-options.ts) and the drivers.
  */
 export const optionsParameter: INodeProperties = {
 	displayName: 'Options',

@@ -2,7 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 import {
 	modelOptionParameters,
 	type ModelOptionParameter,
-} from '../../../src/hosts/n8n/settings/model-option-parameters';
+} from '../../../src/node-settings/model-option-parameters';
 import { optionsParameter } from '../../AgentOrchestrator/descriptions/options-parameter';
 
 const modelOptions = new Map<string, ModelOptionParameter>(Object.entries(modelOptionParameters));

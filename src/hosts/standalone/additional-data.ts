@@ -7,6 +7,7 @@ import type {
 } from 'n8n-workflow';
 import { UnsupportedNodeError } from '../../errors/unsupported-node-error';
 import { n8nCoreRuntime } from './n8n-core-runtime';
+import { sendNodeConsoleToListener } from './node-log-lines';
 import { subWorkflowExecutor, type SubWorkflowScope } from './sub-workflows/sub-workflow-runner';
 import {
 	inProcessRunnerStatus,
@@ -64,6 +65,8 @@ export function createAdditionalData(options: {
 		getRunExecutionData: async () => undefined,
 		getRuntimeCredential: async () => undefined,
 		logAiEvent: () => {},
+		// A node's console output (manual mode) goes to the running call's log listener.
+		sendDataToUI: sendNodeConsoleToListener,
 		currentNodeExecutionIndex: 0,
 		variables: {},
 		restApiUrl: `${LOCAL_BASE_URL}rest`,

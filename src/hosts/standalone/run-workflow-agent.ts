@@ -10,11 +10,11 @@ import type { AgentEventListener } from '../../agent/agent-event';
 import type { ValidatorResult } from '../../agent/modes/validator/validator-state';
 import { isNestedAgentNode, nestedAgentToolSpec } from '../../tools/nested-agent-tool-spec';
 import type { ConnectionOverrides } from './workflow/resolve-connection-fields';
-import { runWorkflowAgentNode } from './workflow/run-workflow-agent-node';
+import { runWorkflowAgentNode } from './session/run-workflow-agent-node';
 import type { WorkflowAgentSettings } from './workflow/workflow-agent-settings';
 import type { WorkflowSession } from './session/workflow-session';
 
-export { orchestratorNodeType } from './workflow/run-workflow-agent-node';
+export { orchestratorNodeType } from './session/run-workflow-agent-node';
 
 /** Options of {@link runWorkflowAgent}. */
 export interface RunWorkflowAgentOptions

@@ -11,7 +11,7 @@ import {
 import { MissingCredentialError } from '../../errors/missing-credential-error';
 import { UnsupportedNodeError } from '../../errors/unsupported-node-error';
 import type { UnavailableTool } from '../../errors/unavailable-tools-error';
-import { installCommandFor } from './sub-nodes/node-availability';
+import { installCommandFor } from './node-availability';
 import type { NodeRunner, NodeRunOptions, NodeRunResult } from '../../tools/node-runner';
 import { createAdditionalData } from './additional-data';
 import { loadCredentialRecords, type CredentialRecords } from './credential-store';

@@ -21,9 +21,9 @@ import {
 } from '../../../src/agent/time-limits/default-time-limits';
 import type { AssistantTurn } from '../../../src/chat/types';
 import type { AgentTool, ToolInvokeOptions, ToolObservation } from '../../../src/tools/agent-tool';
-import { readLoopOptions } from '../../../src/hosts/n8n/settings/read-loop-options';
-import { readModelOptions } from '../../../src/hosts/n8n/settings/read-model-options';
-import { readAgentNodeSettings } from '../../../src/hosts/n8n/settings/read-agent-node-settings';
+import { readLoopOptions } from '../../../src/node-settings/read-loop-options';
+import { readModelOptions } from '../../../src/node-settings/read-model-options';
+import { readAgentNodeSettings } from '../../../src/hosts/n8n/item-run/read-agent-node-settings';
 import { defaultChatTimeLimits, resolveChatTimeLimits } from '../../../src/chat/chat-time-limits';
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { textReply, toolCallReply } from '../../support/fake-chat-server';

@@ -3,7 +3,7 @@ import { AgentNotFoundError, ToolBuildError, ToolbridgeError } from 'n8n-nodes-t
 import { ServerConfigurationError } from '../errors/server-configuration-error';
 import { startTraceExport } from '../telemetry/start-trace-export';
 import { EXIT, type CliCommand, type CliIo } from './cli-command';
-import { UsageError } from './usage-error';
+import { UsageError } from '../errors/usage-error';
 
 function mainHelp(commands: readonly CliCommand[]): string {
 	const width = Math.max(...commands.map((command) => command.name.length));

@@ -1,5 +1,5 @@
 import { serverOptions } from './option-specs';
-import { UsageError } from './usage-error';
+import { UsageError } from '../errors/usage-error';
 
 export { serverOptions };
 

@@ -1,9 +1,12 @@
 import {
 	Server,
+	type LoggingLevel,
 	type McpRequestContext,
 	type ServerContext,
 	type Tool,
 } from '@modelcontextprotocol/server';
+import { withNodeLogListener } from 'n8n-nodes-toolbridge';
+import { callLogForwarder } from './call-log-forwarder';
 import { PACKAGE_VERSION } from '../package-version';
 import { listedTool } from './listed-tool';
 import { MCP_CACHE_HINTS, MCP_SERVER_CAPABILITIES } from './mcp-description';
@@ -26,6 +29,12 @@ export interface McpServerOptions {
 	progressIntervalMs?: number;
 	/** Receives one line per call (stderr in the CLI; never the protocol stream). */
 	log?: (line: string) => void;
+	/**
+	 * Removes the secrets of the tools' session from a log line (`session.redactor.text`).
+	 * Given, the log lines a call's nodes write (a Code node's `console.log` …) go to the
+	 * calling client as `notifications/message`; absent, no node line leaves the server.
+	 */
+	redactLogLine?: (text: string) => string;
 }
 
 /** Builds one MCP server instance for a request (HTTP) or a connection (stdio). */
@@ -41,7 +50,8 @@ export type McpServerFactory = (context?: McpRequestContext) => Server;
  * `structuredContent` when it is JSON. Unknown tools, bad arguments and node failures are
  * `isError: true` results, never protocol errors. Cancellation (`notifications/cancelled`,
  * or a 2026 client dropping its request) aborts the run; a client that sends a
- * `progressToken` gets `notifications/progress` while it lasts. A tool behind a review gate
+ * `progressToken` gets `notifications/progress` while it lasts, and — with `redactLogLine` —
+ * the log lines its nodes write (`logging/setLevel` sets the level). A tool behind a review gate
  * asks the client's user first (see `reviewStep`). Nothing is kept between requests.
  */
 export function mcpServerFactory(options: McpServerOptions): McpServerFactory {
@@ -72,6 +82,14 @@ export function mcpServerFactory(options: McpServerOptions): McpServerFactory {
 				cacheHints: MCP_CACHE_HINTS,
 			},
 		);
+		// The level a 2025 client sets for this connection (stdio; over stateless HTTP each
+		// request is its own connection, so a later call gets the default). Kept here rather
+		// than in the SDK's own handler, whose level this module cannot read.
+		let logLevel: LoggingLevel | undefined;
+		server.setRequestHandler('logging/setLevel', async (request) => {
+			logLevel = request.params.level;
+			return {};
+		});
 		server.setRequestHandler('tools/list', async () => ({ tools: await listFor(era) }));
 		server.setRequestHandler('tools/call', async (request, serverContext) => {
 			const { name, arguments: args = {} } = request.params;
@@ -89,7 +107,17 @@ export function mcpServerFactory(options: McpServerOptions): McpServerFactory {
 				}
 				reviewed = true;
 			}
-			return callTool(tool, args, serverContext, { reviewed, interval, log });
+			const redact = options.redactLogLine;
+			const logs = redact
+				? callLogForwarder({ context: serverContext, era, level: logLevel, redact })
+				: undefined;
+			const call = () => callTool(tool, args, serverContext, { reviewed, interval, log });
+			if (!logs) return call();
+			try {
+				return await withNodeLogListener(logs.forward, call);
+			} finally {
+				logs.finish();
+			}
 		});
 		return server;
 	};

@@ -30,8 +30,12 @@ export const LEGACY_PROTOCOL_VERSIONS: readonly string[] = [
 	'2024-10-07',
 ];
 
-/** The server's capabilities: tools, and their list never changes while it runs. */
-export const MCP_SERVER_CAPABILITIES = { tools: { listChanged: false } } as const;
+/**
+ * The server's capabilities: tools (their list never changes while it runs) and logging (the
+ * log lines a call's nodes write, as `notifications/message`; `logging/setLevel`). No
+ * resources, prompts or completions: a workflow's nodes offer tools only.
+ */
+export const MCP_SERVER_CAPABILITIES = { tools: { listChanged: false }, logging: {} } as const;
 
 /**
  * How long a 2026 client may reuse `server/discover` and `tools/list` answers (`ttlMs`,

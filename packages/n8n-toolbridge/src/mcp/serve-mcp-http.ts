@@ -27,7 +27,7 @@ export interface McpHttpOptions {
 	maxConcurrency?: number;
 	/** Request body cap in bytes. Default 1 MiB. */
 	maxBodyBytes?: number;
-	/** Time a client has to send its body (ms). Default 10 s. */
+	/** Time a client has to send its body (ms). Default 30 s. */
 	bodyTimeoutMs?: number;
 	/** Out-of-band protocol errors (a line each; never secrets). */
 	log?: (line: string) => void;
@@ -35,6 +35,16 @@ export interface McpHttpOptions {
 
 const PATH = '/mcp';
 const PROTOCOL_VERSION_KEY = 'io.modelcontextprotocol/protocolVersion';
+/**
+ * JSON-RPC's own codes for the refusals that have one: a body that cannot be read as JSON
+ * (not JSON, or nested past the depth limit) is a parse error, a batch where the protocol has
+ * none an invalid request; the rest (401, 403, 408, 413, 429 …) are -32000, server errors.
+ */
+const JSON_RPC_CODE_BY_TYPE: Record<string, number> = {
+	invalid_json: -32700,
+	json_too_deep: -32700,
+	batch_not_allowed: -32600,
+};
 /** The first revision without JSON-RPC batches. */
 const FIRST_WITHOUT_BATCHES = '2025-06-18';
 
@@ -46,12 +56,12 @@ const FIRST_WITHOUT_BATCHES = '2025-06-18';
  * DELETE (2025 session streams) answer 405.
  *
  * Before the SDK sees a request: the Origin check (403), the bearer token (401), the body
- * read within its size (413) and time (408) bounds, JSON-RPC batches refused where the
- * protocol has none (2025-06-18 and later: 400), then concurrency slots — one per
- * `tools/call` the body carries (a 2025-03-26 batch of six calls takes six), one for any
- * other request — else 429 + Retry-After. The body is read before a slot is taken, so a
- * client that trickles its body holds no slot. `GET /healthz` answers without
- * authentication: 200 once the tools are loaded, 503 before.
+ * read within its size (413), time (408) and nesting depth (400, -32700) bounds, JSON-RPC
+ * batches refused where the protocol has none (2025-06-18 and later: 400, -32600), then
+ * concurrency slots — one per `tools/call` the body carries (a 2025-03-26 batch of six calls
+ * takes six), one for any other request — else 429 + Retry-After. The body is read before a
+ * slot is taken, so a client that trickles its body holds no slot. `GET /healthz` answers
+ * without authentication: 200 once the tools are loaded, 503 before.
  */
 export async function serveMcpHttp(options: McpHttpOptions): Promise<RunningHttpServer> {
 	const limit = new ConcurrencyLimit(options.maxConcurrency ?? 8);
@@ -90,7 +100,7 @@ export async function serveMcpHttp(options: McpHttpOptions): Promise<RunningHttp
 	const running = await startHttpServer(options.address, handle, (error) => {
 		const refused =
 			error instanceof HttpError ? error : new HttpError(500, 'Internal error.', 'internal_error');
-		const code = refused.type === 'batch_not_allowed' ? -32600 : -32000;
+		const code = JSON_RPC_CODE_BY_TYPE[refused.type] ?? -32000;
 		return {
 			status: refused.status,
 			body: { jsonrpc: '2.0', error: { code, message: refused.message }, id: null },

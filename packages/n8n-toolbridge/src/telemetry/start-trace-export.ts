@@ -1,4 +1,4 @@
-import { UsageError } from '../cli/usage-error';
+import { UsageError } from '../errors/usage-error';
 import { PACKAGE_VERSION } from '../package-version';
 
 /** A running OTLP trace export. */

@@ -7,10 +7,7 @@ import { chatCompletionsUrl } from '../../../chat/chat-completions-url';
 import { requestHeaders } from '../../../chat/http/request-headers';
 import { Redactor } from '../../../chat/redactor';
 import { ToolbridgeError } from '../../../errors/toolbridge-error';
-import {
-	readCredentialConnection,
-	type CredentialContext,
-} from '../settings/read-credential-connection';
+import { readCredentialConnection } from '../../../node-settings/read-credential-connection';
 
 /** How long the model list may take before the dropdown shows an error. */
 export const modelListTimeoutMs = 15_000;
@@ -38,14 +35,11 @@ export async function searchModels(
 	this: ILoadOptionsFunctions,
 	filter?: string,
 ): Promise<INodeListSearchResult> {
-	// The load-options context takes no item index; the credential reader's calls are mapped onto its own.
-	const context: CredentialContext = {
-		getNodeParameter: ((name: string, _itemIndex: number, fallback?: unknown) =>
-			this.getNodeParameter(name, fallback)) as CredentialContext['getNodeParameter'],
-		getCredentials: ((type: string) =>
-			this.getCredentials(type)) as CredentialContext['getCredentials'],
-	};
-	const credential = await readCredentialConnection(context, 0);
+	// The load-options context takes no item index.
+	const credential = await readCredentialConnection(
+		(name, fallback) => this.getNodeParameter(name, fallback as never),
+		(type) => this.getCredentials(type),
+	);
 	const redactor = new Redactor([credential.apiKey, ...Object.values(credential.headers)]);
 	const url = chatCompletionsUrl(credential.baseUrl).replace(/\/chat\/completions$/, '/models');
 	const failed = (reason: string) =>

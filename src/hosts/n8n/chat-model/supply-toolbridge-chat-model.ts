@@ -1,6 +1,6 @@
 import type { ISupplyDataFunctions, SupplyData } from 'n8n-workflow';
 import { loadAiNodeSdk, type AiNodeSdk } from './load-ai-node-sdk';
-import { readChatModelSettings } from './read-chat-model-settings';
+import { readChatModelSettings } from '../../../node-settings/read-chat-model-settings';
 import { createToolbridgeChatModel } from './toolbridge-chat-model';
 import { nativeOnlyChatModel } from './native-only-chat-model';
 import { ToolbridgeError } from '../../../errors/toolbridge-error';
@@ -19,7 +19,14 @@ export async function supplyToolbridgeChatModel(
 	itemIndex: number,
 	loadSdk: () => AiNodeSdk = loadAiNodeSdk,
 ): Promise<SupplyData> {
-	const native = await readChatModelSettings(context, itemIndex);
+	const native = await readChatModelSettings(
+		// The Model is a resource locator: n8n extracts its value.
+		(name, fallback) =>
+			name === 'model'
+				? context.getNodeParameter(name, itemIndex, fallback as never, { extractValue: true })
+				: context.getNodeParameter(name, itemIndex, fallback as never),
+		(type) => context.getCredentials(type, itemIndex),
+	);
 	let sdk: AiNodeSdk;
 	try {
 		sdk = loadSdk();

@@ -1,16 +1,12 @@
-import type { AgentConfig } from '../../../agent/agent-state';
-import type { ChatConnection } from '../../../agent/create-chat-model-caller';
+import type { ChatModelSettings } from '../../../node-settings/read-chat-model-settings';
 
 /**
  * What a Toolbridge Chat Model sub-node carries for callers that run the package's own client
- * instead of going through LangChain (the orchestrator): where the model lives, its
- * model-related config fields, and the secrets to redact (API key, header values).
+ * instead of going through LangChain (the orchestrator): its settings as
+ * `readChatModelSettings` reads them — where the model lives, its model-related config
+ * fields, and the secrets to redact (API key, header values).
  */
-export interface ToolbridgeNativeModel {
-	connection: ChatConnection;
-	config: Partial<AgentConfig> & { model: string };
-	secrets: string[];
-}
+export type ToolbridgeNativeModel = ChatModelSettings;
 
 /**
  * The {@link ToolbridgeNativeModel} behind a connected `ai_languageModel`: n8n's

@@ -1,6 +1,6 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { enterAgentFrame, type AgentFrame } from '../../../agent/modes/nested/agent-frame';
-import { readMaxDepth } from '../settings/read-mode-settings';
+import { readMaxDepth } from '../../../node-settings/read-mode-settings';
 
 /**
  * Enters one item's agent run of an AgentOrchestrator node into the chain of nested

@@ -6,17 +6,14 @@ import { readBinaryPrompt } from '../binary/read-binary-parts';
 import { inProcessAgentTool } from '../engine/in-process-agent-tool';
 import { loadConnectedTools } from '../langchain/load-connected-tools';
 import { connectItemMemory } from '../memory/node-memory';
-import {
-	readAgentNodeSettings,
-	type AgentNodeSettings,
-} from '../settings/read-agent-node-settings';
-import { NodeEventSink } from './node-event-sink';
-import { traceNodeAgent } from './trace-node-agent';
+import { readAgentNodeSettings, type NodeItemSettings } from '../item-run/read-agent-node-settings';
+import { NodeEventSink } from '../item-run/node-event-sink';
+import { traceNodeAgent } from '../item-run/trace-node-agent';
 import type { AgentTrace } from '../../../tracing/agent-trace';
 
 /** What an in-process driver runs one item with. */
 export interface OpenNodeItem {
-	settings: AgentNodeSettings;
+	settings: NodeItemSettings;
 	/** The prompt with the item's binary parts, and the debug notes about them. */
 	prompt: Awaited<ReturnType<typeof readBinaryPrompt>>;
 	/** Redacts the credential's key and header values from everything the run reports. */

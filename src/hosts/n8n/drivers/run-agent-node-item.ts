@@ -3,7 +3,7 @@ import type { AgentResult } from '../../../agent/agent-state';
 import { runAgent } from '../../../agent/run-agent';
 import type { CallModel } from '../../../agent/call-model-step';
 import { enterNodeAgentFrame } from './enter-node-agent-frame';
-import { modelCallerOf, modelSourceNotes } from '../settings/read-agent-node-settings';
+import { modelCallerOf, modelSourceNotes } from '../item-run/read-agent-node-settings';
 import { openNodeItem } from './open-node-item';
 import { agentOutputJson } from '../output/agent-output-json';
 

@@ -4,7 +4,7 @@ import { UntraceableToolsError } from '../engine/untraceable-tools-error';
 import { chooseToolExecution, type ToolExecutionChoice } from './choose-tool-execution';
 import { runAgentEngine, type AgentEngineOutput } from '../engine/run-agent-engine';
 import { runAgentNodeItem } from './run-agent-node-item';
-import { readItemBatching, runItemBatches } from './run-item-batches';
+import { readItemBatching, runItemBatches } from '../item-run/run-item-batches';
 
 /**
  * One execution of the node in full mode: the engine driver where this n8n can take engine

@@ -8,8 +8,8 @@ import {
 import type { CallModel } from '../../../agent/call-model-step';
 import { runAgentNodeItem } from './run-agent-node-item';
 import { runValidatorItems } from './run-validator-node-item';
-import { readItemBatching, runItemBatches } from './run-item-batches';
-import { readAgentMode, type AgentMode } from '../settings/read-mode-settings';
+import { readItemBatching, runItemBatches } from '../item-run/run-item-batches';
+import { readAgentMode, type AgentMode } from '../../../node-settings/read-mode-settings';
 
 /**
  * The node's mode (one value per execution: the parameter takes no expression).

@@ -3,11 +3,11 @@ import { ValidatorError } from '../../../agent/modes/validator/validator-error';
 import { validatorConfigFor } from '../../../agent/modes/validator/validator-config-for';
 import { runValidator } from '../../../agent/modes/validator/run-validator';
 import type { CallModel } from '../../../agent/call-model-step';
-import { modelCallerOf, modelSourceNotes } from '../settings/read-agent-node-settings';
+import { modelCallerOf, modelSourceNotes } from '../item-run/read-agent-node-settings';
 import { openNodeItem } from './open-node-item';
 import { validatorTranscript } from '../../../agent/modes/validator/validator-transcript';
-import { readValidatorSettings } from '../settings/read-mode-settings';
-import { readItemBatching, runItemBatches } from './run-item-batches';
+import { readValidatorSettings } from '../../../node-settings/read-mode-settings';
+import { readItemBatching, runItemBatches } from '../item-run/run-item-batches';
 
 /** Test seam: replaces the chat client. */
 export interface RunValidatorNodeItemOptions {

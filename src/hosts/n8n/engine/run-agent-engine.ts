@@ -21,18 +21,18 @@ import { planEngineActions } from './plan-engine-actions';
 import { isEngineResumption, readEngineMetadata } from './read-engine-metadata';
 import { toolRouteOf } from './tool-route';
 import { agentOutputJson } from '../output/agent-output-json';
-import { NodeEventSink } from '../drivers/node-event-sink';
+import { NodeEventSink } from '../item-run/node-event-sink';
 import { UntraceableToolsError } from './untraceable-tools-error';
-import { traceNodeAgent } from '../drivers/trace-node-agent';
+import { traceNodeAgent } from '../item-run/trace-node-agent';
 import { loadConnectedTools } from '../langchain/load-connected-tools';
 import {
 	modelCallerOf,
 	modelSourceNotes,
 	readAgentNodeSettings,
-	type AgentNodeSettings,
-} from '../settings/read-agent-node-settings';
+	type NodeItemSettings,
+} from '../item-run/read-agent-node-settings';
 import { readBinaryPrompt } from '../binary/read-binary-parts';
-import { readItemBatching, runItemBatches } from '../drivers/run-item-batches';
+import { readItemBatching, runItemBatches } from '../item-run/run-item-batches';
 import { restorePromptFiles, withoutPromptFiles, withoutToolImages } from './stored-prompt-files';
 
 /** Options of {@link runAgentEngine}. */
@@ -144,7 +144,7 @@ export async function runAgentEngine(
 
 /** One item's part of one execution of the node. */
 class ItemRun {
-	private settings!: AgentNodeSettings;
+	private settings!: NodeItemSettings;
 	/** Where this item's data leaves the core: built from the settings' secrets (none until they are read). */
 	boundary = new OutputBoundary();
 	private sink: NodeEventSink;

@@ -1,11 +1,9 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 import type { ChatMessage } from '../../../chat/types';
 import type { Redactor } from '../../../chat/redactor';
-import type { NodeEventSink } from '../drivers/node-event-sink';
+import type { NodeEventSink } from '../item-run/node-event-sink';
+import type { MemoryErrorPolicy } from '../../../node-settings/read-loop-options';
 import { loadMemoryHistory, saveToMemory, type ChatMemoryLike } from './chat-memory';
-
-/** "On Memory Error": go on without the memory (default), or fail the item. */
-export type MemoryErrorPolicy = 'continue' | 'fail';
 
 /**
  * The chat memory connected to one item's run, with the node's memory-error policy: with

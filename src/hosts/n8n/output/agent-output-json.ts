@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 import type { AgentResult } from '../../../agent/agent-state';
 import { agentOutputItem } from '../../../agent/output-format/agent-output-item';
-import type { AgentNodeSettings } from '../settings/read-agent-node-settings';
+import type { AgentNodeSettings } from '../../../node-settings/agent-node-settings';
 
 /**
  * The output item json of a finished run of the node, from its settings: the "Output

@@ -5,7 +5,7 @@ import type { StandaloneHost } from '../standalone-host';
 import { isReviewGateNode } from '../review-gate';
 import { findToolNodes, type WorkflowExport } from '../workflow-file';
 import { n8nAgentToolNodeType } from '../sub-nodes/n8n-agent-tool';
-import { findUnavailableNodes } from '../sub-nodes/node-availability';
+import { findUnavailableNodes } from '../node-availability';
 import { subNodeTree } from '../sub-nodes/sub-node-tree';
 
 /** How a node on an agent's `ai_tool` input becomes a tool in the standalone host. */

@@ -10,7 +10,7 @@ import { buildAgentTools } from '../agent-tools/build-agent-tools';
 import { readWorkflowInput, type LoadWorkflowToolsOptions } from '../load-workflow-tools';
 import { StandaloneHost } from '../standalone-host';
 import { selectAgent } from '../workflow-file';
-import { workflowNestedAgentRunner } from '../workflow/run-workflow-agent-node';
+import { workflowNestedAgentRunner } from './run-workflow-agent-node';
 import type { ConnectionOverrides } from '../workflow/resolve-connection-fields';
 import { createSessionRedactor, type WorkflowSession } from './workflow-session';
 

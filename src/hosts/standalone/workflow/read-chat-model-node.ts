@@ -1,7 +1,7 @@
 import type { INode } from 'n8n-workflow';
 import type { ChatConnection } from '../../../agent/create-chat-model-caller';
 import { chatServerOf } from '../../../chat/chat-server';
-import type { ToolbridgeNativeModel } from '../../n8n/chat-model/toolbridge-native-model';
+import type { ChatModelSettings } from '../../../node-settings/read-chat-model-settings';
 import type { WorkflowExport } from '../workflow-file';
 import { createNodeParameterReader } from './node-parameter-reader';
 import { assertConnectionUsable, resolveConnectionFields } from './resolve-connection-fields';
@@ -61,7 +61,7 @@ export function findChatModelNode(workflow: WorkflowExport, agentName: string): 
 export async function readChatModelNode(
 	modelNode: INode,
 	options: ReadWorkflowAgentOptions,
-): Promise<ToolbridgeNativeModel | undefined> {
+): Promise<ChatModelSettings | undefined> {
 	if (modelNode.type === toolbridgeChatModelNodeType)
 		return await readToolbridgeModelSettings(modelNode, options);
 	const known = Object.hasOwn(openAiCompatibleModelNodes, modelNode.type)
@@ -93,7 +93,7 @@ export async function readChatModelNode(
 	// n8n's LangChain chat models take their timeout in milliseconds, for the whole request.
 	if (typeof modelOptions.timeout === 'number' && modelOptions.timeout > 0)
 		connection.timeoutMs = connection.totalTimeoutMs = modelOptions.timeout;
-	const config: ToolbridgeNativeModel['config'] = {
+	const config: ChatModelSettings['config'] = {
 		model: options.model ?? modelId(reader.get('model'), known.defaultModel),
 		server: chatServerOf(connection),
 	};

@@ -1,6 +1,9 @@
-import type { IExecuteFunctions, INode, INodeType } from 'n8n-workflow';
+import type { INode, INodeType } from 'n8n-workflow';
 import { AgentConfigurationError } from '../../../errors/agent-configuration-error';
-import { connectedOnly, readAgentNodeSettings } from '../../n8n/settings/read-agent-node-settings';
+import { withChatModel, withOwnCredential } from '../../../node-settings/agent-node-settings';
+import type { NodeParameterGetter } from '../../../node-settings/node-parameter-getter';
+import { readAgentNodeParameters } from '../../../node-settings/read-agent-node-parameters';
+import { readCredentialConnection } from '../../../node-settings/read-credential-connection';
 import type { WorkflowExport } from '../workflow-file';
 import {
 	findChatModelNode,
@@ -11,7 +14,7 @@ import {
 	readAgentMode,
 	readMaxDepth,
 	readValidatorSettings,
-} from '../../n8n/settings/read-mode-settings';
+} from '../../../node-settings/read-mode-settings';
 import { createNodeParameterReader } from './node-parameter-reader';
 import { assertConnectionUsable, resolveConnectionFields } from './resolve-connection-fields';
 import {
@@ -23,12 +26,14 @@ import {
 
 /**
  * Reads an AgentOrchestrator node of a workflow export exactly as the node reads itself
- * (the same `readAgentNodeSettings`, over the node's parameters with its defaults and
+ * (the same `node-settings` readers, over the node's parameters with its defaults and
  * expressions), with the credential fields resolved from the overrides, the supplied
- * credential record and the environment. Also reads the mode and its parameters (validator:
- * tool, max attempts, validate only; nested: max depth); `options.prompt` replaces the
- * prompt (a nested agent's, filled by its caller). `nodeType` is the node's class (its
- * description gives the parameter defaults), from the host's node types.
+ * credential record and the environment. A connected chat-model node the host can run
+ * (`readChatModelNode`) wins over the node's own credential and Model, as inside n8n. Also
+ * reads the mode and its parameters (validator: tool, max attempts, validate only; nested:
+ * max depth); `options.prompt` replaces the prompt (a nested agent's, filled by its caller).
+ * `nodeType` is the node's class (its description gives the parameter defaults), from the
+ * host's node types.
  *
  * @throws {AgentConfigurationError} for an unknown mode, a missing API key, a bad base URL or
  * bad extra headers.
@@ -55,48 +60,29 @@ export async function readOrchestratorSettings(
 			`Agent Orchestrator "${node.name}" has chat model "${modelNode.name}" (${modelNode.type}) connected, which toolbridge cannot call without n8n. Without n8n it runs ${runnableChatModelTypes.join(', ')}; connect one of them, or disconnect the model to use the node's own credential.`,
 		);
 	}
-	const authentication = String(reader.get('authentication', 'openRouterApi'));
-	// With a connected model the node's own credential is not needed: the reader below gets the
-	// model's address only so that it can run; the connection it builds is replaced.
-	const fields = connected
-		? { apiKey: '', url: connected.connection.baseUrl, extraHeaders: undefined }
-		: resolveConnectionFields(
-				credentialRecordOf(node, authentication, options.credentials),
-				options,
-			);
-	if (!connected) assertConnectionUsable(fields, credentialHint(node, authentication));
-
-	// The node's own settings reader, over a context that answers the two calls it makes.
-	const context = {
-		getNodeParameter: (name: string, _itemIndex: number, fallback?: unknown) =>
-			name === 'prompt' && options.prompt !== undefined
-				? options.prompt
-				: reader.get(name, fallback),
-		getCredentials: async () => ({
+	// The node's own readers, over the export's parameters (with the caller's prompt, if any).
+	const get: NodeParameterGetter = (name, fallback) =>
+		name === 'prompt' && options.prompt !== undefined ? options.prompt : reader.get(name, fallback);
+	let result: WorkflowAgentSettings;
+	if (connected) {
+		const parameters = readAgentNodeParameters(get);
+		result = { ...withChatModel(parameters, connected), kind: 'orchestrator', mode };
+	} else {
+		const authentication = String(reader.get('authentication', 'openRouterApi'));
+		const fields = resolveConnectionFields(
+			credentialRecordOf(node, authentication, options.credentials),
+			options,
+		);
+		assertConnectionUsable(fields, credentialHint(node, authentication));
+		const parameters = readAgentNodeParameters(get);
+		if (options.model) parameters.config.model = options.model;
+		const credential = await readCredentialConnection(get, async () => ({
 			apiKey: fields.apiKey,
 			url: fields.url,
 			extraHeaders: fields.extraHeaders,
-		}),
-	} as unknown as IExecuteFunctions;
-	// This context has no connection data: the node's own credential and model always apply here.
-	const {
-		connection,
-		callModel: _callModel,
-		modelSource: _modelSource,
-		...settings
-	} = await readAgentNodeSettings(context, 0);
-	if (options.model) settings.config.model = options.model;
-	const result: WorkflowAgentSettings = connected
-		? {
-				...settings,
-				config: { ...connectedOnly(settings.config), ...connected.config },
-				connection: connected.connection,
-				secrets: connected.secrets,
-				kind: 'orchestrator',
-				mode,
-			}
-		: { ...settings, connection: connection!, kind: 'orchestrator', mode };
-	const get = (name: string, fallback: unknown) => reader.get(name, fallback);
+		}));
+		result = { ...withOwnCredential(parameters, credential), kind: 'orchestrator', mode };
+	}
 	if (mode === 'validator') result.validator = readValidatorSettings(get);
 	if (mode === 'nested') {
 		const maxDepth = readMaxDepth(get);

@@ -1,7 +1,9 @@
-import type { INode, ISupplyDataFunctions } from 'n8n-workflow';
-import { readChatModelSettings } from '../../n8n/chat-model/read-chat-model-settings';
-import { defaultModelId } from '../../n8n/settings/read-model-parameter';
-import type { ToolbridgeNativeModel } from '../../n8n/chat-model/toolbridge-native-model';
+import type { INode } from 'n8n-workflow';
+import {
+	readChatModelSettings,
+	type ChatModelSettings,
+} from '../../../node-settings/read-chat-model-settings';
+import { defaultModelId } from '../../../node-settings/read-model-parameter';
 import { createNodeParameterReader } from './node-parameter-reader';
 import { assertConnectionUsable, resolveConnectionFields } from './resolve-connection-fields';
 import {
@@ -25,7 +27,7 @@ export const toolbridgeChatModelNodeType = 'n8n-nodes-toolbridge.toolbridgeChatM
 export async function readToolbridgeModelSettings(
 	node: INode,
 	options: ReadWorkflowAgentOptions,
-): Promise<ToolbridgeNativeModel> {
+): Promise<ChatModelSettings> {
 	const reader = createNodeParameterReader(node, {
 		item: { chatInput: options.chatInput },
 		timezone: options.timezone,
@@ -36,20 +38,15 @@ export async function readToolbridgeModelSettings(
 		options,
 	);
 	assertConnectionUsable(fields, credentialHint(node, authentication));
-	// The node's own settings reader, over a context that answers the two calls it makes.
-	const context = {
-		getNodeParameter: (name: string, _itemIndex: number, fallback?: unknown) =>
+	// The node's own settings reader, over the export's parameters and the resolved credential.
+	const settings = await readChatModelSettings(
+		(name, fallback) =>
 			reader.get(
 				name,
 				name === 'model' ? defaultModelId : name === 'authentication' ? authentication : fallback,
 			),
-		getCredentials: async () => ({
-			apiKey: fields.apiKey,
-			url: fields.url,
-			extraHeaders: fields.extraHeaders,
-		}),
-	} as unknown as ISupplyDataFunctions;
-	const settings = await readChatModelSettings(context, 0);
+		async () => ({ apiKey: fields.apiKey, url: fields.url, extraHeaders: fields.extraHeaders }),
+	);
 	if (options.model) settings.config.model = options.model;
 	return settings;
 }

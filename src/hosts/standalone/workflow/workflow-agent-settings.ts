@@ -1,7 +1,7 @@
 import type { ChatConnection } from '../../../agent/create-chat-model-caller';
 import type { ICredentialDataDecryptedObject, INode, INodeCredentialsDetails } from 'n8n-workflow';
-import type { AgentNodeSettings } from '../../n8n/settings/read-agent-node-settings';
-import type { AgentMode, ValidatorNodeSettings } from '../../n8n/settings/read-mode-settings';
+import type { AgentNodeSettings } from '../../../node-settings/agent-node-settings';
+import type { AgentMode, ValidatorNodeSettings } from '../../../node-settings/read-mode-settings';
 import type { ConnectionOverrides } from './resolve-connection-fields';
 
 /** Finds the credential record a node references (by credential name, then by type). */
@@ -27,10 +27,7 @@ export interface ReadWorkflowAgentOptions extends ConnectionOverrides {
 }
 
 /** The settings of one run of a workflow's agent node, whichever node type it is. */
-export interface WorkflowAgentSettings extends Omit<
-	AgentNodeSettings,
-	'connection' | 'callModel' | 'modelSource'
-> {
+export interface WorkflowAgentSettings extends Omit<AgentNodeSettings, 'connection'> {
 	/** Without n8n the built-in client always runs, on this connection. */
 	connection: ChatConnection;
 	/** `agentOrchestrator` or n8n's `agent`. */

@@ -3,7 +3,7 @@ import { AgentConfigurationError } from 'n8n-nodes-toolbridge';
 import type { BuildResult } from '../../builder/agent/build-workflow';
 import { EXIT, type CliCommand } from '../cli-command';
 import { connectionFrom, connectionOptions, hostOptionsFrom } from '../host-options';
-import { UsageError } from '../usage-error';
+import { UsageError } from '../../errors/usage-error';
 
 /** `toolbridge build "<sentence>"`: an n8n workflow from a sentence, checked by loading what it builds. */
 export const buildCommand: CliCommand = {

@@ -11,7 +11,7 @@ import {
 } from '../host-options';
 import { stepProgressLine } from '../step-progress-line';
 import { terminalReviewer } from '../terminal-reviewer';
-import { UsageError } from '../usage-error';
+import { UsageError } from '../../errors/usage-error';
 
 function parseArgsJson(text: string | undefined): Record<string, unknown> {
 	if (text === undefined) return {};

@@ -29,7 +29,7 @@ import {
 	tokenFrom,
 	untilShutdown,
 } from '../server-options';
-import { UsageError } from '../usage-error';
+import { UsageError } from '../../errors/usage-error';
 import { builderOptionHelp, builderToolsFor } from './mcp-builder';
 
 /** `toolbridge mcp <workflow.json>`: the workflow's tools as an MCP server (stdio, or Streamable HTTP). */
@@ -103,6 +103,8 @@ ${workflowOptionsHelp.replace(/\n {2}--json[^\n]*/, '')}`,
 				name: description.name,
 				instructions: description.instructions,
 				log,
+				// A call's node log lines reach its client (notifications/message) redacted.
+				redactLogLine: (text: string) => (session ? session.redactor.text(text) : text),
 			});
 		};
 		// What the session's tool sub-nodes open (an MCP client, a database pool) closes at shutdown.

@@ -17,7 +17,7 @@ import {
 } from '../host-options';
 import { stepProgressLine } from '../step-progress-line';
 import { terminalReviewer } from '../terminal-reviewer';
-import { UsageError } from '../usage-error';
+import { UsageError } from '../../errors/usage-error';
 
 /** `toolbridge run <workflow.json> --prompt TEXT`: the workflow's agent, with its real tools, against a live model. */
 export const runCommand: CliCommand = {

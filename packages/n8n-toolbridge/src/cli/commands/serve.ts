@@ -21,7 +21,7 @@ import {
 	tokenFrom,
 	untilShutdown,
 } from '../server-options';
-import { UsageError } from '../usage-error';
+import { UsageError } from '../../errors/usage-error';
 
 const DEFAULT_PORT = 8080;
 

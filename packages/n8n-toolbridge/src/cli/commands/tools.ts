@@ -18,7 +18,7 @@ import {
 	workflowOptions,
 	workflowOptionsHelp,
 } from '../host-options';
-import { UsageError } from '../usage-error';
+import { UsageError } from '../../errors/usage-error';
 
 function typeOf(property: JsonSchema): string {
 	if (typeof property.type === 'string') return property.type;

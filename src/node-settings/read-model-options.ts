@@ -1,4 +1,3 @@
-import type { IDataObject } from 'n8n-workflow';
 import { modelOptionParameters, type ModelOptionParameter } from './model-option-parameters';
 import type { ModelOptionValues } from './model-option-reads';
 
@@ -9,7 +8,7 @@ import type { ModelOptionValues } from './model-option-reads';
  * @throws {AgentConfigurationError} for more than 4 stop sequences, extra headers or provider
  * options that are not JSON objects.
  */
-export function readModelOptions(options: IDataObject): ModelOptionValues {
+export function readModelOptions(options: Readonly<Record<string, unknown>>): ModelOptionValues {
 	const into: ModelOptionValues = { config: {}, connection: { headers: {} } };
 	for (const parameter of Object.values(modelOptionParameters) as ModelOptionParameter[]) {
 		const value = options[parameter.property.name];

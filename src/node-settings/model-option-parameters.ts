@@ -1,5 +1,5 @@
 import type { INodeProperties } from 'n8n-workflow';
-import type { ModelOptionKey } from '../../../agent/model-options';
+import type { ModelOptionKey } from '../agent/model-options';
 import {
 	readExtraHeaders,
 	readFallbackModels,

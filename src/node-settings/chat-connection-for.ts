@@ -1,4 +1,4 @@
-import type { ChatConnection } from '../../../agent/create-chat-model-caller';
+import type { ChatConnection } from '../agent/create-chat-model-caller';
 import type { CredentialConnection } from './read-credential-connection';
 import type { ModelConnectionOptions } from './model-option-reads';
 

@@ -1,13 +1,7 @@
-import { defaultMaxAgentDepth } from '../../../agent/modes/nested/agent-frame';
-import { AgentConfigurationError } from '../../../errors/agent-configuration-error';
-import { defaultValidatorConfig } from '../../../agent/modes/validator/create-validator-state';
-
-/**
- * Reads one node parameter, with its default: `getNodeParameter` for an item inside n8n, the
- * workflow-JSON parameter reader in the standalone host. Both hosts read the mode settings
- * through the functions below, so they cannot drift apart.
- */
-export type NodeParameterGetter = (name: string, fallback: unknown) => unknown;
+import { defaultMaxAgentDepth } from '../agent/modes/nested/agent-frame';
+import { AgentConfigurationError } from '../errors/agent-configuration-error';
+import { defaultValidatorConfig } from '../agent/modes/validator/create-validator-state';
+import type { NodeParameterGetter } from './node-parameter-getter';
 
 /** The AgentOrchestrator's modes. */
 export type AgentMode = 'full' | 'validator' | 'nested';

@@ -1,7 +1,7 @@
-import type { IExecuteFunctions, ISupplyDataFunctions } from 'n8n-workflow';
-import { AgentConfigurationError } from '../../../errors/agent-configuration-error';
-import { openRouterBaseUrl } from '../../../chat/is-openrouter-url';
-import { parseExtraHeaders } from '../../../agent/parse-extra-headers';
+import { AgentConfigurationError } from '../errors/agent-configuration-error';
+import { openRouterBaseUrl } from '../chat/is-openrouter-url';
+import { parseExtraHeaders } from '../agent/parse-extra-headers';
+import type { CredentialGetter, NodeParameterGetter } from './node-parameter-getter';
 
 /** Where the node's credential points: base URL, key and the credential's extra headers. */
 export interface CredentialConnection {
@@ -11,12 +11,6 @@ export interface CredentialConnection {
 	headers: Record<string, string>;
 }
 
-/** The two context calls the credential reader makes (an execute or a supply-data context). */
-export type CredentialContext = Pick<
-	IExecuteFunctions | ISupplyDataFunctions,
-	'getNodeParameter' | 'getCredentials'
->;
-
 /**
  * Reads the node's "Credential Type" parameter and that credential (n8n's `openRouterApi` or
  * our `openAiCompatibleApi`): base URL (OpenRouter's when the credential has none), API key
@@ -25,30 +19,24 @@ export type CredentialContext = Pick<
  * @throws {AgentConfigurationError} for a credential without a base URL or with extra headers
  * that are not a JSON object.
  * @throws {AgentConfigurationError} `credential` when the node has no credential set.
- * @throws what n8n's `getCredentials` throws otherwise.
+ * @throws what `getCredential` throws otherwise.
  */
 export async function readCredentialConnection(
-	context: CredentialContext,
-	itemIndex: number,
+	get: NodeParameterGetter,
+	getCredential: CredentialGetter,
 ): Promise<CredentialConnection> {
-	const authentication = context.getNodeParameter(
-		'authentication',
-		itemIndex,
-		'openRouterApi',
-	) as string;
-	const credentials = await context
-		.getCredentials(authentication, itemIndex)
-		.catch((error: unknown) => {
-			// The credential is optional on the node (a connected Chat Model needs none): say what is missing.
-			if (error instanceof Error && /does not have any credentials set/i.test(error.message)) {
-				throw new AgentConfigurationError(
-					'credential',
-					`No ${authentication === 'openAiCompatibleApi' ? 'OpenAI-compatible API' : 'OpenRouter'} credential is set and no Chat Model is connected. Select a credential, or connect a chat model sub-node to the Chat Model input.`,
-					{ cause: error },
-				);
-			}
-			throw error;
-		});
+	const authentication = get('authentication', 'openRouterApi') as string;
+	const credentials = await getCredential(authentication).catch((error: unknown) => {
+		// The credential is optional on the node (a connected Chat Model needs none): say what is missing.
+		if (error instanceof Error && /does not have any credentials set/i.test(error.message)) {
+			throw new AgentConfigurationError(
+				'credential',
+				`No ${authentication === 'openAiCompatibleApi' ? 'OpenAI-compatible API' : 'OpenRouter'} credential is set and no Chat Model is connected. Select a credential, or connect a chat model sub-node to the Chat Model input.`,
+				{ cause: error },
+			);
+		}
+		throw error;
+	});
 	const apiKey = typeof credentials.apiKey === 'string' ? credentials.apiKey : '';
 	const headers =
 		authentication === 'openAiCompatibleApi' ? parseExtraHeaders(credentials.extraHeaders) : {};

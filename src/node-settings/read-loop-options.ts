@@ -1,11 +1,12 @@
-import type { IDataObject } from 'n8n-workflow';
-import type { AgentConfig, AgentToolChoice } from '../../../agent/agent-state';
-import type { AgentOutputFormat } from '../../../agent/output-format/agent-output-item';
-import { resolveOutputSchema } from '../../../agent/output-format/resolve-output-schema';
-import type { StructuredOutputStrategy } from '../../../agent/output-format/structured-output-config';
-import { AgentConfigurationError } from '../../../errors/agent-configuration-error';
-import type { MemoryErrorPolicy } from '../memory/node-memory';
+import type { AgentConfig, AgentToolChoice } from '../agent/agent-state';
+import type { AgentOutputFormat } from '../agent/output-format/agent-output-item';
+import { resolveOutputSchema } from '../agent/output-format/resolve-output-schema';
+import type { StructuredOutputStrategy } from '../agent/output-format/structured-output-config';
+import { AgentConfigurationError } from '../errors/agent-configuration-error';
 import { secondsToMs } from './option-values';
+
+/** "On Memory Error": go on without the memory (default), or fail the item. */
+export type MemoryErrorPolicy = 'continue' | 'fail';
 
 /** The orchestrator's own options (the loop's, not the model call's), as n8n hands them over. */
 export interface LoopNodeOptions {
@@ -59,7 +60,7 @@ export interface LoopOptionValues {
  * @throws {AgentConfigurationError} for a named tool choice without a name, or an output
  * schema that is not JSON.
  */
-export function readLoopOptions(options: IDataObject): LoopOptionValues {
+export function readLoopOptions(options: Readonly<Record<string, unknown>>): LoopOptionValues {
 	const given = options as LoopNodeOptions;
 	const config: LoopOptionValues['config'] = {
 		systemMessage: given.systemMessage,

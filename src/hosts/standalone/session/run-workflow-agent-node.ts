@@ -15,10 +15,13 @@ import { agentOutputItem } from '../../../agent/output-format/agent-output-item'
 import { redactingEventListener } from '../../../agent/redacting-event-listener';
 import { runAgent } from '../../../agent/run-agent';
 import { captureContentFrom, startAgentTrace } from '../../../tracing/agent-trace';
-import { n8nAgentNodeType, readN8nAgentSettings } from './read-n8n-agent-settings';
-import { readOrchestratorSettings } from './read-orchestrator-settings';
-import type { ReadWorkflowAgentOptions, WorkflowAgentSettings } from './workflow-agent-settings';
-import type { WorkflowSession } from '../session/workflow-session';
+import { n8nAgentNodeType, readN8nAgentSettings } from '../workflow/read-n8n-agent-settings';
+import { readOrchestratorSettings } from '../workflow/read-orchestrator-settings';
+import type {
+	ReadWorkflowAgentOptions,
+	WorkflowAgentSettings,
+} from '../workflow/workflow-agent-settings';
+import type { WorkflowSession } from './workflow-session';
 import { AgentConfigurationError } from '../../../errors/agent-configuration-error';
 
 /** The AgentOrchestrator node's full type name. */

@@ -1,9 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { defaultMaxAgentDepth } from '../../../../src/agent/modes/nested/agent-frame';
-import {
-	readMaxDepth,
-	readValidatorSettings,
-} from '../../../../src/hosts/n8n/settings/read-mode-settings';
+import { defaultMaxAgentDepth } from '../../src/agent/modes/nested/agent-frame';
+import { readMaxDepth, readValidatorSettings } from '../../src/node-settings/read-mode-settings';
 
 /** A parameter getter over given values; absent names give the caller's default. */
 function parameters(values: Record<string, unknown>) {

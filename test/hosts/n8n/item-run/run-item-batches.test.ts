@@ -6,7 +6,7 @@ import type { AssistantTurn } from '../../../../src/chat/types';
 import {
 	readItemBatching,
 	runItemBatches,
-} from '../../../../src/hosts/n8n/drivers/run-item-batches';
+} from '../../../../src/hosts/n8n/item-run/run-item-batches';
 import { runAgentEngine } from '../../../../src/hosts/n8n/engine/run-agent-engine';
 import { runModeItems } from '../../../../src/hosts/n8n/drivers/run-mode-items';
 import { errorReply, textReply } from '../../../support/fake-chat-server';

@@ -1,5 +1,5 @@
-import { parseJsonOption } from '../../../agent/parse-json-option';
-import { AgentConfigurationError } from '../../../errors/agent-configuration-error';
+import { parseJsonOption } from '../agent/parse-json-option';
+import { AgentConfigurationError } from '../errors/agent-configuration-error';
 
 /** A comma- or newline-separated list ("a, b"), without empty entries; absent: empty. */
 export function splitList(text: unknown): string[] {

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 import type { Redactor } from '../../../chat/redactor';
 import { captureContentFrom, startAgentTrace, type AgentTrace } from '../../../tracing/agent-trace';
-import type { AgentNodeSettings } from '../settings/read-agent-node-settings';
+import type { AgentNodeSettings } from '../../../node-settings/agent-node-settings';
 
 /**
  * The spans of one item's agent run inside n8n (see `startAgentTrace`), when n8n's tracing (or

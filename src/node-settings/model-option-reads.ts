@@ -1,7 +1,7 @@
-import type { ModelOptionKey, ModelSettings } from '../../../agent/model-options';
-import { parseExtraHeaders } from '../../../agent/parse-extra-headers';
-import type { ProviderPreferences } from '../../../chat/openrouter-fields';
-import type { ChatRequest } from '../../../chat/types';
+import type { ModelOptionKey, ModelSettings } from '../agent/model-options';
+import { parseExtraHeaders } from '../agent/parse-extra-headers';
+import type { ProviderPreferences } from '../chat/openrouter-fields';
+import type { ChatRequest } from '../chat/types';
 import { readJsonObject, readStopSequences, secondsToMs, splitList } from './option-values';
 
 /** The settings of the model's connection that options set: extra headers and time limits (ms; 0: none). */

@@ -1,7 +1,7 @@
 import { basename, dirname } from 'node:path';
 import type { INode } from 'n8n-workflow';
-import type { UnavailableTool } from '../../../errors/unavailable-tools-error';
-import type { StandaloneNodeTypes } from '../standalone-node-types';
+import type { UnavailableTool } from '../../errors/unavailable-tools-error';
+import type { StandaloneNodeTypes } from './standalone-node-types';
 
 /** n8n's LangChain node package: an add-on here, installed at the version of n8n-nodes-base. */
 export const langChainNodesPackage = '@n8n/n8n-nodes-langchain';
