@@ -79,6 +79,8 @@ export type { NodeRunner, NodeRunResult, NodeRunError, NodeRunOptions } from './
 export { agentToolFromLangChain } from './tools/agent-tool-from-langchain';
 export type { LangChainToolLike } from './tools/agent-tool-from-langchain';
 export { formatToolOutput, DEFAULT_MAX_OUTPUT_LENGTH } from './tools/format-tool-output';
+export { DEFAULT_MAX_ATTACHMENTS, DEFAULT_MAX_ATTACHMENT_BYTES } from './tools/tool-attachment';
+export type { ToolAttachment, AttachmentLimits } from './tools/tool-attachment';
 
 // 4. Chat client: OpenRouter / OpenAI-compatible streaming
 export type * from './chat/types';

@@ -1,5 +1,6 @@
 import type { ChatMessage, FinishReason, ToolCall, Usage } from '../chat/types';
 import type { JsonSchema } from '../schema/json-schema';
+import type { ToolAttachment } from '../tools/tool-attachment';
 import type { ModelSettings } from './model-options';
 import type {
 	OutputAttempt,
@@ -24,6 +25,12 @@ export interface AgentConfig extends ModelSettings {
 	repeatedCallLimit: number;
 	toolChoice: AgentToolChoice;
 	parallelToolCalls?: boolean;
+	/**
+	 * Send the images tools return to the model (as image parts after their tool results):
+	 * `true` / `false` force it on or off; absent, the model family's row decides (OpenAI,
+	 * Anthropic and Gemini models yes, unknown models no).
+	 */
+	imageInput?: boolean;
 	/** Output format `json`: the answer must be JSON matching this (validated, one repair). */
 	structuredOutput?: StructuredOutputConfig;
 }
@@ -64,6 +71,12 @@ export interface PendingToolCall extends ToolCall {
 	 */
 	resolved?: { content: string; isError: true };
 }
+
+/**
+ * Images tools returned, kept for a model that takes images, per tool call in call order;
+ * the request shows each after its tool result. Bounded in total (oldest dropped).
+ */
+export type ToolImages = Array<{ toolCallId: string; images: ToolAttachment[] }>;
 
 /** Why a run ended without an answer. */
 export type AgentFailureCode =
@@ -126,6 +139,8 @@ export interface AgentState {
 	/** Index in `messages` of this run's user message: what is new for memory starts here. */
 	turnStart: number;
 	steps: AgentStep[];
+	/** Images from tool results the model is shown (see {@link ToolImages}); absent when none. */
+	toolImages?: ToolImages;
 	usage: Usage;
 	/** Model calls made so far. */
 	iterations: number;

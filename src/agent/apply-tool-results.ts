@@ -2,6 +2,7 @@ import type { ChatMessage } from '../chat/types';
 import type { AgentStep, AgentState } from './agent-state';
 import type { ToolObservation } from '../tools/agent-tool';
 import { expectStatus, reachLimit } from './stop-agent';
+import { keepToolImages } from './tool-images';
 
 /** The outcome of one tool call, as a driver reports it. */
 export interface ToolCallResult {
@@ -13,7 +14,8 @@ export interface ToolCallResult {
 /**
  * Takes the results of the pending tool calls into the state: one `tool` message per
  * call, in the order the model made the calls, and one step each. A call with no result
- * gets an error observation (the driver lost it), so the history stays valid. Then the
+ * gets an error observation (the driver lost it), so the history stays valid. Images among
+ * the observations' attachments are kept in `toolImages` for a model that takes images. Then the
  * loop either continues (`ready`) or has reached a limit.
  *
  * @throws {AgentStateError} when the state is not waiting for tool results.
@@ -52,8 +54,10 @@ export function applyToolResults(state: AgentState, results: ToolCallResult[]): 
 		steps.push(step);
 	}
 
-	const { stopAfterTools, ...rest } = state;
+	const { stopAfterTools, toolImages: keptImages, ...rest } = state;
 	const next: AgentState = { ...rest, messages, steps, pendingToolCalls: [], status: 'ready' };
+	const toolImages = keepToolImages(keptImages, results, state.config);
+	if (toolImages) next.toolImages = toolImages;
 	if (stopAfterTools) return reachLimit(next, 'repeated-call', stopAfterTools.message);
 	if (next.iterations >= next.config.maxIterations) {
 		return reachLimit(

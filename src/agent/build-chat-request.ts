@@ -11,11 +11,14 @@ import {
 } from './output-format/structured-output-request';
 import { finalAnswerInstruction } from './tool-observations';
 import { modelRequest } from './model-options';
+import { withToolImages } from './tool-images';
 
 /**
  * The Chat Completions request for the next model call of a state in `ready`,
  * `final-call` or `output-call`. Only settings that were given are sent.
  *
+ * - Images tools returned go after their tool results, for a model that takes images
+ *   (`withToolImages`).
  * - Tool schemas are shaped for the model's family (`shapeToolSchema`), from the one
  *   canonical schema each tool carries.
  * - A final call keeps the tool definitions (providers such as Anthropic reject a history
@@ -33,7 +36,7 @@ export function buildChatRequest(state: AgentState): ChatRequest {
 	const output = state.status === 'output-call';
 	const family = modelFamilyFromModelId(config.model);
 
-	let messages = state.messages;
+	let messages = withToolImages(state.messages, state.toolImages, config);
 	if (final)
 		messages = [
 			...messages,

@@ -2,10 +2,15 @@ import { Redactor } from '../chat/redactor';
 import type { ToolObservation } from '../tools/agent-tool';
 import { DEFAULT_MAX_OUTPUT_LENGTH } from '../tools/format-tool-output';
 import { truncateText } from '../tools/truncate-text';
+import {
+	boundAttachments,
+	type AttachmentLimits,
+	type ToolAttachment,
+} from '../tools/tool-attachment';
 import type { ToolCallResult } from './apply-tool-results';
 
 /** What a driver's {@link OutputBoundary} is built from. */
-export interface OutputBoundaryOptions {
+export interface OutputBoundaryOptions extends AttachmentLimits {
 	/** The run's redactor, when the host built one (it then redacts the host's own output too). Default: one from `secrets`. */
 	redactor?: Redactor;
 	/** Values replaced by `[REDACTED]` in everything the run reports: API keys, credential and header values. */
@@ -28,21 +33,40 @@ export interface OutputBoundaryOptions {
 export class OutputBoundary {
 	readonly redactor: Redactor;
 	readonly maxOutputLength: number;
+	readonly attachmentLimits: AttachmentLimits;
 
 	constructor(options: OutputBoundaryOptions = {}) {
 		this.redactor = options.redactor ?? new Redactor(options.secrets);
 		this.maxOutputLength = options.maxOutputLength ?? DEFAULT_MAX_OUTPUT_LENGTH;
+		this.attachmentLimits = {
+			maxAttachments: options.maxAttachments,
+			maxAttachmentBytes: options.maxAttachmentBytes,
+		};
 	}
 
 	/**
 	 * The observation as the state and the model may have it: secrets redacted, then the text
 	 * capped — the one cap on its way. Its `value` (the JSON the text was made from) is
 	 * redacted with it and kept only while the text is whole, so it never says more than the text.
+	 * Its attachments (images, sounds) are kept within the count and size limits, their names
+	 * redacted; each one left out gets a note after the text.
 	 */
 	observation(observation: ToolObservation): ToolObservation {
 		const redacted = this.redactor.text(observation.content);
-		const content = truncateText(redacted, this.maxOutputLength);
+		let content = truncateText(redacted, this.maxOutputLength);
+		let attachments: ToolAttachment[] | undefined;
+		if (observation.attachments && observation.attachments.length > 0) {
+			const bounded = boundAttachments(observation.attachments, this.attachmentLimits);
+			if (bounded.notes.length > 0)
+				content = `${content}\n${this.redactor.text(bounded.notes.join('\n'))}`;
+			if (bounded.attachments.length > 0)
+				attachments = bounded.attachments.map((attachment) => ({
+					...attachment,
+					name: this.redactor.text(attachment.name),
+				}));
+		}
 		const guarded: ToolObservation = { content, isError: observation.isError };
+		if (attachments) guarded.attachments = attachments;
 		const { data, value } = observation;
 		// `value` is what `content` is the JSON text of, and the redactor matches every secret in
 		// its JSON-escaped form too: text without a secret means a value without one.

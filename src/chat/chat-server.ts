@@ -15,6 +15,12 @@ export interface ChatServerCapabilities {
 	routingFields: boolean;
 	/** `cache_control` breakpoints on content parts (prompt caching). */
 	cacheControl: boolean;
+	/**
+	 * Image parts in a `tool` message reach the model inside its tool result (OpenRouter maps
+	 * them to Anthropic's `tool_result` image blocks). Elsewhere a tool's images go in a user
+	 * message after the tool turn, which every OpenAI-compatible server takes.
+	 */
+	toolMessageImages: boolean;
 	/** Who tries the fallback models: the server (from `models`), or the chat caller, in order. */
 	fallbacks: 'server' | 'client';
 	/** Writes the reasoning setting in the server's own field. */
@@ -26,6 +32,7 @@ export const chatServers: Readonly<Record<ChatServer, ChatServerCapabilities>> =
 	openrouter: {
 		routingFields: true,
 		cacheControl: true,
+		toolMessageImages: true,
 		fallbacks: 'server',
 		// openrouter.ai/docs/use-cases/reasoning-tokens: `reasoning: { effort | max_tokens, exclude }`.
 		writeReasoning: (request, reasoning) => {
@@ -35,6 +42,7 @@ export const chatServers: Readonly<Record<ChatServer, ChatServerCapabilities>> =
 	'openai-compatible': {
 		routingFields: false,
 		cacheControl: false,
+		toolMessageImages: false,
 		fallbacks: 'client',
 		// Chat Completions' own field is `reasoning_effort` (OpenAI rejects an unknown `reasoning`);
 		// a token budget and `exclude` are OpenRouter's and have no OpenAI-compatible form.

@@ -63,7 +63,7 @@ export type ChatMessage =
 			reasoning?: string;
 			reasoning_details?: ReasoningDetail[];
 	  }
-	| { role: 'tool'; tool_call_id: string; content: string | TextPart[] };
+	| { role: 'tool'; tool_call_id: string; content: string | Array<TextPart | ImagePart> };
 
 export interface WireTool {
 	type: 'function';

@@ -17,6 +17,7 @@ export interface LoopNodeOptions {
 	toolChoice?: 'auto' | 'required' | 'none' | 'tool';
 	toolChoiceName?: string;
 	parallelToolCalls?: boolean;
+	toolImages?: 'auto' | 'send' | 'textOnly';
 	outputFormat?: AgentOutputFormat;
 	outputSchemaFrom?: 'schema' | 'example';
 	outputSchema?: string | object;
@@ -39,6 +40,7 @@ export interface LoopOptionValues {
 		| 'repeatedCallLimit'
 		| 'toolChoice'
 		| 'parallelToolCalls'
+		| 'imageInput'
 		| 'structuredOutput'
 	>;
 	outputFormat: AgentOutputFormat;
@@ -72,6 +74,8 @@ export function readLoopOptions(options: Readonly<Record<string, unknown>>): Loo
 		repeatedCallLimit: given.repeatedCallLimit,
 		toolChoice: readToolChoice(given),
 		parallelToolCalls: given.parallelToolCalls,
+		imageInput:
+			given.toolImages === 'send' ? true : given.toolImages === 'textOnly' ? false : undefined,
 	};
 	const outputFormat = given.outputFormat ?? 'text';
 	const schema = resolveOutputSchema(given.outputSchema, given.outputSchemaFrom ?? 'schema');

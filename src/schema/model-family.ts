@@ -32,6 +32,18 @@ export interface ModelFamilyCapabilities {
 	strictResponseFormat: boolean;
 	/** Prompt caching needs explicit `cache_control` breakpoints (the others cache prefixes on their own). */
 	cacheBreakpoints: boolean;
+	/**
+	 * The family's models take images (`image_url` parts): images a tool returned are sent to
+	 * them. Overridden per run by the `imageInput` setting (a text-only model of a vision family,
+	 * a vision model behind a generic server).
+	 */
+	imageInput: boolean;
+	/**
+	 * Where a tool's images go: inside the tool result (Anthropic's `tool_result` takes image
+	 * blocks; needs a server that maps tool-message image parts to them, see `ChatServer`), or in
+	 * a user message right after the tool turn (Chat Completions tool messages carry text only).
+	 */
+	toolImages: 'tool-result' | 'user-message';
 }
 
 /** One row per family, in the order ids are matched. */
@@ -44,6 +56,8 @@ export const modelFamilies: Readonly<Record<ModelFamily, ModelFamilyCapabilities
 		structuredOutput: 'tool',
 		strictResponseFormat: false,
 		cacheBreakpoints: true,
+		imageInput: true,
+		toolImages: 'tool-result',
 	},
 	google: {
 		models: /^(gemini|gemma|learnlm)/,
@@ -52,6 +66,8 @@ export const modelFamilies: Readonly<Record<ModelFamily, ModelFamilyCapabilities
 		structuredOutput: 'response-format',
 		strictResponseFormat: false,
 		cacheBreakpoints: true,
+		imageInput: true,
+		toolImages: 'user-message',
 	},
 	openai: {
 		models: /^(gpt-|chatgpt|o\d(-|$)|codex|text-davinci|davinci|babbage|computer-use)/,
@@ -60,6 +76,9 @@ export const modelFamilies: Readonly<Record<ModelFamily, ModelFamilyCapabilities
 		structuredOutput: 'response-format',
 		strictResponseFormat: true,
 		cacheBreakpoints: false,
+		// gpt-4o, gpt-4.1, gpt-5, o1, o3 and o4 take images; older text-only ones need `imageInput: false`.
+		imageInput: true,
+		toolImages: 'user-message',
 	},
 	// Never detected from an id: strict mode is the caller's choice, not the model's.
 	'openai-strict': {
@@ -67,6 +86,8 @@ export const modelFamilies: Readonly<Record<ModelFamily, ModelFamilyCapabilities
 		structuredOutput: 'response-format',
 		strictResponseFormat: true,
 		cacheBreakpoints: false,
+		imageInput: true,
+		toolImages: 'user-message',
 	},
 	generic: {
 		// Servers differ; the canonical schema is the safest guess.
@@ -74,6 +95,9 @@ export const modelFamilies: Readonly<Record<ModelFamily, ModelFamilyCapabilities
 		structuredOutput: 'response-format',
 		strictResponseFormat: false,
 		cacheBreakpoints: false,
+		// Unknown models may be text-only (many local ones): images only when the run says so.
+		imageInput: false,
+		toolImages: 'user-message',
 	},
 };
 

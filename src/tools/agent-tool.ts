@@ -1,5 +1,6 @@
 import type { JsonSchema } from '../schema/json-schema';
 import type { ToolSchema } from '../schema/build-tool-schema';
+import type { ToolAttachment } from './tool-attachment';
 
 /** What a tool hands back to the agent: the text the model reads, and whether it is an error. */
 export interface ToolObservation {
@@ -15,6 +16,12 @@ export interface ToolObservation {
 	 * `structuredContent`). Absent for errors, plain text and text with notes appended.
 	 */
 	value?: unknown;
+	/**
+	 * Images and sounds the tool returned (a node's binary output), bounded in count and size:
+	 * sent as MCP image/audio content, and as image parts to models that take images. `content`
+	 * names each of them (and any left out), so a reader without them loses nothing else.
+	 */
+	attachments?: ToolAttachment[];
 }
 
 export interface ToolInvokeOptions {

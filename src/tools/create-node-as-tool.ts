@@ -6,7 +6,11 @@ import { ToolBuildError } from '../errors/tool-build-error';
 import { buildToolDescription } from '../schema/build-tool-description';
 import { toolNameFromNodeName } from '../schema/tool-name-from-node-name';
 import { toolBuildProblems, toolDescriptionError } from './compile-tool-schema';
-import { DEFAULT_MAX_OUTPUT_LENGTH, nodeOutputObservation } from './format-tool-output';
+import {
+	DEFAULT_MAX_OUTPUT_LENGTH,
+	nodeOutputObservation,
+	withNodeOutputAttachments,
+} from './format-tool-output';
 import { truncateText } from './truncate-text';
 import type { NodeRunner, NodeRunResult } from './node-runner';
 import { nodeToolArguments } from './node-tool-arguments';
@@ -124,7 +128,7 @@ export function createNodeAsTool(options: CreateNodeAsToolOptions): CompiledTool
 					isError: true,
 					data: { cancelled: true },
 				};
-			return nodeOutputObservation(result.items);
+			return await withNodeOutputAttachments(nodeOutputObservation(result.items), result.items);
 		} catch (error) {
 			return { content: `Error: ${(error as Error).message}`, isError: true };
 		}

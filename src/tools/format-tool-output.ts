@@ -1,5 +1,6 @@
 import type { IBinaryData, IDataObject, INodeExecutionData } from 'n8n-workflow';
 import type { ToolObservation } from './agent-tool';
+import { nodeOutputAttachments, type NodeOutputAttachmentOptions } from './node-output-attachments';
 import { truncateText } from './truncate-text';
 
 /** Default cap on the text a tool hands the model (characters). */
@@ -43,6 +44,28 @@ export function nodeOutputObservation(items: readonly INodeExecutionData[]): Too
 		? `The tool produced binary data only, which is not shown here: ${binaries.join('; ')}.`
 		: `${JSON.stringify(jsonItems)}\n(Binary data not shown: ${binaries.join('; ')}.)`;
 	return { content, isError: false, data: jsonItems };
+}
+
+/**
+ * The observation of a node's output items with the images and sounds among their binary
+ * data as `attachments` (see {@link nodeOutputAttachments}); one note per file left out is
+ * added to the text. The observation given is not changed.
+ */
+export async function withNodeOutputAttachments(
+	observation: ToolObservation,
+	items: readonly INodeExecutionData[],
+	options: NodeOutputAttachmentOptions = {},
+): Promise<ToolObservation> {
+	if (!items.some((item) => item.binary)) return observation;
+	const { attachments, notes } = await nodeOutputAttachments(items, options);
+	if (attachments.length === 0 && notes.length === 0) return observation;
+	const withFiles: ToolObservation = { ...observation };
+	if (attachments.length > 0) withFiles.attachments = attachments;
+	if (notes.length > 0) {
+		withFiles.content = `${observation.content}\n${notes.join('\n')}`;
+		delete withFiles.value;
+	}
+	return withFiles;
 }
 
 /**

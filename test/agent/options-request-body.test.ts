@@ -397,6 +397,14 @@ describe('node options → config', () => {
 		});
 	});
 
+	it.each([
+		['auto', undefined],
+		['send', true],
+		['textOnly', false],
+	] as const)('"Tool Images" %s → imageInput %s', (toolImages, imageInput) => {
+		expect(readLoopOptions({ toolImages }).config.imageInput).toBe(imageInput);
+	});
+
 	it('maps every model option', () => {
 		expect(
 			readModelOptions({

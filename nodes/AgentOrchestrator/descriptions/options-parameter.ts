@@ -336,5 +336,32 @@ export const optionsParameter: INodeProperties = {
 			description:
 				'How tool calls run. In-process is used anyway where the engine cannot take requests (e.g. when this node itself runs as a tool).',
 		},
+		{
+			displayName: 'Tool Images',
+			name: 'toolImages',
+			type: 'options',
+			options: [
+				{
+					name: 'Auto',
+					value: 'auto',
+					description:
+						'Send the images tools return (PNG, JPEG, GIF, WebP) to models known to take images (OpenAI, Anthropic, Gemini); other models get the text line',
+				},
+				{
+					name: 'Send',
+					value: 'send',
+					description:
+						'Send them to this model whatever its name (a vision model on another server)',
+				},
+				{
+					name: 'Text Only',
+					value: 'textOnly',
+					description: 'Never send them: the model reads the line naming each file',
+				},
+			],
+			default: 'auto',
+			description:
+				'Whether images a tool returns (an HTTP Request fetching a PNG, a screenshot) go to the model as image parts after its tool result. At most 4 per result, 5 MB each.',
+		},
 	],
 };

@@ -23,6 +23,7 @@ import { binaryInputScenario, modelSubNodeWithTool } from './chat-model-sub-node
 import { callWorkflowTool } from './call-workflow-tool.mjs';
 import { orchestratorLangChainTools } from './langchain-tools.mjs';
 import { builtWorkflowRuns } from './builder.mjs';
+import { toolImages } from './tool-images.mjs';
 
 /**
  * @typedef {object} Scenario
@@ -224,6 +225,14 @@ export const scenarios = [
 		issue: 24,
 		needs: ['fake'],
 		run: orchestratorLangChainTools('inProcess'),
+	},
+	{
+		id: 'tool-images-engine',
+		title:
+			"AgentOrchestrator (engine) + n8n's HTTP Request tool fetching a PNG: the node run's image reaches a vision model as an image_url part after the tool turn",
+		issue: 31,
+		needs: ['fake'],
+		run: toolImages('engine'),
 	},
 	{
 		id: 'call-workflow-tool-engine',

@@ -4,7 +4,9 @@ import { nextAction } from '../../../agent/next-action';
 import { OutputBoundary } from '../../../agent/output-boundary';
 import type { EngineItem } from './engine-item';
 import { nestedAgentObservation } from './nested-agent-observation';
-import { observationFromTaskData } from './observation-from-task-data';
+import { observationFromTaskData, outputItems } from './observation-from-task-data';
+import { withNodeOutputAttachments } from '../../../tools/format-tool-output';
+import type { StoredBinaryReader } from '../../../tools/node-output-attachments';
 import { declinedObservation, reviewDecision } from './review-decision';
 
 /**
@@ -16,14 +18,17 @@ import { declinedObservation, reviewDecision } from './review-decision';
  * `nestedAgentUsageKey`) is added to this item's usage. `inputJson` is the item's input
  * json (n8n-core merges it into every action's node input). Every observation goes through
  * the run's `boundary` (secrets redacted, text capped) before it is kept in the item, which
- * n8n persists. Returns the debug lines, one per action answered.
+ * n8n persists. Images and sounds among a tool node's binary output become the observation's
+ * attachments (`readStored` reads the files n8n keeps outside the item; the boundary bounds
+ * them). Returns the debug lines, one per action answered.
  */
-export function collectActionResponses(
+export async function collectActionResponses(
 	item: EngineItem,
 	response: EngineResponse,
 	inputJson: IDataObject = {},
 	boundary = new OutputBoundary(),
-): string[] {
+	readStored?: StoredBinaryReader,
+): Promise<string[]> {
 	const action = nextAction(item.state);
 	if (action.type !== 'run-tools') return [];
 	const byId = new Map(response.actionResponses.map((entry) => [entry.action.id, entry]));
@@ -66,11 +71,16 @@ export function collectActionResponses(
 		const nested = route.nestedAgent ? nestedAgentObservation(entry?.data) : undefined;
 		if (nested?.usage)
 			item.state = { ...item.state, usage: addUsage(item.state.usage, nested.usage) };
-		const observation =
+		let observation =
 			nested?.observation ??
 			observationFromTaskData(entry?.data, call.name, nodeName, {
 				fields: { ...inputJson, toolCallId: actionId },
 				arguments: (entry?.action.input ?? call.arguments) as IDataObject,
+			});
+		if (!nested && entry?.data && !observation.isError)
+			observation = await withNodeOutputAttachments(observation, outputItems(entry.data), {
+				...boundary.attachmentLimits,
+				readStored,
 			});
 		lines.push(
 			`[DEBUG] Engine action ${actionId}: node "${nodeName}" ${entry ? (observation.isError ? 'failed' : 'succeeded') : 'did not answer'} (${Math.round(durationMs)} ms)`,

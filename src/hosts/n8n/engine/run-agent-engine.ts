@@ -33,7 +33,7 @@ import {
 } from '../item-run/read-agent-node-settings';
 import { readBinaryPrompt } from '../binary/read-binary-parts';
 import { readItemBatching, runItemBatches } from '../item-run/run-item-batches';
-import { restorePromptFiles, withoutPromptFiles } from './stored-prompt-files';
+import { restorePromptFiles, withoutPromptFiles, withoutToolImages } from './stored-prompt-files';
 
 /** Options of {@link runAgentEngine}. */
 export interface RunAgentEngineOptions {
@@ -94,7 +94,7 @@ export async function runAgentEngine(
 			await run.readSettings();
 			item = existing ?? (await run.start());
 			if (!existing) items.push(item);
-			else if (previous && response) run.resume(item, response, reEntries);
+			else if (previous && response) await run.resume(item, response, reEntries);
 			await restorePromptFiles(context, item);
 			const itemActions = await run.advance(item, takenIds, reEntries);
 			if (itemActions.length > 0) return itemActions;
@@ -129,7 +129,9 @@ export async function runAgentEngine(
 	if (actions.length > 0) {
 		return {
 			actions,
-			metadata: { toolbridge: { version: 1, reEntries, items: withoutPromptFiles(items) } },
+			metadata: {
+				toolbridge: { version: 1, reEntries, items: withoutToolImages(withoutPromptFiles(items)) },
+			},
 		};
 	}
 	return [
@@ -218,7 +220,7 @@ class ItemRun {
 	}
 
 	/** A re-entry: the engine's results for this item's actions. */
-	resume(item: EngineItem, response: EngineResponse, reEntries: number): void {
+	async resume(item: EngineItem, response: EngineResponse, reEntries: number): Promise<void> {
 		this.sink = new NodeEventSink(
 			this.context,
 			this.itemIndex,
@@ -233,8 +235,15 @@ class ItemRun {
 				`[DEBUG] Engine re-entry ${reEntries}: ${mine.length} action result(s) for this item (${response.actionResponses.length} in the response)`,
 		);
 		const inputJson = this.context.getInputData()[this.itemIndex]?.json ?? {};
-		for (const line of collectActionResponses(item, response, inputJson, this.boundary))
-			this.debug(() => line);
+		const { helpers } = this.context;
+		const lines = await collectActionResponses(
+			item,
+			response,
+			inputJson,
+			this.boundary,
+			async (binaryId) => await helpers.binaryToBuffer(await helpers.getBinaryStream(binaryId)),
+		);
+		for (const line of lines) this.debug(() => line);
 	}
 
 	/**

@@ -33,6 +33,27 @@ export function withoutPromptFiles(items: readonly EngineItem[]): StoredEngineIt
 }
 
 /**
+ * The items as the EngineRequest's metadata stores them, without the images tools returned
+ * (`state.toolImages`, and attachments of results still waiting for their turn): the model was
+ * shown them in the call that followed their tool turn, in the entry where they came back; the
+ * tool messages keep the lines naming them. The bytes stay in the tool nodes' runs, which n8n
+ * keeps anyway, instead of a copy in every stored re-entry. The items given are not changed.
+ */
+export function withoutToolImages<Item extends EngineItem>(items: readonly Item[]): Item[] {
+	return items.map((item) => {
+		const hasAttachments = item.results.some((result) => result.observation.attachments);
+		if (!item.state?.toolImages && !hasAttachments) return item;
+		const { toolImages: _dropped, ...state } = item.state;
+		const results = item.results.map((result) => {
+			if (!result.observation.attachments) return result;
+			const { attachments: _left, ...observation } = result.observation;
+			return { ...result, observation };
+		});
+		return { ...item, state, results };
+	});
+}
+
+/**
  * Puts the files back into a stored item's prompt (see {@link withoutPromptFiles}), read again
  * from the input item's binary data, with the prompt text that was stored. Changes the item.
  *

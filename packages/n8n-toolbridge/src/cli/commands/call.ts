@@ -102,6 +102,8 @@ ${workflowOptionsHelp.replace('show stack traces', "show stack traces and a nest
 				isError: observation.isError,
 				content: observation.content,
 				data: observation.data,
+				// Images and sounds the node returned (base64, bounded like the MCP content).
+				...(observation.attachments ? { attachments: observation.attachments } : {}),
 				usage,
 			};
 			io.stdout(`${JSON.stringify(printed, null, 2)}\n`);
