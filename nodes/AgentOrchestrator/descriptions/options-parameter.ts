@@ -13,7 +13,7 @@ export const optionsParameter: INodeProperties = {
 	type: 'collection',
 	placeholder: 'Add Option',
 	default: {},
-	options: [
+	options: withEveryModelOption([
 		modelOptionParameters.allowFallbacks.property,
 		{
 			displayName: 'Batch Processing',
@@ -363,5 +363,18 @@ export const optionsParameter: INodeProperties = {
 			description:
 				'Whether images a tool returns (an HTTP Request fetching a PNG, a screenshot) go to the model as image parts after its tool result. At most 4 per result, 5 MB each.',
 		},
-	],
+	]),
 };
+
+/**
+ * The listed options, then every row of the model-options table not placed among them: a new
+ * model option is one table row (and its wire mapping), and shows on both nodes without an
+ * edit here; placing it in the list is only about where n8n shows it.
+ */
+function withEveryModelOption(listed: INodeProperties[]): INodeProperties[] {
+	const placed = new Set(listed);
+	const unplaced = Object.values(modelOptionParameters)
+		.map((parameter) => parameter.property)
+		.filter((property) => !placed.has(property));
+	return [...listed, ...unplaced];
+}
