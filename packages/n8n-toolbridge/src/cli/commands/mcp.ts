@@ -75,8 +75,6 @@ ${workflowOptionsHelp.replace(/\n {2}--json[^\n]*/, '')}`,
 		if (address) assertSafeBinding(address, token, 'toolbridge mcp --http 127.0.0.1:PORT');
 		else if (values.token !== undefined)
 			throw new UsageError('--token only applies with --http (stdio has no network listener).');
-		// stdout is the protocol: a node that logs must not corrupt it.
-		if (!address) redirectConsoleToStderr();
 		const log = (line: string) => io.stderr(`toolbridge mcp: ${line}\n`);
 
 		// What the server says about itself needs only the workflow's name: the protocol opens
@@ -231,11 +229,4 @@ function describeQuietly(
 	} catch {
 		return undefined;
 	}
-}
-
-function redirectConsoleToStderr(): void {
-	const toStderr = (...args: unknown[]) => console.error(...args);
-	console.log = toStderr;
-	console.info = toStderr;
-	console.debug = toStderr;
 }
