@@ -7,6 +7,8 @@ interface ContainedRun {
 	nodeType: string;
 	ended: boolean;
 	fail(error: unknown): void;
+	/** Redacts the text of a late error's warning (the run's secrets), when the caller has them. */
+	redact?: (text: string) => string;
 }
 
 /** What a stray error that belongs to no node run is handed to (see {@link onUncontainedError}). */
@@ -23,6 +25,8 @@ let uncontainedHandler: UncontainedErrorHandler | undefined;
  * (a gRPC client's connect promise nobody awaits, a socket's `error` event with no listener)
  * ends this run instead of the process: the result rejects with a {@link StrayNodeError}
  * naming the node, and `onStray` is told (to cancel the run's execution, close its sockets).
+ * `redact`, when given, is applied to the warning of an error that comes after the run ended
+ * (called only then, so a caller may build its redactor lazily).
  *
  * How: process-level `uncaughtException` / `unhandledRejection` listeners, installed on the
  * first contained run and kept, attribute each stray error to the run whose async context
@@ -40,6 +44,7 @@ export function containNodeRun<T>(
 	node: { name: string; type: string },
 	work: () => Promise<T>,
 	onStray?: (error: StrayNodeError) => void,
+	redact?: (text: string) => string,
 ): Promise<T> {
 	installListeners();
 	return new Promise<T>((resolve, reject) => {
@@ -47,6 +52,7 @@ export function containNodeRun<T>(
 			nodeName: node.name,
 			nodeType: node.type,
 			ended: false,
+			redact,
 			fail: (cause) => {
 				if (run.ended) return;
 				const error = new StrayNodeError({ nodeName: node.name, nodeType: node.type, cause });
@@ -110,10 +116,10 @@ function onStrayError(error: unknown, origin: 'exception' | 'rejection'): void {
 		return;
 	}
 	if (run) {
-		process.emitWarning(
-			`Node "${run.nodeName}" (${run.nodeType}) raised an error after its run had ended: ${strayMessage(error)}`,
-			{ code: 'TOOLBRIDGE_LATE_NODE_ERROR' },
-		);
+		const message = `Node "${run.nodeName}" (${run.nodeType}) raised an error after its run had ended: ${strayMessage(error)}`;
+		process.emitWarning(run.redact ? run.redact(message) : message, {
+			code: 'TOOLBRIDGE_LATE_NODE_ERROR',
+		});
 		return;
 	}
 	passOn(error, origin);

@@ -315,6 +315,8 @@ export class StandaloneHost {
 				execution?.cancel();
 				tracked?.destroy(stray);
 			},
+			// Built only if a late error needs it: no cost on the run's path.
+			(text) => this.redactorFor(workflowExport).text(text),
 		);
 		let unsubscribe: (() => void) | undefined;
 		// n8n's cancel neither rejects nor settles the run until the node returns: answer at once.

@@ -74,6 +74,28 @@ const scenarios: Record<string, () => Promise<void>> = {
 		await wait(200);
 		print({ alive: true });
 	},
+	async lateRedacted() {
+		process.on('warning', (warning) => print({ warning: warning.message }));
+		const redact = (text: string) => text.replaceAll('pw-secret-123', '[REDACTED]');
+		print(
+			await outcome(
+				containNodeRun(
+					milvus,
+					async () => {
+						setTimeout(
+							() => void Promise.reject(new Error('auth failed for user:pw-secret-123')),
+							50,
+						);
+						return 'answered';
+					},
+					undefined,
+					redact,
+				),
+			),
+		);
+		await wait(200);
+		print({ alive: true });
+	},
 	async notOurs() {
 		print(await outcome(containNodeRun(milvus, async () => 'answered')));
 		// No node run's, nothing in flight: Node's own behaviour (the process ends, exit 1).

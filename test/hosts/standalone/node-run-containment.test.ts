@@ -72,6 +72,19 @@ describe('containNodeRun', () => {
 		expect(status).toBe(0);
 	}, 60_000);
 
+	it("a late error's warning is redacted by the run's redactor", () => {
+		const { status, lines } = scenario('lateRedacted');
+		expect(lines).toEqual([
+			{ value: 'answered' },
+			{
+				warning:
+					'Node "Milvus knowledge" (@n8n/n8n-nodes-langchain.vectorStoreMilvus) raised an error after its run had ended: auth failed for user:[REDACTED]',
+			},
+			{ alive: true },
+		]);
+		expect(status).toBe(0);
+	}, 60_000);
+
 	it('an error that is no node run’s, with none in flight, ends the process as Node would', () => {
 		const { status, lines, stderr } = scenario('notOurs');
 		expect(lines).toEqual([{ value: 'answered' }]);
