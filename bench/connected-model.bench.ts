@@ -26,7 +26,7 @@ import { runAgent } from '../src/agent/run-agent';
 import {
 	createLangChainModelCaller,
 	type LangChainChatModelLike,
-} from '../src/hosts/n8n/langchain/langchain-model-caller';
+} from '../src/langchain/langchain-model-caller';
 import { startFakeChatServer, textReply, toolCallReply } from '../test/support/fake-chat-server';
 import { median, ratioSummary } from './support/stats';
 import { subNodeContenders } from './support/sub-node-contenders';

@@ -113,8 +113,8 @@ export type {
 export { defaultRunTimeLimits } from './agent/time-limits/default-time-limits';
 export type { ChatConnection } from './agent/create-chat-model-caller';
 // Any LangChain chat model (ChatOpenAI, ChatAnthropic, ChatGoogleGenerativeAI, ChatOllama …) as the loop's model.
-export { createLangChainModelCaller } from './hosts/n8n/langchain/langchain-model-caller';
-export type { LangChainChatModelLike } from './hosts/n8n/langchain/langchain-model-caller';
+export { createLangChainModelCaller } from './langchain/langchain-model-caller';
+export type { LangChainChatModelLike } from './langchain/langchain-model-caller';
 export { createAgentState, defaultAgentConfig } from './agent/create-agent-state';
 export type { AgentInput } from './agent/create-agent-state';
 export { nextAction } from './agent/next-action';

@@ -8,7 +8,7 @@ import { Redactor } from '../../src/chat/redactor';
 import {
 	createLangChainModelCaller,
 	type LangChainChatModelLike,
-} from '../../src/hosts/n8n/langchain/langchain-model-caller';
+} from '../../src/langchain/langchain-model-caller';
 import { toolbridgeNativeModelOf } from '../../src/hosts/n8n/chat-model/toolbridge-native-model';
 import {
 	traceModelCalls,

@@ -1,6 +1,6 @@
 /**
  * The house rule of docs/architecture.md: imports point only down the pipeline
- * (errors < from-ai < schema < tools < chat < agent < tracing < node-settings < hosts), and down
+ * (errors < from-ai < schema < tools < chat < agent < tracing < node-settings < langchain < hosts), and down
  * the floors inside each host and inside the standalone package; `agent/` touches neither n8n
  * nor LangChain, `node-settings/` no n8n context, the two hosts never lean on each other,
  * nothing in `src/` imports the node files, and no two files import each other in a loop
@@ -24,6 +24,7 @@ const layers = [
 	'agent',
 	'tracing',
 	'node-settings',
+	'langchain',
 	'hosts',
 ] as const;
 

@@ -17,7 +17,7 @@ import { runAgent } from '../../src/agent/run-agent';
 import { chatServerOf, chatServers, type ChatServer } from '../../src/chat/chat-server';
 import { mapFinishReason } from '../../src/chat/map-finish-reason';
 import type { ChatRequest, StreamPart } from '../../src/chat/types';
-import { turnFrom } from '../../src/hosts/n8n/langchain/langchain-model-caller';
+import { turnFrom } from '../../src/langchain/langchain-model-caller';
 import { modelFamilies } from '../../src/schema/model-family';
 import { textReply } from '../support/fake-chat-server';
 import { fakeChatServerPerTest } from '../support/fake-chat-server-hooks';

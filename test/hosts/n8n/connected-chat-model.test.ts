@@ -7,7 +7,7 @@ import {
 	langChainToolChoice,
 	turnFrom,
 	type LangChainChatModelLike,
-} from '../../../src/hosts/n8n/langchain/langchain-model-caller';
+} from '../../../src/langchain/langchain-model-caller';
 import { ChatTimeoutError } from '../../../src/errors/chat-timeout-error';
 import { ChatAbortedError } from '../../../src/errors/chat-aborted-error';
 import { AgentConfigurationError } from '../../../src/errors/agent-configuration-error';

@@ -5,7 +5,7 @@ import { loadAiNodeSdk } from '../../../src/hosts/n8n/chat-model/load-ai-node-sd
 import {
 	createLangChainModelCaller,
 	type LangChainChatModelLike,
-} from '../../../src/hosts/n8n/langchain/langchain-model-caller';
+} from '../../../src/langchain/langchain-model-caller';
 import { runAgent } from '../../../src/agent/run-agent';
 import { inProcessAgentTool } from '../../../src/hosts/n8n/engine/in-process-agent-tool';
 import { textReply, toolCallReply, type FakeRequest } from '../../support/fake-chat-server';

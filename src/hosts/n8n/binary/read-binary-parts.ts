@@ -1,7 +1,7 @@
 import type { IBinaryData, IExecuteFunctions } from 'n8n-workflow';
 import type { ContentPart } from '../../../chat/types';
 import { BinaryInputError } from '../../../errors/binary-input-error';
-import { mediaNote } from './media-notes';
+import { mediaNote } from '../../../langchain/media-notes';
 
 /** The node's "Binary Input" option: which of the item's files go to the model with the prompt. */
 export type BinaryInputMode = 'none' | 'images' | 'imagesAndDocuments';

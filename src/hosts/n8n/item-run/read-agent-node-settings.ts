@@ -16,7 +16,7 @@ import { readAgentNodeParameters } from '../../../node-settings/read-agent-node-
 import { readCredentialConnection } from '../../../node-settings/read-credential-connection';
 import { toolbridgeNativeModelOf } from '../chat-model/toolbridge-native-model';
 import { traceModelCalls, type ModelTraceContext } from '../chat-model/trace-model-calls';
-import { createLangChainModelCaller } from '../langchain/langchain-model-caller';
+import { createLangChainModelCaller } from '../../../langchain/langchain-model-caller';
 import { readConnectedModel } from '../langchain/read-connected-model';
 
 /** One item's settings inside n8n, with the model the run calls. */

@@ -4,7 +4,7 @@ import {
 	isLangChainChatModel,
 	langChainModelName,
 	type LangChainChatModelLike,
-} from './langchain-model-caller';
+} from '../../../langchain/langchain-model-caller';
 
 /** A chat model sub-node connected to the orchestrator's Chat Model input. */
 export interface ConnectedChatModel {

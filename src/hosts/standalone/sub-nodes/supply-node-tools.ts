@@ -33,22 +33,27 @@ export interface SupplyExecution {
 	signal: AbortSignal;
 }
 
+/** The sub-node connection types an agent reaches through `getInputConnectionData`. */
+export type SubNodeConnectionType =
+	'ai_tool' | 'ai_languageModel' | 'ai_outputParser' | 'ai_memory';
+
 /**
- * Runs a tool node's own `supplyData` the way n8n-core's `getInputConnectionData` does for an
- * agent's `ai_tool` input — n8n's `SupplyDataContext` with the agent as parent node and the
- * agent's input item, so the node reaches its own sub-nodes (a vector store's embeddings, a
- * chain's model) through n8n's code — and returns the LangChain tools it supplied: one, or
- * every tool of a toolkit (MCP Client Tool), each tagged `metadata.sourceNodeName` as n8n does.
+ * Runs a sub-node's own `supplyData` the way n8n-core's `getInputConnectionData` does for one
+ * of an agent's inputs (`connectionType`) — n8n's `SupplyDataContext` with the agent as parent
+ * node and the agent's input item, so the node reaches its own sub-nodes (a vector store's
+ * embeddings, a chain's model, an Autofixing parser's model) and its credential through n8n's
+ * code — and returns what it supplied (a LangChain tool or toolkit, chat model, output parser,
+ * memory). Its close function, if any, joins `execution.closeFunctions`.
  *
- * @throws the node's own error when it cannot supply its tool (server unreachable, credential
- *   missing …), StrayNodeError when something it uses threw outside its promise, or Error when
- *   it supplied no tool.
+ * @throws the node's own error when it cannot supply (server unreachable, credential
+ *   missing …), StrayNodeError when something it uses threw outside its promise.
  */
-export async function supplyNodeTools(
+export async function supplySubNode(
 	execution: SupplyExecution,
 	node: INode,
 	nodeType: INodeType,
-): Promise<LangChainToolLike[]> {
+	connectionType: SubNodeConnectionType,
+): Promise<unknown> {
 	const item = { json: execution.input };
 	const inputData = { main: [[item]] };
 	const context = new (n8nCoreRuntime().SupplyDataContext)(
@@ -60,7 +65,7 @@ export async function supplyNodeTools(
 		0,
 		[item],
 		inputData,
-		'ai_tool',
+		connectionType as never,
 		{ node: execution.parentNode, data: inputData, source: null },
 		execution.closeFunctions,
 		execution.signal,
@@ -70,7 +75,22 @@ export async function supplyNodeTools(
 	// What the node's libraries throw outside its promise fails this supply, not the process.
 	const supplied = await containNodeRun(node, () => nodeType.supplyData!.call(context, 0));
 	if (supplied.closeFunction) execution.closeFunctions.push(supplied.closeFunction);
-	const tools = flattenConnectedTools(supplied.response);
+	return supplied.response;
+}
+
+/**
+ * Runs a tool node's own `supplyData` as an agent's `ai_tool` input (`supplySubNode`) and
+ * returns the LangChain tools it supplied: one, or every tool of a toolkit (MCP Client Tool),
+ * each tagged `metadata.sourceNodeName` as n8n does.
+ *
+ * @throws what `supplySubNode` throws, or Error when it supplied no tool.
+ */
+export async function supplyNodeTools(
+	execution: SupplyExecution,
+	node: INode,
+	nodeType: INodeType,
+): Promise<LangChainToolLike[]> {
+	const tools = flattenConnectedTools(await supplySubNode(execution, node, nodeType, 'ai_tool'));
 	if (tools.length === 0 || !tools.every(isLangChainToolLike)) {
 		throw new Error(
 			`Node "${node.name}" (${node.type}) supplied ${tools.length === 0 ? 'no tool' : 'something that is not a tool'} on its ai_tool output.`,

@@ -6,7 +6,12 @@ import { partialWorkflow } from '../one-node-workflow';
 import type { NodeRunGuard, StandaloneHost } from '../standalone-host';
 import { subWorkflowScope } from '../sub-workflows/sub-workflow-runner';
 import type { WorkflowExport } from '../workflow-file';
-import { supplyNodeTools, type SupplyExecution } from './supply-node-tools';
+import {
+	supplyNodeTools,
+	supplySubNode,
+	type SubNodeConnectionType,
+	type SupplyExecution,
+} from './supply-node-tools';
 
 /**
  * One agent's tool sub-nodes supplied the way n8n supplies them in one execution of that
@@ -41,8 +46,28 @@ export class ToolSupply {
 	 * @throws the node's own error when it cannot supply its tool.
 	 */
 	async supply(node: INode, nodeType: INodeType): Promise<LangChainToolLike[]> {
-		const execution = this.prepare();
-		const inWorkflow = execution.workflow.getNode(node.name) ?? node;
+		const { execution, inWorkflow } = this.executionFor(node);
+		return await supplyNodeTools(execution, inWorkflow, nodeType);
+	}
+
+	/**
+	 * Runs `node`'s own `supplyData` as the agent's `connectionType` input (a chat model,
+	 * output parser or memory sub-node; see {@link supplySubNode}) in this same execution, and
+	 * returns what it supplied. `nodes` given to the constructor must hold it and its sub-nodes.
+	 * @throws the node's own error when it cannot supply (its credential missing …).
+	 */
+	async supplyAs(
+		node: INode,
+		nodeType: INodeType,
+		connectionType: SubNodeConnectionType,
+	): Promise<unknown> {
+		const { execution, inWorkflow } = this.executionFor(node);
+		return await supplySubNode(execution, inWorkflow, nodeType, connectionType);
+	}
+
+	private executionFor(node: INode): { execution: SupplyExecution; inWorkflow: INode } {
+		const prepared = this.prepare();
+		const inWorkflow = prepared.workflow.getNode(node.name) ?? node;
 		const additionalData = createAdditionalData({
 			credentialsHelper: this.host.credentialsHelper,
 			workflowData: this.workflowData!,
@@ -52,7 +77,7 @@ export class ToolSupply {
 				signal: this.controller.signal,
 			}),
 		});
-		return await supplyNodeTools({ ...execution, additionalData }, inWorkflow, nodeType);
+		return { execution: { ...prepared, additionalData }, inWorkflow };
 	}
 
 	/** Closes what the supplied tools opened (n8n's close functions) and cancels their execution. */

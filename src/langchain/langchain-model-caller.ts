@@ -1,18 +1,18 @@
-import type { CallModel } from '../../../agent/call-model-step';
-import { resolveChatTimeLimits, type ChatTimeLimits } from '../../../chat/chat-time-limits';
+import type { CallModel } from '../agent/call-model-step';
+import { resolveChatTimeLimits, type ChatTimeLimits } from '../chat/chat-time-limits';
 import type {
 	AssembledToolCall,
 	AssistantTurn,
 	ChatRequest,
 	StreamPart,
 	WireToolChoice,
-} from '../../../chat/types';
-import { reasoningTextIn } from '../../../chat/chat-server';
-import { mapFinishReason } from '../../../chat/map-finish-reason';
-import { AgentConfigurationError } from '../../../errors/agent-configuration-error';
-import { argumentChecks } from '../../../errors/invalid-argument-error';
-import { ChatAbortedError } from '../../../errors/chat-aborted-error';
-import { ChatTimeoutError } from '../../../errors/chat-timeout-error';
+} from '../chat/types';
+import { reasoningTextIn } from '../chat/chat-server';
+import { mapFinishReason } from '../chat/map-finish-reason';
+import { AgentConfigurationError } from '../errors/agent-configuration-error';
+import { argumentChecks } from '../errors/invalid-argument-error';
+import { ChatAbortedError } from '../errors/chat-aborted-error';
+import { ChatTimeoutError } from '../errors/chat-timeout-error';
 import { langChainMessagesFromWire, langChainText } from './langchain-messages';
 
 /** The parts of a LangChain chat model (any n8n chat-model sub-node's) this package calls. Duck-typed across @langchain/core copies. */

@@ -1,10 +1,10 @@
-import type { ChatMessage } from '../../../chat/types';
+import type { ChatMessage } from '../chat/types';
 import {
 	langChainMessagesFromWire,
 	wireMessagesFromLangChain,
-} from '../langchain/langchain-messages';
-import { sanitizeHistory } from '../../../agent/sanitize-history';
-import { withMediaNotes } from '../binary/media-notes';
+} from './langchain-messages';
+import { sanitizeHistory } from '../agent/sanitize-history';
+import { withMediaNotes } from './media-notes';
 
 /** The parts of a LangChain chat memory (n8n's Simple, Redis, Postgres… memory) this package uses. */
 export interface ChatMemoryLike {

@@ -1,11 +1,11 @@
 import { HumanMessage } from '@langchain/core/messages';
 import { describe, expect, it } from 'vitest';
-import type { ChatMessage } from '../../../../src/chat/types';
+import type { ChatMessage } from '../../src/chat/types';
 import {
 	langChainMessagesFromWire,
 	wireMessagesFromLangChain,
-} from '../../../../src/hosts/n8n/langchain/langchain-messages';
-import { withMediaNotes } from '../../../../src/hosts/n8n/binary/media-notes';
+} from '../../src/langchain/langchain-messages';
+import { withMediaNotes } from '../../src/langchain/media-notes';
 
 const inline = 'data:image/png;base64,AAAA';
 

@@ -5,8 +5,8 @@ import type {
 	FilePart,
 	ReasoningDetail,
 	WireToolCall,
-} from '../../../chat/types';
-import { ToolbridgeError } from '../../../errors/toolbridge-error';
+} from '../chat/types';
+import { ToolbridgeError } from '../errors/toolbridge-error';
 
 /** The fields of a LangChain message this package reads (duck-typed across @langchain/core copies). */
 export interface LangChainMessageLike {

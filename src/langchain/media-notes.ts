@@ -1,4 +1,4 @@
-import type { ChatMessage, ContentPart } from '../../../chat/types';
+import type { ChatMessage, ContentPart } from '../chat/types';
 
 /**
  * The short text that stands for a file in a prompt: `[image: photo.png]`, `[file: a.pdf]`.

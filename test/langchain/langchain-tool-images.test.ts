@@ -1,8 +1,8 @@
 import { HumanMessage, ToolMessage } from '@langchain/core/messages';
 import { describe, expect, it } from 'vitest';
-import { withToolImages } from '../../../../src/agent/tool-images';
-import type { ChatMessage } from '../../../../src/chat/types';
-import { langChainMessagesFromWire } from '../../../../src/hosts/n8n/langchain/langchain-messages';
+import { withToolImages } from '../../src/agent/tool-images';
+import type { ChatMessage } from '../../src/chat/types';
+import { langChainMessagesFromWire } from '../../src/langchain/langchain-messages';
 
 const png = 'iVBORw0KGgo=';
 const turn: ChatMessage[] = [

@@ -1,12 +1,12 @@
 import { InMemoryChatMessageHistory } from '@langchain/core/chat_history';
 import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from '@langchain/core/messages';
 import { describe, expect, it } from 'vitest';
-import { loadMemoryHistory, saveToMemory } from '../../../../src/hosts/n8n/memory/chat-memory';
-import { createChatModelCaller } from '../../../../src/agent/create-chat-model-caller';
-import { runAgent } from '../../../../src/agent/run-agent';
-import { textReply, toolCallReply } from '../../../support/fake-chat-server';
-import { fakeChatServerPerTest } from '../../../support/fake-chat-server-hooks';
-import { addTool } from '../../../agent/test-tools';
+import { loadMemoryHistory, saveToMemory } from '../../src/langchain/chat-memory';
+import { createChatModelCaller } from '../../src/agent/create-chat-model-caller';
+import { runAgent } from '../../src/agent/run-agent';
+import { textReply, toolCallReply } from '../support/fake-chat-server';
+import { fakeChatServerPerTest } from '../support/fake-chat-server-hooks';
+import { addTool } from '../agent/test-tools';
 
 const serve = fakeChatServerPerTest();
 
