@@ -259,3 +259,8 @@ export { MissingCredentialError } from './errors/missing-credential-error';
 export { StrayNodeError } from './errors/stray-node-error';
 export { NestedAgentUnavailableError } from './errors/nested-agent-unavailable-error';
 export { EngineStateError } from './errors/engine-state-error';
+export {
+	inProcessConversationStore,
+	type ConversationStore,
+	type InProcessStoreLimits,
+} from './hosts/standalone/conversation-store';
