@@ -79,4 +79,54 @@ describe("$('Node') in n8n's tool sub-nodes", () => {
 		);
 		expect(server.requests).toHaveLength(0);
 	});
+
+	it('the legacy $node["Name"] and $items("Name") read the same pinned output', async () => {
+		server = await startFakeChatServer({ respond: () => textReply('Done.') });
+		const legacy = agentWorkflow('Legacy references', [
+			langChainNode('Shout', 'toolCode', 1.3, {
+				description:
+					'=For {{ $node["Telegram Trigger"].json.message.from.first_name }} and {{ $items("Telegram Trigger")[1].json.message.from.first_name }} ({{ $node["Telegram Trigger"].parameter.updates }})',
+				language: 'javaScript',
+				jsCode: 'return query.toUpperCase()',
+			}),
+		]);
+		legacy.nodes.push({ ...workflow.nodes.at(-1)!, parameters: { updates: ['message'] } });
+		await runWorkflowAgent(legacy, {
+			host,
+			prompt: 'Shout hi',
+			model: 'test/model',
+			baseUrl: server.baseUrl,
+			env: {},
+			pins: {
+				'Telegram Trigger': [
+					{ message: { from: { first_name: 'Ada' } } },
+					{ message: { from: { first_name: 'Bo' } } },
+				],
+			},
+		});
+		expect(server.requests[0].body.tools[0].function.description).toBe('For Ada and Bo (message)');
+	});
+
+	it('$node["Name"] of a node without output is the clear reason too', async () => {
+		server = await startFakeChatServer({ respond: () => textReply('Done.') });
+		const legacy = agentWorkflow('Legacy references', [
+			langChainNode('Shout', 'toolCode', 1.3, {
+				description: '=For {{ $node["Telegram Trigger"].json.message }}',
+				language: 'javaScript',
+				jsCode: 'return query.toUpperCase()',
+			}),
+		]);
+		legacy.nodes.push(workflow.nodes.at(-1)!);
+		const error = await runWorkflowAgent(legacy, {
+			host,
+			prompt: 'Shout hi',
+			model: 'test/model',
+			baseUrl: server.baseUrl,
+			env: {},
+		}).catch((caught: unknown) => caught);
+		expect(error).toBeInstanceOf(UnavailableToolsError);
+		expect((error as UnavailableToolsError).tools[0].message).toContain(
+			'reads the output of node "Telegram Trigger", which does not run here',
+		);
+	});
 });
