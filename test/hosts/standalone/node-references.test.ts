@@ -5,6 +5,7 @@
  * UnresolvedNodeReferenceError naming the tool node, not n8n's "Referenced node doesn't exist".
  * Real n8n nodes; a loopback fake model.
  */
+import { createHash } from 'node:crypto';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { runWorkflowAgent } from '../../../src/hosts/standalone/run-workflow-agent';
 import { StandaloneHost } from '../../../src/hosts/standalone/standalone-host';
@@ -12,6 +13,7 @@ import { UnavailableToolsError } from '../../../src/errors/unavailable-tools-err
 import {
 	startFakeChatServer,
 	textReply,
+	toolCallReply,
 	type FakeChatServer,
 } from '../../support/fake-chat-server';
 import { agentWorkflow, langChainNode } from './sub-nodes/sub-node-workflows';
@@ -128,5 +130,44 @@ describe("$('Node') in n8n's tool sub-nodes", () => {
 		expect((error as UnavailableToolsError).tools[0].message).toContain(
 			'reads the output of node "Telegram Trigger", which does not run here',
 		);
+	});
+
+	it("a bridged node's parameters read pinned output when the model calls it ($fromAI beside $('Node'))", async () => {
+		server = await startFakeChatServer({
+			respond: (request) =>
+				request.body.messages.some((message: { role: string }) => message.role === 'tool')
+					? textReply('Hashed.')
+					: toolCallReply([{ name: 'Hash_greeting', arguments: { text: 'hi' } }]),
+		});
+		const bridged = agentWorkflow('Bridged references', [
+			{
+				id: 'hash',
+				name: 'Hash greeting',
+				type: 'n8n-nodes-base.cryptoTool',
+				typeVersion: 2,
+				position: [0, 0],
+				parameters: {
+					type: 'SHA256',
+					value:
+						"={{ $('Telegram Trigger').item.json.message.from.first_name }} {{ $fromAI('text', 'The greeting', 'string') }}",
+					dataPropertyName: 'sha256',
+					toolDescription: 'Hashes a greeting for the user',
+				},
+			},
+		]);
+		bridged.nodes.push(workflow.nodes.at(-1)!);
+		const run = await runWorkflowAgent(bridged, {
+			host,
+			prompt: 'Hash hi',
+			model: 'test/model',
+			baseUrl: server.baseUrl,
+			env: {},
+			pins: { 'Telegram Trigger': { message: { from: { first_name: 'Bo' } } } },
+		});
+		expect(run.mode === 'full' && run.result.output).toBe('Hashed.');
+		const toolMessage = server.requests[1].body.messages.find(
+			(message: { role: string }) => message.role === 'tool',
+		);
+		expect(toolMessage.content).toContain(createHash('sha256').update('Bo hi').digest('hex'));
 	});
 });
