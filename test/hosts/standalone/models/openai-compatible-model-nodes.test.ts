@@ -3,10 +3,9 @@
  * an offline Code Tool, against a loopback fake of that wire format (SSE chunks, tool-call
  * deltas, usage in the last chunk when the client asks with `stream_options`):
  *
- * - xAI Grok, Vercel AI Gateway, Nvidia, Moonshot Kimi, Lemonade and Azure OpenAI run through
- *   their own node code (`supplyData`: LangChain's ChatOpenAI on the credential's URL;
- *   AzureChatOpenAI on the credential's endpoint, its deployment path, `api-version` and
- *   `api-key` header);
+ * - xAI Grok and Azure OpenAI run through their own node code (`supplyData`: LangChain's
+ *   ChatOpenAI on the credential's URL; AzureChatOpenAI on the credential's endpoint, its
+ *   deployment path, `api-version` and `api-key` header);
  * - the OpenAI and OpenRouter Chat Models run on the built-in client, which reads their model,
  *   temperature, max tokens and credential.
  *
@@ -85,39 +84,6 @@ const cases: Case[] = [
 		// n8n's node clears `stream_options`: xAI's client does not ask for usage while streaming.
 		usage: false,
 	},
-	...(
-		[
-			[
-				'Vercel AI Gateway Chat Model',
-				'lmChatVercelAiGateway',
-				'vercelAiGatewayApi',
-				'url',
-				'openai/gpt-5-mini',
-			],
-			['Nvidia Chat Model', 'lmChatNvidia', 'nvidiaApi', 'url', 'meta/llama-3.3-70b-instruct'],
-			['Moonshot Kimi Chat Model', 'lmChatMoonshot', 'moonshotApi', 'url', 'kimi-k2-turbo-preview'],
-			['Lemonade Chat Model', 'lmChatLemonade', 'lemonadeApi', 'baseUrl', 'Qwen3-4B-GGUF'],
-		] as const
-	).map(([title, type, credentialType, urlField, modelId]): Case => ({
-		title,
-		node: () =>
-			modelNode(
-				title,
-				type,
-				1,
-				{ model: modelId, options: { temperature: 0.4, maxTokens: 200 } },
-				{ [credentialType]: { id: type, name: `${title} account` } },
-			),
-		credentials: () => ({
-			[`${title} account`]: { apiKey: `${type}-test-key`, [urlField]: fake.baseUrl },
-		}),
-		path: /^\/v1\/chat\/completions$/,
-		auth: ['authorization', `Bearer ${type}-test-key`],
-		request: { model: modelId, temperature: 0.4, max_tokens: 200, stream: true },
-		model: modelId,
-		viaNodeCode: true,
-		usage: true,
-	})),
 	{
 		title: 'Azure OpenAI Chat Model',
 		node: () =>
