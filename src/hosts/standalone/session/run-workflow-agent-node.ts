@@ -6,7 +6,6 @@ import { n8nAgentToolNodeType } from '../sub-nodes/n8n-agent-tool';
 import type { AgentEvent } from '../../../agent/agent-event';
 import type { AgentResult, AgentState } from '../../../agent/agent-state';
 import type { AgentTool } from '../../../tools/agent-tool';
-import { createChatModelCaller } from '../../../agent/create-chat-model-caller';
 import { enterAgentFrame, type AgentFrame } from '../../../agent/modes/nested/agent-frame';
 import { validatorConfigFor } from '../../../agent/modes/validator/validator-config-for';
 import { runValidator } from '../../../agent/modes/validator/run-validator';
@@ -25,6 +24,8 @@ import type { WorkflowSession } from './workflow-session';
 import { AgentConfigurationError } from '../../../errors/agent-configuration-error';
 import { nodeReferences, pinnedNodeData, type NodeReferences } from '../node-references';
 import { chooseUserMessage, type UserMessageChoice } from '../workflow/choose-user-message';
+import { createChatModelSupplier, type ChatModelSupplier } from '../workflow/supply-chat-model';
+import { applySessionModel, modelCallerOf } from './agent-model-call';
 
 /** The AgentOrchestrator node's full type name. */
 export const orchestratorNodeType = 'n8n-nodes-toolbridge.agentOrchestrator';
@@ -80,10 +81,22 @@ export async function runWorkflowAgentNode(
 	input: WorkflowAgentNodeInput,
 ): Promise<WorkflowAgentNodeOutcome> {
 	const { item, references, userMessage } = agentInputs(session, node, input);
+	// Chat-model sub-nodes the built-in client does not read run through their own node code.
+	const chatModels = createChatModelSupplier({
+		host: session.host,
+		workflow: session.workflow,
+		agentNode: node,
+		input: item,
+		expressionKeys: references.keys,
+	});
 	const settings = await readAgentSettings(session, node, input, {
 		item,
 		references,
 		prompt: input.prompt ?? (userMessage.source === 'user-text' ? input.chatInput : undefined),
+		chatModels,
+	}).catch(async (error: unknown) => {
+		await chatModels.close();
+		throw error;
 	});
 	const redactor = session.redactor.with(settings.secrets);
 	// Only the outermost agent talks to the session; nested agents' lines reach it through the
@@ -99,12 +112,17 @@ export async function runWorkflowAgentNode(
 		signal: combineSignals(session.signal, input.signal),
 		sink: (line) => emit({ type: 'debug', line }),
 	});
+	// The session's --model replaces the outermost Orchestrator's model (n8n's AI Agent reads it itself).
 	if (frame.path.length === 1 && session.model && settings.kind === 'orchestrator')
-		settings.config.model = session.model;
+		await applySessionModel(settings, node, session.model).catch(async (error: unknown) => {
+			await chatModels.close();
+			throw error;
+		});
 	if (settings.prompt.trim() === '') {
 		const reads = userMessage.template
 			? `its prompt ${JSON.stringify(userMessage.template)} resolved to nothing`
 			: "it reads the user's text ({{ $json.chatInput }}) and none was given";
+		await chatModels.close();
 		throw new AgentConfigurationError(
 			'prompt',
 			`The prompt is empty: agent "${node.name}": ${reads}. Give the user's text (--prompt TEXT), or the item the node receives (--input JSON) and other nodes' output (--pin NODE=JSON).`,
@@ -114,7 +132,7 @@ export async function runWorkflowAgentNode(
 	const trace = startAgentTrace({
 		agentName: node.name,
 		model: settings.config.model,
-		baseUrl: settings.connection.baseUrl,
+		baseUrl: settings.connection?.baseUrl,
 		captureContent: captureContentFrom(session.connection.env),
 		redactor,
 		prompt: settings.prompt,
@@ -135,8 +153,10 @@ export async function runWorkflowAgentNode(
 		});
 	const tools = toolSet.tools.map(trace.tool);
 	// What the tool sub-nodes opened (an MCP client, a database pool) closes with the run.
-	const closeTools = (): Promise<void> => toolSet.close();
-	const callModel = trace.callModel(createChatModelCaller(settings.connection));
+	const closeTools = async (): Promise<void> => {
+		await Promise.all([toolSet.close(), chatModels.close()]);
+	};
+	const callModel = trace.callModel(modelCallerOf(settings));
 	const debug = session.debug ?? settings.debugLog;
 	const onEvent = frame.forwardDebug(emit);
 	const finish = (usage?: Usage): Usage => {
@@ -275,7 +295,12 @@ function readAgentSettings(
 	session: WorkflowSession,
 	node: INode,
 	input: WorkflowAgentNodeInput,
-	run: { item: IDataObject; references: NodeReferences; prompt?: string },
+	run: {
+		item: IDataObject;
+		references: NodeReferences;
+		prompt?: string;
+		chatModels: ChatModelSupplier;
+	},
 ): Promise<WorkflowAgentSettings> {
 	const options: ReadWorkflowAgentOptions = {
 		...session.connection,
@@ -283,6 +308,7 @@ function readAgentSettings(
 		item: run.item,
 		nodeReferences: run.references,
 		prompt: run.prompt,
+		chatModels: run.chatModels,
 		timezone: session.workflow.settings?.timezone,
 		credentials: (details, type) => session.host.credentialsHelper.find(details, type),
 	};
