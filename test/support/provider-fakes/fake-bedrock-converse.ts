@@ -84,7 +84,9 @@ function split(text: string, size: number): string[] {
 }
 
 function stopReasonOf(blocks: BedrockBlock[], options: BedrockReplyOptions): string {
-	return options.stopReason ?? (blocks.some((block) => 'toolUse' in block) ? 'tool_use' : 'end_turn');
+	return (
+		options.stopReason ?? (blocks.some((block) => 'toolUse' in block) ? 'tool_use' : 'end_turn')
+	);
 }
 
 function usageOf(blocks: BedrockBlock[], options: BedrockReplyOptions) {

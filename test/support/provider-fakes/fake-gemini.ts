@@ -60,7 +60,7 @@ export function geminiResponses(
 	options: GeminiReplyOptions & { modelVersion: string },
 ): Array<Record<string, unknown>> {
 	const size = options.chunkSize ?? 8;
-	const pieces: GeminiPart[] = parts.flatMap((part) =>
+	const pieces = parts.flatMap((part): GeminiPart[] =>
 		'text' in part ? split(part.text, size).map((text) => ({ text })) : [part],
 	);
 	const length = JSON.stringify(parts).length;
@@ -101,9 +101,7 @@ export function geminiResponse(
 	const last = streamed.at(-1)!;
 	return {
 		...last,
-		candidates: [
-			{ ...(last.candidates as object[])[0], content: { parts, role: 'model' } },
-		],
+		candidates: [{ ...(last.candidates as object[])[0], content: { parts, role: 'model' } }],
 	};
 }
 

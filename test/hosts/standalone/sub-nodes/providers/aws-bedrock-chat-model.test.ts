@@ -39,7 +39,13 @@ function respond(operation: string, body: { messages?: unknown[] }): BedrockHttp
 			operation,
 			[
 				{ text: 'Let me look that up.' },
-				{ toolUse: { toolUseId: 'tooluse_weather_1', name: 'get_weather', input: { city: 'Paris' } } },
+				{
+					toolUse: {
+						toolUseId: 'tooluse_weather_1',
+						name: 'get_weather',
+						input: { city: 'Paris' },
+					},
+				},
 			],
 			{ usage: { inputTokens: 44, outputTokens: 17 } },
 		);
@@ -58,7 +64,12 @@ beforeAll(async () => {
 			? bedrockError(400, 'ValidationException', 'The provided model identifier is invalid.')
 			: respond(request.operation, request.body),
 	);
-	const credential = { region: 'us-east-1', accessKeyId, secretAccessKey, temporaryCredentials: false };
+	const credential = {
+		region: 'us-east-1',
+		accessKeyId,
+		secretAccessKey,
+		temporaryCredentials: false,
+	};
 	host = await StandaloneHost.create({
 		credentials: {
 			'AWS fake endpoint': { ...credential, bedrockRuntimeEndpoint: bedrock.endpoint },
@@ -96,7 +107,9 @@ describe('the AWS Bedrock Chat Model node, supplied standalone and driven by our
 			expect(request.path).toBe(`/model/${encodeURIComponent(modelId)}/converse-stream`);
 			// SigV4 with the credential's key id and region; the secret itself never travels.
 			expect(request.headers.authorization).toMatch(
-				new RegExp(`^AWS4-HMAC-SHA256 Credential=${accessKeyId}/\\d{8}/us-east-1/bedrock/aws4_request, SignedHeaders=.+, Signature=[0-9a-f]{64}$`),
+				new RegExp(
+					`^AWS4-HMAC-SHA256 Credential=${accessKeyId}/\\d{8}/us-east-1/bedrock/aws4_request, SignedHeaders=.+, Signature=[0-9a-f]{64}$`,
+				),
 			);
 			expect(request.headers['x-amz-date']).toMatch(/^\d{8}T\d{6}Z$/);
 			expect(JSON.stringify(request)).not.toContain(secretAccessKey);

@@ -38,9 +38,13 @@ beforeAll(async () => {
 				};
 			const results = geminiFunctionResponses(request.body);
 			return results.length === 0
-				? geminiReply(request, [{ functionCall: { name: 'get_weather', args: { city: 'Paris' } } }], {
-						usage: { promptTokenCount: 31, candidatesTokenCount: 5 },
-					})
+				? geminiReply(
+						request,
+						[{ functionCall: { name: 'get_weather', args: { city: 'Paris' } } }],
+						{
+							usage: { promptTokenCount: 31, candidatesTokenCount: 5 },
+						},
+					)
 				: geminiReply(request, [{ text: `It is ${String(results[0].response.result)}.` }], {
 						usage: { promptTokenCount: 52, candidatesTokenCount: 9 },
 					});

@@ -68,9 +68,7 @@ export async function supplyChatModel(
 export async function runWithWeatherTool(
 	model: LangChainChatModelLike,
 	modelId: string,
-): Promise<
-	AgentRunOutcome & { toolCalls: Array<Record<string, unknown>>; events: AgentEvent[] }
-> {
+): Promise<AgentRunOutcome & { toolCalls: Array<Record<string, unknown>>; events: AgentEvent[] }> {
 	const toolCalls: Array<Record<string, unknown>> = [];
 	const events: AgentEvent[] = [];
 	const outcome = await runAgent({
