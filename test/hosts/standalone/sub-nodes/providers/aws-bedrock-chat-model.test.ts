@@ -59,6 +59,9 @@ let bedrock: FakeBedrock;
 let host: StandaloneHost;
 
 beforeAll(async () => {
+	// Only loopback may be reached: an unintercepted AWS request fails instead of leaving.
+	nock.disableNetConnect();
+	nock.enableNetConnect(/^(127\.0\.0\.1|localhost)(:\d+)?$/);
 	bedrock = await startFakeBedrock((request) =>
 		request.modelId === 'unknown.model'
 			? bedrockError(400, 'ValidationException', 'The provided model identifier is invalid.')
@@ -79,7 +82,10 @@ beforeAll(async () => {
 	});
 });
 
-afterAll(() => bedrock.close());
+afterAll(async () => {
+	nock.enableNetConnect();
+	await bedrock.close();
+});
 afterEach(() => nock.cleanAll());
 
 const bedrockNode = (credentialName: string, model = modelId) =>
