@@ -6,7 +6,7 @@
  * `/compatible-mode/v1` to it), and our loop drives it: a streamed tool call, the tool's
  * result, a streamed answer, the node's options on the wire.
  */
-import type { INodeParameters } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, INodeParameters } from 'n8n-workflow';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StandaloneHost } from '../../../../../src/hosts/standalone/standalone-host';
 import {
@@ -29,7 +29,7 @@ interface Row {
 	version: number;
 	credentialType: string;
 	/** The credential record, given the fake's origin (`http://127.0.0.1:<port>`). */
-	credential: (origin: string) => Record<string, unknown>;
+	credential: (origin: string) => ICredentialDataDecryptedObject;
 	model: string;
 	parameters?: INodeParameters;
 	/** The path the node's client posts to. */
