@@ -213,7 +213,7 @@ export function turnFrom(message: LangChainMessageChunkLike | undefined): Assist
 		finishReason: toolCalls.length > 0 ? 'tool-calls' : mapFinishReason(rawFinishReason),
 		rawFinishReason,
 	};
-	const usage = message?.usage_metadata;
+	const usage = message?.usage_metadata ?? usageInMetadata(message?.response_metadata);
 	if (usage) {
 		const promptTokens = usage.input_tokens ?? 0;
 		const completionTokens = usage.output_tokens ?? 0;
@@ -232,6 +232,34 @@ export function turnFrom(message: LangChainMessageChunkLike | undefined): Assist
 	const model = message?.response_metadata?.model_name ?? message?.response_metadata?.model;
 	if (typeof model === 'string' && model !== '') turn.model = model;
 	return turn;
+}
+
+/**
+ * Usage a model reports only in its response metadata: ChatGroq streams it as
+ * `response_metadata.usage` (`input_tokens` …, from Groq's `x_groq.usage`), others keep the
+ * provider's `usage` (`prompt_tokens` …) there.
+ */
+function usageInMetadata(
+	metadata: Record<string, unknown> | undefined,
+): LangChainMessageChunkLike['usage_metadata'] {
+	const xGroq = metadata?.x_groq as { usage?: unknown } | undefined;
+	for (const candidate of [metadata?.usage, xGroq?.usage]) {
+		if (typeof candidate !== 'object' || candidate === null) continue;
+		const usage = candidate as Record<string, unknown>;
+		const input = numberOf(usage.input_tokens) ?? numberOf(usage.prompt_tokens);
+		const output = numberOf(usage.output_tokens) ?? numberOf(usage.completion_tokens);
+		if (input === undefined && output === undefined) continue;
+		return {
+			input_tokens: input ?? 0,
+			output_tokens: output ?? 0,
+			total_tokens: numberOf(usage.total_tokens) ?? (input ?? 0) + (output ?? 0),
+		};
+	}
+	return undefined;
+}
+
+function numberOf(value: unknown): number | undefined {
+	return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
 }
 
 /**

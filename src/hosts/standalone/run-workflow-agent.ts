@@ -56,7 +56,10 @@ interface WorkflowAgentRunBase {
 	prompt: string;
 	/** Which text {@link prompt} is — the user's or the node's prompt — and why. */
 	userMessage: UserMessageChoice;
-	baseUrl: string;
+	/** Where the built-in client sent the model calls; absent when a model node's own code made them. */
+	baseUrl?: string;
+	/** The chat-model sub-node the model comes from, when one is connected and used. */
+	modelNode?: { name: string; type: string };
 	/** The tool names the model was offered. */
 	tools: string[];
 }
@@ -172,7 +175,8 @@ export async function runSessionAgent(
 		model: outcome.settings.config.model,
 		prompt: outcome.settings.prompt,
 		userMessage: outcome.userMessage,
-		baseUrl: outcome.settings.connection.baseUrl,
+		baseUrl: outcome.settings.connection?.baseUrl,
+		modelNode: outcome.settings.modelNode,
 		tools: outcome.tools.map((tool) => tool.name),
 	};
 	if (outcome.mode === 'validator') {

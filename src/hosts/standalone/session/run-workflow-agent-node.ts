@@ -25,6 +25,8 @@ import type { WorkflowSession } from './workflow-session';
 import { AgentConfigurationError } from '../../../errors/agent-configuration-error';
 import { nodeReferences, pinnedNodeData, type NodeReferences } from '../node-references';
 import { chooseUserMessage, type UserMessageChoice } from '../workflow/choose-user-message';
+import { createChatModelSupplier, type ChatModelSupplier } from '../workflow/supply-chat-model';
+import type { CallModel } from '../../../agent/call-model-step';
 
 /** The AgentOrchestrator node's full type name. */
 export const orchestratorNodeType = 'n8n-nodes-toolbridge.agentOrchestrator';
@@ -80,10 +82,22 @@ export async function runWorkflowAgentNode(
 	input: WorkflowAgentNodeInput,
 ): Promise<WorkflowAgentNodeOutcome> {
 	const { item, references, userMessage } = agentInputs(session, node, input);
+	// Chat-model sub-nodes the built-in client does not read run through their own node code.
+	const chatModels = createChatModelSupplier({
+		host: session.host,
+		workflow: session.workflow,
+		agentNode: node,
+		input: item,
+		expressionKeys: references.keys,
+	});
 	const settings = await readAgentSettings(session, node, input, {
 		item,
 		references,
 		prompt: input.prompt ?? (userMessage.source === 'user-text' ? input.chatInput : undefined),
+		chatModels,
+	}).catch(async (error: unknown) => {
+		await chatModels.close();
+		throw error;
 	});
 	const redactor = session.redactor.with(settings.secrets);
 	// Only the outermost agent talks to the session; nested agents' lines reach it through the
@@ -105,6 +119,7 @@ export async function runWorkflowAgentNode(
 		const reads = userMessage.template
 			? `its prompt ${JSON.stringify(userMessage.template)} resolved to nothing`
 			: "it reads the user's text ({{ $json.chatInput }}) and none was given";
+		await chatModels.close();
 		throw new AgentConfigurationError(
 			'prompt',
 			`The prompt is empty: agent "${node.name}": ${reads}. Give the user's text (--prompt TEXT), or the item the node receives (--input JSON) and other nodes' output (--pin NODE=JSON).`,
@@ -114,7 +129,7 @@ export async function runWorkflowAgentNode(
 	const trace = startAgentTrace({
 		agentName: node.name,
 		model: settings.config.model,
-		baseUrl: settings.connection.baseUrl,
+		baseUrl: settings.connection?.baseUrl,
 		captureContent: captureContentFrom(session.connection.env),
 		redactor,
 		prompt: settings.prompt,
@@ -135,8 +150,10 @@ export async function runWorkflowAgentNode(
 		});
 	const tools = toolSet.tools.map(trace.tool);
 	// What the tool sub-nodes opened (an MCP client, a database pool) closes with the run.
-	const closeTools = (): Promise<void> => toolSet.close();
-	const callModel = trace.callModel(createChatModelCaller(settings.connection));
+	const closeTools = async (): Promise<void> => {
+		await Promise.all([toolSet.close(), chatModels.close()]);
+	};
+	const callModel = trace.callModel(modelCallerOf(settings));
 	const debug = session.debug ?? settings.debugLog;
 	const onEvent = frame.forwardDebug(emit);
 	const finish = (usage?: Usage): Usage => {
@@ -271,11 +288,27 @@ const chatTriggerTypes = new Set([
 	'@n8n/n8n-nodes-langchain.manualChatTrigger',
 ]);
 
+/** The run's model call: the settings' own (a supplied model, a fallback), else the built-in client. */
+function modelCallerOf(settings: WorkflowAgentSettings): CallModel {
+	if (settings.callModel) return settings.callModel;
+	if (!settings.connection)
+		throw new AgentConfigurationError(
+			'model',
+			'The agent has neither a model call nor a connection.',
+		);
+	return createChatModelCaller(settings.connection);
+}
+
 function readAgentSettings(
 	session: WorkflowSession,
 	node: INode,
 	input: WorkflowAgentNodeInput,
-	run: { item: IDataObject; references: NodeReferences; prompt?: string },
+	run: {
+		item: IDataObject;
+		references: NodeReferences;
+		prompt?: string;
+		chatModels: ChatModelSupplier;
+	},
 ): Promise<WorkflowAgentSettings> {
 	const options: ReadWorkflowAgentOptions = {
 		...session.connection,
@@ -283,6 +316,7 @@ function readAgentSettings(
 		item: run.item,
 		nodeReferences: run.references,
 		prompt: run.prompt,
+		chatModels: run.chatModels,
 		timezone: session.workflow.settings?.timezone,
 		credentials: (details, type) => session.host.credentialsHelper.find(details, type),
 	};

@@ -34,12 +34,21 @@ export const runnableChatModelTypes = [
 	...Object.keys(openAiCompatibleModelNodes),
 ];
 
-/** The first enabled node connected to an agent's `ai_languageModel` input (n8n's primary model). */
-export function findChatModelNode(workflow: WorkflowExport, agentName: string): INode | undefined {
+/**
+ * The first enabled node connected to an agent's `ai_languageModel` input `index`: 0 is n8n's
+ * primary model, 1 the AI Agent's fallback model.
+ */
+export function findChatModelNode(
+	workflow: WorkflowExport,
+	agentName: string,
+	index = 0,
+): INode | undefined {
 	for (const [source, byType] of Object.entries(workflow.connections)) {
 		const targets = (byType.ai_languageModel ?? []).flatMap((outputs) => outputs ?? []);
 		if (
-			targets.some((connection) => connection.node === agentName && (connection.index ?? 0) === 0)
+			targets.some(
+				(connection) => connection.node === agentName && (connection.index ?? 0) === index,
+			)
 		) {
 			const node = workflow.nodes.find((candidate) => candidate.name === source);
 			if (node && node.disabled !== true) return node;
@@ -104,7 +113,7 @@ export async function readChatModelNode(
 }
 
 /** The model id of a `model` parameter: a plain string, or a resource locator `{ value }` (OpenAI Chat Model ≥ 1.2). */
-function modelId(value: unknown, fallback: string): string {
+export function modelId(value: unknown, fallback: string): string {
 	if (typeof value === 'string') return value.trim() || fallback;
 	if (
 		typeof value === 'object' &&

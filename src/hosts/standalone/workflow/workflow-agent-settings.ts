@@ -1,4 +1,4 @@
-import type { ChatConnection } from '../../../agent/create-chat-model-caller';
+import type { CallModel } from '../../../agent/call-model-step';
 import type {
 	ICredentialDataDecryptedObject,
 	IDataObject,
@@ -9,6 +9,7 @@ import type { NodeReferences } from '../node-references';
 import type { AgentNodeSettings } from '../../../node-settings/agent-node-settings';
 import type { AgentMode, ValidatorNodeSettings } from '../../../node-settings/read-mode-settings';
 import type { ConnectionOverrides } from './resolve-connection-fields';
+import type { ChatModelSupplier } from './supply-chat-model';
 
 /** Finds the credential record a node references (by credential name, then by type). */
 export type CredentialLookup = (
@@ -34,12 +35,23 @@ export interface ReadWorkflowAgentOptions extends ConnectionOverrides {
 	 * model's arguments already put in at its `$fromAI` markers.
 	 */
 	prompt?: string;
+	/**
+	 * Supplies chat-model sub-nodes the built-in client does not read (Groq, Mistral, Ollama …)
+	 * through their own node code; without it such a node needs `model` (`--model`).
+	 */
+	chatModels?: ChatModelSupplier;
 }
 
 /** The settings of one run of a workflow's agent node, whichever node type it is. */
-export interface WorkflowAgentSettings extends Omit<AgentNodeSettings, 'connection'> {
-	/** Without n8n the built-in client always runs, on this connection. */
-	connection: ChatConnection;
+export interface WorkflowAgentSettings extends AgentNodeSettings {
+	/**
+	 * The model call when it is not the built-in client on `connection`: a chat-model sub-node
+	 * supplied by its own node code (LangChain model caller), or a primary model with n8n's
+	 * fallback model. Without it the built-in client runs on `connection`.
+	 */
+	callModel?: CallModel;
+	/** The chat-model sub-node the primary model comes from, when one is connected and used. */
+	modelNode?: { name: string; type: string };
 	/** `agentOrchestrator` or n8n's `agent`. */
 	kind: 'orchestrator' | 'n8n-agent';
 	/** The node's mode (n8n's AI Agent: always `full`). */

@@ -109,7 +109,7 @@ used up), 2 usage or settings (no API key, no model, $fromAI problems).`,
 		}
 		if (debug)
 			io.stderr(
-				`Agent "${run.agentNode.name}" (${run.agentNode.type}${run.mode === 'validator' ? ', validator mode' : ''}), model ${run.model} at ${run.baseUrl}, tools: ${run.tools.join(', ') || 'none'}\n`,
+				`Agent "${run.agentNode.name}" (${run.agentNode.type}${run.mode === 'validator' ? ', validator mode' : ''}), model ${run.model} ${run.baseUrl !== undefined ? `at ${run.baseUrl}` : `from its node "${run.modelNode?.name ?? ''}" (${run.modelNode?.type ?? ''})`}, tools: ${run.tools.join(', ') || 'none'}\n`,
 			);
 		const note = userMessageNote(run, prompt);
 		if (note) io.stderr(`Note: ${note}\n`);
