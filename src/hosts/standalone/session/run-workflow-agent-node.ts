@@ -27,6 +27,7 @@ import { nodeReferences, pinnedNodeData, type NodeReferences } from '../node-ref
 import { chooseUserMessage, type UserMessageChoice } from '../workflow/choose-user-message';
 import { createChatModelSupplier, type ChatModelSupplier } from '../workflow/supply-chat-model';
 import type { CallModel } from '../../../agent/call-model-step';
+import { openAgentOutputParser } from './agent-output-parser';
 
 /** The AgentOrchestrator node's full type name. */
 export const orchestratorNodeType = 'n8n-nodes-toolbridge.agentOrchestrator';
@@ -149,9 +150,17 @@ export async function runWorkflowAgentNode(
 			tools: toolSet.unavailable,
 		});
 	const tools = toolSet.tools.map(trace.tool);
-	// What the tool sub-nodes opened (an MCP client, a database pool) closes with the run.
+	// n8n's AI Agent with "Require Specific Output Format": its parser node, supplied by its own code.
+	const outputParser = await openAgentOutputParser(session, node, { item, references }).catch(
+		async (error: unknown) => {
+			await Promise.all([toolSet.close(), chatModels.close()]);
+			throw error;
+		},
+	);
+	if (outputParser) settings.config = outputParser.configure(settings.config);
+	// What the tool, model and parser sub-nodes opened (an MCP client, a database pool) closes with the run.
 	const closeTools = async (): Promise<void> => {
-		await Promise.all([toolSet.close(), chatModels.close()]);
+		await Promise.all([toolSet.close(), chatModels.close(), outputParser?.close()]);
 	};
 	const callModel = trace.callModel(modelCallerOf(settings));
 	const debug = session.debug ?? settings.debugLog;
@@ -210,16 +219,21 @@ export async function runWorkflowAgentNode(
 		};
 	}
 
+	let lastState: AgentState | undefined;
 	const outcome = await frame
 		.run(() =>
-			trace.run(() =>
-				runAgent({
+			trace.run(() => {
+				const run = runAgent({
 					input: { config: settings.config, prompt: settings.prompt, history: input.history },
 					...driverOptions,
 					concurrency: settings.concurrency,
-					onState: frame.track,
-				}),
-			),
+					onState: (state) => {
+						lastState = state;
+						frame.track(state);
+					},
+				});
+				return outputParser ? outputParser.complete(run, () => lastState) : run;
+			}),
 		)
 		.finally(closeTools)
 		.catch(finishOnFailure);
