@@ -20,8 +20,8 @@ export interface LoopbackService {
 }
 
 /**
- * Starts the loopback service: OpenAI-compatible `/embeddings`, `/chat/completions` answered by
- * the scripted model, `{}` elsewhere.
+ * Starts the loopback service: OpenAI-compatible `/embeddings`, the scripted model on every path
+ * a model answers on (Chat Completions, Messages, generateContent, Ollama's chat), `{}` elsewhere.
  */
 export async function startLoopbackService(model: CorpusModel): Promise<LoopbackService> {
 	const received: string[] = [];
@@ -48,8 +48,8 @@ export async function startLoopbackService(model: CorpusModel): Promise<Loopback
 				);
 				return;
 			}
-			if (request.url?.endsWith('/chat/completions')) {
-				const reply = model.answer(body);
+			const reply = model.answer(request.url ?? '/', body);
+			if (reply) {
 				response.writeHead(reply.status, reply.headers);
 				response.end(reply.body);
 				return;

@@ -1,34 +1,48 @@
 /**
- * The model of the corpus's agent runs: a scripted stand-in speaking the OpenAI Chat Completions
- * wire format (streamed or not), served on the loopback service and, through nock, on the
- * provider hosts a chat-model node calls with no base-URL field. It records every request. Per
- * agent run it is given a script: the offline tool to ask for (once, with arguments it checks
- * against the JSON schema the request offers for that tool) and the final answer.
+ * The model of the corpus's agent runs: a scripted stand-in speaking each provider's own wire
+ * format (see corpus-model-wire.ts), served on the loopback service and, through nock, on the
+ * provider hosts a chat-model credential has no base-URL field for. It records every request.
+ * Per agent run it is given a script: the offline tool to ask for (once, with arguments it
+ * checks against the JSON schema the request offers for that tool) and the final answer.
  */
-import type { ChatMessage, ChatRequest } from '../../src/chat/types';
+import nock from 'nock';
 import { validateJson, type JsonSchema } from '../../src/index';
+import { asksForJson, requestedSchema, sampleFromSchema } from './corpus-json-answer';
+import { wireOf, type ModelReply } from './corpus-model-wire';
 
 /** What the model does in one agent run. */
 export interface ModelScript {
 	/** The tool to ask for once, when a request offers it. */
 	tool?: string;
 	args?: Record<string, unknown>;
-	/** The final answer (JSON text where an output parser wants JSON). */
+	/** The final answer; where the request asks for JSON, a value its schema accepts instead. */
 	answer: string;
 }
 
-/** One answer of the model: status, headers and body. */
-export interface ModelReply {
-	status: number;
-	headers: Record<string, string>;
-	body: string;
+/** One request the model received: its wire, its user texts. */
+export interface ModelRequest {
+	wire: string;
+	path: string;
+	userTexts: string[];
 }
+
+/** Provider hosts whose credentials have no base-URL field: nock sends them to the model. */
+const PROVIDER_HOSTS = [
+	'https://api.groq.com',
+	'https://api.mistral.ai',
+	'https://api.openai.com',
+	'https://openrouter.ai',
+	'https://api.anthropic.com',
+	'https://generativelanguage.googleapis.com',
+	'https://api.deepseek.com',
+	'https://api.x.ai',
+];
 
 /** The scripted model; one instance serves the whole corpus run, one script at a time. */
 export class CorpusModel {
 	private script: ModelScript = { answer: 'fake answer' };
-	/** The chat requests of the current run, in order. */
-	requests: ChatRequest[] = [];
+	/** The model requests of the current run, in order. */
+	requests: ModelRequest[] = [];
 	/** Whether the scripted tool was asked for in this run. */
 	asked = false;
 	/** Why the scripted arguments do not fit the schema the request offered (empty: they fit). */
@@ -42,95 +56,52 @@ export class CorpusModel {
 		this.argumentProblems = [];
 	}
 
-	/** Answers a Chat Completions request body (JSON text). */
-	answer(bodyText: string): ModelReply {
-		let request: ChatRequest;
+	/** Answers a model request (path and JSON body text); undefined when no model speaks on the path. */
+	answer(path: string, bodyText: string): ModelReply | undefined {
+		const wire = wireOf(path);
+		if (!wire) return undefined;
+		let body: unknown;
 		try {
-			request = JSON.parse(bodyText) as ChatRequest;
+			body = JSON.parse(bodyText);
 		} catch {
-			return { status: 400, headers: json, body: '{"error":{"message":"body is not JSON"}}' };
+			return { status: 400, headers: {}, body: '{"error":{"message":"body is not JSON"}}' };
 		}
-		this.requests.push(request);
-		const offered = (request.tools ?? []).find((tool) => tool.function.name === this.script.tool);
-		if (offered && !this.asked && !request.messages.some((message) => message.role === 'tool')) {
+		this.requests.push({ wire: wire.name, path, userTexts: wire.userTexts(body) });
+		const schema = this.script.tool ? wire.tools(body).get(this.script.tool) : undefined;
+		if (this.script.tool && schema !== undefined && !this.asked && !wire.hasToolResult(body)) {
 			this.asked = true;
 			const args = this.script.args ?? {};
-			const check = validateJson(args, offered.function.parameters as JsonSchema);
+			const check = validateJson(args, (schema ?? {}) as JsonSchema);
 			if (!check.valid) this.argumentProblems = check.errors;
-			return reply(request, {
-				role: 'assistant',
-				content: null,
-				tool_calls: [
-					{
-						id: 'call_corpus',
-						type: 'function',
-						function: { name: offered.function.name, arguments: JSON.stringify(args) },
-					},
-				],
-			});
+			return wire.reply(path, body, { tool: { name: this.script.tool, args } });
 		}
-		return reply(request, { role: 'assistant', content: this.script.answer });
+		return wire.reply(path, body, { text: this.finalAnswer(body) });
 	}
 
-	/** Whether `text` is in a user message of the run's first request (the outermost agent's). */
+	/** The script's answer, or JSON where the request asks for it (the output parser's schema). */
+	private finalAnswer(body: unknown): string {
+		const schema = requestedSchema(body);
+		if (schema) return JSON.stringify(sampleFromSchema(schema));
+		if (asksForJson(body)) return JSON.stringify({ answer: this.script.answer });
+		return this.script.answer;
+	}
+
+	/** Whether `text` is in a user turn of the run's first request (the outermost agent's). */
 	userMessageHas(text: string): boolean {
-		const [first] = this.requests;
-		return (first?.messages ?? []).some(
-			(message) => message.role === 'user' && messageText(message).includes(text),
-		);
+		return (this.requests[0]?.userTexts ?? []).some((each) => each.includes(text));
 	}
-}
 
-const json = { 'content-type': 'application/json' };
-
-type AssistantWire = {
-	role: 'assistant';
-	content: string | null;
-	tool_calls?: { id: string; type: 'function'; function: { name: string; arguments: string } }[];
-};
-
-function reply(request: ChatRequest, message: AssistantWire): ModelReply {
-	const finish = message.tool_calls ? 'tool_calls' : 'stop';
-	const usage = { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 };
-	const base = { id: 'chatcmpl-corpus', created: 0, model: request.model || 'fake' };
-	if (request.stream !== true) {
-		return {
-			status: 200,
-			headers: json,
-			body: JSON.stringify({
-				...base,
-				object: 'chat.completion',
-				choices: [{ index: 0, message, finish_reason: finish, logprobs: null }],
-				usage,
-			}),
-		};
+	/** Sends every model request to the fixed provider hosts to this model, through nock. */
+	interceptProviderHosts(): void {
+		for (const origin of PROVIDER_HOSTS) {
+			nock(origin)
+				.persist()
+				.post(/.*/)
+				.reply((uri, body) => {
+					const text = typeof body === 'string' ? body : JSON.stringify(body);
+					const reply = this.answer(uri, text) ?? { status: 404, headers: {}, body: '{}' };
+					return [reply.status, reply.body, reply.headers];
+				});
+		}
 	}
-	const chunk = (choices: unknown[], extra: Record<string, unknown> = {}) =>
-		`data: ${JSON.stringify({ ...base, object: 'chat.completion.chunk', choices, ...extra })}\n\n`;
-	const delta = message.tool_calls
-		? {
-				role: 'assistant',
-				content: null,
-				tool_calls: message.tool_calls.map((call, index) => ({ index, ...call })),
-			}
-		: { role: 'assistant', content: message.content };
-	return {
-		status: 200,
-		headers: { 'content-type': 'text/event-stream' },
-		body:
-			chunk([{ index: 0, delta, finish_reason: null }]) +
-			chunk([{ index: 0, delta: {}, finish_reason: finish }]) +
-			chunk([], { usage }) +
-			'data: [DONE]\n\n',
-	};
-}
-
-function messageText(message: ChatMessage): string {
-	const content = (message as { content?: unknown }).content;
-	if (typeof content === 'string') return content;
-	if (Array.isArray(content))
-		return content
-			.map((part) => (typeof part === 'object' && part && 'text' in part ? String(part.text) : ''))
-			.join('\n');
-	return '';
 }

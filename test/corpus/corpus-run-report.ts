@@ -60,6 +60,7 @@ export function figureLines(figures: RunFigures): string {
 /** One line per agent: what ran, or why not. */
 function describeRun(run: AgentRunResult): string {
 	const parts = [`${run.agent} (${run.model})`];
+	if (run.pinned) parts.push(`with ${run.pinned.map((name) => `--pin '${name}={}'`).join(' ')}`);
 	if (run.failure) parts.push(`fails: ${run.failure}`);
 	else parts.push(run.runs ? 'runs' : 'no answer');
 	if (!run.userMessage) parts.push('user message NOT sent');

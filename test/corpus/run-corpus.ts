@@ -162,6 +162,7 @@ async function main(): Promise<void> {
 	const model = new CorpusModel();
 	const service = await startLoopbackService(model);
 	interceptPublicHosts();
+	model.interceptProviderHosts();
 	const results: TemplateResult[] = [];
 	try {
 		for (const file of templateFiles(templatesDir))
