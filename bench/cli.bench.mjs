@@ -10,6 +10,9 @@
  *              written to stdin at once) over stdio
  *   LangChain  (when @n8n/n8n-nodes-langchain is installed) `tools` and `call Calculator` of
  *              fixtures/workflows/calculator-agent.json: n8n's Calculator and Think tool nodes
+ *   run        (same condition) process start → `toolbridge run` of n8n's AI Agent has printed
+ *              the answer of a loopback fake model, on the OpenRouter Chat Model (built-in
+ *              client), the DeepSeek and the Ollama Chat Model (their own node code)
  *   mcp open   process start → the answer to the opening request over stdio: server/discover
  *              (MCP 2026-07-28) and initialize (2025), answered before n8n loads (target
  *              ≤ 400 ms on Node 20)
@@ -27,6 +30,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { measureRunColdStarts } from './support/run-model-nodes.mjs';
 
 const repo = resolve(import.meta.dirname ?? new URL('.', import.meta.url).pathname, '..');
 const RUNS = Number(process.env.BENCH_CLI_RUNS ?? 5);
@@ -236,10 +240,17 @@ async function main() {
 					),
 				);
 			}
+			const runs = langChainInstalled
+				? await measureRunColdStarts({ repo, bin, node, env: variant.env, series })
+				: undefined;
 			const anchor = rows[`${variant.name} node`].median;
 			const langChain = langChainInstalled
 				? `, LangChain tools ${(rows[`${variant.name} lc tools`].median / anchor).toFixed(1)}×, call Calculator ${(rows[`${variant.name} lc call`].median / anchor).toFixed(1)}×`
 				: '';
+			if (runs)
+				console.log(
+					`  run on a model node's own code vs the built-in client (median): DeepSeek ${(runs.deepSeek.median / runs.openRouter.median).toFixed(2)}×, Ollama ${(runs.ollama.median / runs.openRouter.median).toFixed(2)}×`,
+				);
 			console.log(
 				`  ratios to node -e 0 (median): tools ${(rows[`${variant.name} tools`].median / anchor).toFixed(1)}×, call ${(rows[`${variant.name} call`].median / anchor).toFixed(1)}×, mcp discover ${(rows[`${variant.name} discover`].median / anchor).toFixed(1)}×, mcp list ${(rows[`${variant.name} mcp`].median / anchor).toFixed(1)}×${langChain}\n`,
 			);

@@ -114,8 +114,16 @@ export async function runWorkflowAgentNode(
 		signal: combineSignals(session.signal, input.signal),
 		sink: (line) => emit({ type: 'debug', line }),
 	});
-	if (frame.path.length === 1 && session.model && settings.kind === 'orchestrator')
+	if (frame.path.length === 1 && session.model && settings.kind === 'orchestrator') {
+		if (settings.callModel) {
+			await chatModels.close();
+			throw new AgentConfigurationError(
+				'model',
+				`--model cannot replace the model of Agent Orchestrator "${node.name}": its chat model "${settings.modelNode?.name ?? ''}" (${settings.modelNode?.type ?? ''}) runs through its own node code. Drop --model, or disconnect that node to use the Orchestrator's own credential.`,
+			);
+		}
 		settings.config.model = session.model;
+	}
 	if (settings.prompt.trim() === '') {
 		const reads = userMessage.template
 			? `its prompt ${JSON.stringify(userMessage.template)} resolved to nothing`

@@ -1,6 +1,10 @@
 import type { INode, INodeType } from 'n8n-workflow';
 import { AgentConfigurationError } from '../../../errors/agent-configuration-error';
-import { withChatModel, withOwnCredential } from '../../../node-settings/agent-node-settings';
+import {
+	withChatModel,
+	withConnectedModel,
+	withOwnCredential,
+} from '../../../node-settings/agent-node-settings';
 import type { NodeParameterGetter } from '../../../node-settings/node-parameter-getter';
 import { readAgentNodeParameters } from '../../../node-settings/read-agent-node-parameters';
 import { readCredentialConnection } from '../../../node-settings/read-credential-connection';
@@ -29,7 +33,8 @@ import {
  * (the same `node-settings` readers, over the node's parameters with its defaults and
  * expressions), with the credential fields resolved from the overrides, the supplied
  * credential record and the environment. A connected chat-model node the host can run
- * (`readChatModelNode`) wins over the node's own credential and Model, as inside n8n. Also
+ * (`readChatModelNode`) wins over the node's own credential and Model, as inside n8n; any other
+ * chat-model node is supplied by its own node code (`options.chatModels`). Also
  * reads the mode and its parameters (validator: tool, max attempts, validate only; nested:
  * max depth); `options.prompt` replaces the prompt (a nested agent's, filled by its caller).
  * `nodeType` is the node's class (its description gives the parameter defaults), from the
@@ -58,10 +63,15 @@ export async function readOrchestratorSettings(
 	// A connected chat model wins over the node's own credential and model, as inside n8n.
 	const modelNode = findChatModelNode(workflow, node.name);
 	const connected = modelNode ? await readChatModelNode(modelNode, options) : undefined;
-	if (modelNode && !connected) {
+	// Any other chat-model node runs through its own code (unless the caller routes elsewhere).
+	const supplied =
+		modelNode && !connected && options.chatModels && options.baseUrl === undefined
+			? await options.chatModels.supply(modelNode)
+			: undefined;
+	if (modelNode && !connected && !supplied) {
 		throw new AgentConfigurationError(
 			'model',
-			`Agent Orchestrator "${node.name}" has chat model "${modelNode.name}" (${modelNode.type}) connected, which toolbridge cannot call without n8n. Without n8n it runs ${runnableChatModelTypes.join(', ')}; connect one of them, or disconnect the model to use the node's own credential.`,
+			`Agent Orchestrator "${node.name}" has chat model "${modelNode.name}" (${modelNode.type}) connected, which toolbridge runs through its own node code only without --base-url. With --base-url it runs ${runnableChatModelTypes.join(', ')}; connect one of them, or disconnect the model to use the node's own credential.`,
 		);
 	}
 	// The node's own readers, over the export's parameters (with the caller's prompt, if any).
@@ -71,6 +81,15 @@ export async function readOrchestratorSettings(
 	if (connected) {
 		const parameters = readAgentNodeParameters(get);
 		result = { ...withChatModel(parameters, connected), kind: 'orchestrator', mode };
+	} else if (supplied) {
+		const parameters = readAgentNodeParameters(get);
+		result = {
+			...withConnectedModel(parameters, supplied.name),
+			callModel: supplied.callModel,
+			modelNode: { name: supplied.node.name, type: supplied.node.type },
+			kind: 'orchestrator',
+			mode,
+		};
 	} else {
 		const authentication = String(reader.get('authentication', 'openRouterApi'));
 		const fields = resolveConnectionFields(
