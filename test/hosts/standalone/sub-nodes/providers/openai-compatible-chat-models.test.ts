@@ -4,10 +4,12 @@
  * Nvidia NIM, Lemonade — in the standalone host: each real node supplies its model from its own
  * credential (the URL field at a loopback Chat Completions fake; Alibaba's node appends
  * `/compatible-mode/v1` to it), and our loop drives it: a streamed tool call, the tool's
- * result, a streamed answer, the node's options on the wire.
+ * result, a streamed answer, the node's options on the wire; then an n8n AI Agent on it, end to
+ * end through `runWorkflowAgent` with the Code Tool "Shout".
  */
-import type { INodeParameters } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, INodeParameters } from 'n8n-workflow';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runWorkflowAgent } from '../../../../../src/hosts/standalone/run-workflow-agent';
 import { StandaloneHost } from '../../../../../src/hosts/standalone/standalone-host';
 import {
 	startFakeChatServer,
@@ -15,6 +17,7 @@ import {
 	toolCallReply,
 	type FakeChatServer,
 } from '../../../../support/fake-chat-server';
+import { modelAgentWorkflow, modelNode } from '../../models/model-agent-workflow';
 import { langChainNode } from '../sub-node-workflows';
 import {
 	runWithWeatherTool,
@@ -29,7 +32,7 @@ interface Row {
 	version: number;
 	credentialType: string;
 	/** The credential record, given the fake's origin (`http://127.0.0.1:<port>`). */
-	credential: (origin: string) => Record<string, unknown>;
+	credential: (origin: string) => ICredentialDataDecryptedObject;
 	model: string;
 	parameters?: INodeParameters;
 	/** The path the node's client posts to. */
@@ -128,7 +131,10 @@ beforeAll(async () => {
 						usage: { prompt_tokens: 50, completion_tokens: 8, total_tokens: 58 },
 					})
 				: toolCallReply(
-						[{ id: 'call_weather_1', name: 'get_weather', arguments: { city: 'Paris' } }],
+						// The weather tool here; the Code Tool "Shout" in the workflow run.
+						body.tools?.[0]?.function?.name === 'Shout'
+							? [{ id: 'call_shout_1', name: 'Shout', arguments: { input: 'hello' } }]
+							: [{ id: 'call_weather_1', name: 'get_weather', arguments: { city: 'Paris' } }],
 						{
 							model: body.model,
 							usage: { prompt_tokens: 30, completion_tokens: 7, total_tokens: 37 },
@@ -199,5 +205,36 @@ describe.each(rows)('the $provider Chat Model node ($type), supplied standalone'
 		expect(result.usage).toMatchObject({ promptTokens: 80, completionTokens: 15, totalTokens: 95 });
 		expect(result.model).toBe(row.model);
 		expect(JSON.stringify({ result, events })).not.toContain(secret);
+	});
+
+	it('runs an n8n AI Agent on it through runWorkflowAgent: the Code Tool runs once, the answer comes back', async () => {
+		const node = modelNode(
+			`${row.provider} Chat Model`,
+			row.type,
+			row.version,
+			{ model: row.model, options: { maxTokens: 123 }, ...row.parameters },
+			{ [row.credentialType]: { id: row.type, name: row.provider } },
+		);
+		const before = api.requests.length;
+		const run = await runWorkflowAgent(modelAgentWorkflow(node), {
+			prompt: 'Shout hello',
+			credentials: { [row.provider]: row.credential(api.baseUrl.replace(/\/v1$/, '')) },
+			env: {},
+		});
+		if (run.mode !== 'full') throw new Error(`expected a full-mode run, got ${run.mode}`);
+		expect(run.result.output).toBe('It is SHOUTED: HELLO.');
+		expect(run.modelNode).toEqual({ name: node.name, type: node.type });
+		expect(run.result.steps).toEqual([expect.objectContaining({ tool: 'Shout', isError: false })]);
+		const requests = api.requests.slice(before);
+		expect(requests.map((request) => request.path)).toEqual([row.path, row.path]);
+		expect(requests[0].body).toMatchObject({
+			model: row.model,
+			max_tokens: 123,
+			messages: [
+				{ role: 'system', content: 'You shout.' },
+				{ role: 'user', content: 'Shout hello' },
+			],
+		});
+		expect(JSON.stringify(run)).not.toContain(String(row.credential('').apiKey));
 	});
 });
