@@ -25,6 +25,7 @@ import type { WorkflowSession } from './workflow-session';
 import { AgentConfigurationError } from '../../../errors/agent-configuration-error';
 import { nodeReferences, pinnedNodeData, type NodeReferences } from '../node-references';
 import { chooseUserMessage, type UserMessageChoice } from '../workflow/choose-user-message';
+import { openAgentOutputParser } from './agent-output-parser';
 
 /** The AgentOrchestrator node's full type name. */
 export const orchestratorNodeType = 'n8n-nodes-toolbridge.agentOrchestrator';
@@ -134,8 +135,18 @@ export async function runWorkflowAgentNode(
 			tools: toolSet.unavailable,
 		});
 	const tools = toolSet.tools.map(trace.tool);
-	// What the tool sub-nodes opened (an MCP client, a database pool) closes with the run.
-	const closeTools = (): Promise<void> => toolSet.close();
+	// n8n's AI Agent with "Require Specific Output Format": its parser node, supplied by its own code.
+	const outputParser = await openAgentOutputParser(session, node, { item, references }).catch(
+		async (error: unknown) => {
+			await toolSet.close();
+			throw error;
+		},
+	);
+	if (outputParser) settings.config = outputParser.configure(settings.config);
+	// What the tool and parser sub-nodes opened (an MCP client, a database pool) closes with the run.
+	const closeTools = async (): Promise<void> => {
+		await Promise.all([toolSet.close(), outputParser?.close()]);
+	};
 	const callModel = trace.callModel(createChatModelCaller(settings.connection));
 	const debug = session.debug ?? settings.debugLog;
 	const onEvent = frame.forwardDebug(emit);
@@ -193,16 +204,21 @@ export async function runWorkflowAgentNode(
 		};
 	}
 
+	let lastState: AgentState | undefined;
 	const outcome = await frame
 		.run(() =>
-			trace.run(() =>
-				runAgent({
+			trace.run(() => {
+				const run = runAgent({
 					input: { config: settings.config, prompt: settings.prompt, history: input.history },
 					...driverOptions,
 					concurrency: settings.concurrency,
-					onState: frame.track,
-				}),
-			),
+					onState: (state) => {
+						lastState = state;
+						frame.track(state);
+					},
+				});
+				return outputParser ? outputParser.complete(run, () => lastState) : run;
+			}),
 		)
 		.finally(closeTools)
 		.catch(finishOnFailure);
