@@ -6,9 +6,9 @@ import type { WorkflowExport } from './workflow-file';
 export type PinnedNodeData = Record<string, INodeExecutionData[]>;
 
 /**
- * What expressions of an agent read from other nodes of the workflow: `$('Name')` answers
- * from the nodes' pinned output, as n8n answers a manual run with pinned data (`.item` is the
- * first item: the agent receives one). Add {@link keys} to an expression's additional keys;
+ * What expressions of an agent read from other nodes of the workflow: `$('Name')` — and the
+ * legacy `$node["Name"]` and `$items("Name")` — answer from the nodes' pinned output, as n8n
+ * answers a manual run with pinned data (`.item` is the first item: the agent receives one). Add {@link keys} to an expression's additional keys;
  * run its evaluation through {@link resolve} (or pass what it threw to {@link explain}) so that
  * a node without pinned output is an {@link UnresolvedNodeReferenceError}, not n8n's
  * "Referenced node doesn't exist".
@@ -85,7 +85,7 @@ export function nodeReferences(workflow: WorkflowExport, pinned: PinnedNodeData)
 		);
 	};
 	return {
-		keys: { $: reference },
+		keys: { $: reference, $node: legacyNodeProxy(workflow, pinned), $items: legacyItems(pinned) },
 		explain,
 		resolve(evaluate, where) {
 			try {
@@ -122,6 +122,53 @@ function toItem(value: unknown): INodeExecutionData {
 }
 
 const noOutput = (nodeName: string): string => `No output of node "${nodeName}"`;
+
+/**
+ * n8n's legacy `$node["Name"]`: the node's first output item (`json`, `binary`, `data`), its
+ * `parameter`s, `runIndex` 0 and an empty `context`. Reading the data of a node without pinned
+ * output throws as `$('Name')` does; a name of no node throws n8n's own message.
+ */
+function legacyNodeProxy(workflow: WorkflowExport, pinned: PinnedNodeData): IDataObject {
+	return new Proxy(
+		{},
+		{
+			get(_, name) {
+				if (typeof name !== 'string') return undefined;
+				const node = workflow.nodes.find((candidate) => candidate.name === name);
+				if (!node) throw new ExpressionError("Referenced node doesn't exist", { nodeCause: name });
+				const data = (): INodeExecutionData => {
+					const item = Object.hasOwn(pinned, name) ? pinned[name][0] : undefined;
+					if (!item) throw new ExpressionError(noOutput(name), { nodeCause: name });
+					return item;
+				};
+				return Object.defineProperties(
+					{ parameter: node.parameters, runIndex: 0, context: {} },
+					{
+						json: { get: () => data().json, enumerable: true },
+						data: { get: () => data().json, enumerable: true },
+						binary: { get: () => data().binary ?? {}, enumerable: true },
+					},
+				);
+			},
+		},
+	) as IDataObject;
+}
+
+/**
+ * n8n's legacy `$items("Name", outputIndex?, runIndex?)`: the node's pinned output items (one
+ * output, one run here). A node without pinned output throws as `$('Name')` does.
+ */
+function legacyItems(pinned: PinnedNodeData): (nodeName?: string) => INodeExecutionData[] {
+	return (nodeName) => {
+		if (nodeName === undefined)
+			throw new ExpressionError(
+				'$items() without a node name reads the previous node, which does not run here: name the node, $items("Name")',
+			);
+		if (!Object.hasOwn(pinned, nodeName))
+			throw new ExpressionError(noOutput(nodeName), { nodeCause: nodeName });
+		return pinned[nodeName];
+	};
+}
 
 /** `$('Name')` of a node without output: `isExecuted` is false (as in n8n); reading its data throws. */
 function unexecuted(nodeName: string): IDataObject {

@@ -20,6 +20,7 @@ import {
 	credentialSecretValues,
 } from './credential-secrets';
 import { redactedRunResult } from './redacted-run-result';
+import { addRunExpressionKeys } from './run-expression-keys';
 import { n8nCoreRuntime } from './n8n-core-runtime';
 import { loadNodePackages, type PackageLoaderOptions } from './package-loaders';
 import { describeMissingCredential } from './describe-missing-credential';
@@ -208,11 +209,11 @@ export class StandaloneHost {
 	 */
 	runnerFor(
 		workflow: WorkflowExport,
-		options: { guard?: NodeRunGuard; redact?: boolean } = {},
+		options: { guard?: NodeRunGuard; redact?: boolean; expressionKeys?: IDataObject } = {},
 	): NodeRunner {
-		const { guard } = options;
+		const { guard, expressionKeys } = options;
 		const run: NodeRunner['run'] = (node, input, runOptions) =>
-			this.runNode(workflow, node, input, guard ? { ...runOptions, guard } : runOptions);
+			this.runNode(workflow, node, input, { ...runOptions, guard, expressionKeys });
 		const guarded: NodeRunner['run'] = guard
 			? (node, ...rest) => guard({ workflow, node }, () => run(node, ...rest))
 			: run;
@@ -259,13 +260,14 @@ export class StandaloneHost {
 	 * cancels one (the node's cancel signal fires, so e.g. an HTTP request stops) and the
 	 * result is a cancellation error at once. Its sub-workflows share its credentials, signal
 	 * and `options.guard`. The result is raw — what the node returned, secrets included: hand
-	 * it on through {@link runnerFor} (which redacts) or an output boundary.
+	 * it on through {@link runnerFor} (which redacts) or an output boundary. `options.expressionKeys`
+	 * adds variables to the expressions of its parameters (`$` over other nodes' pinned output).
 	 */
 	async runNode(
 		workflowExport: WorkflowExport,
 		node: INode,
 		input: IDataObject,
-		options: NodeRunOptions & { guard?: NodeRunGuard } = {},
+		options: NodeRunOptions & { guard?: NodeRunGuard; expressionKeys?: IDataObject } = {},
 	): Promise<NodeRunResult> {
 		const missing = this.findMissingCredential(node);
 		if (missing) return { items: [], error: toNodeRunError(missing) };
@@ -286,6 +288,7 @@ export class StandaloneHost {
 			nodeName: node.name,
 			subWorkflows: subWorkflowScope(this, workflowExport, options),
 		});
+		if (options.expressionKeys) addRunExpressionKeys(additionalData, options.expressionKeys);
 		let execution: ReturnType<WorkflowExecute['run']> | undefined;
 		let tracked: NodeRunSockets<IRun> | undefined;
 		// What the node's libraries throw outside its promise ends this run, not the process.

@@ -5,6 +5,7 @@
  * UnresolvedNodeReferenceError naming the tool node, not n8n's "Referenced node doesn't exist".
  * Real n8n nodes; a loopback fake model.
  */
+import { createHash } from 'node:crypto';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { runWorkflowAgent } from '../../../src/hosts/standalone/run-workflow-agent';
 import { StandaloneHost } from '../../../src/hosts/standalone/standalone-host';
@@ -12,6 +13,7 @@ import { UnavailableToolsError } from '../../../src/errors/unavailable-tools-err
 import {
 	startFakeChatServer,
 	textReply,
+	toolCallReply,
 	type FakeChatServer,
 } from '../../support/fake-chat-server';
 import { agentWorkflow, langChainNode } from './sub-nodes/sub-node-workflows';
@@ -78,5 +80,94 @@ describe("$('Node') in n8n's tool sub-nodes", () => {
 			'"Shout" (@n8n/n8n-nodes-langchain.toolCode): n8n\'s node could not supply its tool: Agent "AI Agent": the expression at Shout › parameters.description reads the output of node "Telegram Trigger", which does not run here (only the agent and its sub-nodes do) and has no pinned output. Give that output with --pin \'Telegram Trigger={"field":"value"}\' (the JSON of its item, or an array of items; "pin" in the library and the servers), or pin the node\'s data in n8n before exporting.',
 		);
 		expect(server.requests).toHaveLength(0);
+	});
+
+	it('the legacy $node["Name"] and $items("Name") read the same pinned output', async () => {
+		server = await startFakeChatServer({ respond: () => textReply('Done.') });
+		const legacy = agentWorkflow('Legacy references', [
+			langChainNode('Shout', 'toolCode', 1.3, {
+				description:
+					'=For {{ $node["Telegram Trigger"].json.message.from.first_name }} and {{ $items("Telegram Trigger")[1].json.message.from.first_name }} ({{ $node["Telegram Trigger"].parameter.updates }})',
+				language: 'javaScript',
+				jsCode: 'return query.toUpperCase()',
+			}),
+		]);
+		legacy.nodes.push({ ...workflow.nodes.at(-1)!, parameters: { updates: ['message'] } });
+		await runWorkflowAgent(legacy, {
+			host,
+			prompt: 'Shout hi',
+			model: 'test/model',
+			baseUrl: server.baseUrl,
+			env: {},
+			pins: {
+				'Telegram Trigger': [
+					{ message: { from: { first_name: 'Ada' } } },
+					{ message: { from: { first_name: 'Bo' } } },
+				],
+			},
+		});
+		expect(server.requests[0].body.tools[0].function.description).toBe('For Ada and Bo (message)');
+	});
+
+	it('$node["Name"] of a node without output is the clear reason too', async () => {
+		server = await startFakeChatServer({ respond: () => textReply('Done.') });
+		const legacy = agentWorkflow('Legacy references', [
+			langChainNode('Shout', 'toolCode', 1.3, {
+				description: '=For {{ $node["Telegram Trigger"].json.message }}',
+				language: 'javaScript',
+				jsCode: 'return query.toUpperCase()',
+			}),
+		]);
+		legacy.nodes.push(workflow.nodes.at(-1)!);
+		const error = await runWorkflowAgent(legacy, {
+			host,
+			prompt: 'Shout hi',
+			model: 'test/model',
+			baseUrl: server.baseUrl,
+			env: {},
+		}).catch((caught: unknown) => caught);
+		expect(error).toBeInstanceOf(UnavailableToolsError);
+		expect((error as UnavailableToolsError).tools[0].message).toContain(
+			'reads the output of node "Telegram Trigger", which does not run here',
+		);
+	});
+
+	it("a bridged node's parameters read pinned output when the model calls it ($fromAI beside $('Node'))", async () => {
+		server = await startFakeChatServer({
+			respond: (request) =>
+				request.body.messages.some((message: { role: string }) => message.role === 'tool')
+					? textReply('Hashed.')
+					: toolCallReply([{ name: 'Hash_greeting', arguments: { text: 'hi' } }]),
+		});
+		const bridged = agentWorkflow('Bridged references', [
+			{
+				id: 'hash',
+				name: 'Hash greeting',
+				type: 'n8n-nodes-base.cryptoTool',
+				typeVersion: 2,
+				position: [0, 0],
+				parameters: {
+					type: 'SHA256',
+					value:
+						"={{ $('Telegram Trigger').item.json.message.from.first_name }} {{ $fromAI('text', 'The greeting', 'string') }}",
+					dataPropertyName: 'sha256',
+					toolDescription: 'Hashes a greeting for the user',
+				},
+			},
+		]);
+		bridged.nodes.push(workflow.nodes.at(-1)!);
+		const run = await runWorkflowAgent(bridged, {
+			host,
+			prompt: 'Hash hi',
+			model: 'test/model',
+			baseUrl: server.baseUrl,
+			env: {},
+			pins: { 'Telegram Trigger': { message: { from: { first_name: 'Bo' } } } },
+		});
+		expect(run.mode === 'full' && run.result.output).toBe('Hashed.');
+		const toolMessage = server.requests[1].body.messages.find(
+			(message: { role: string }) => message.role === 'tool',
+		);
+		expect(toolMessage.content).toContain(createHash('sha256').update('Bo hi').digest('hex'));
 	});
 });

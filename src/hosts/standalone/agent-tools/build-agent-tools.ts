@@ -151,7 +151,12 @@ export async function buildAgentTools(
 		}
 	}
 	// The reader's output boundary (the session's, the loop's) redacts and caps each observation once.
-	const runner = host.runnerFor(workflow, { guard: options.guard, redact: false });
+	const runner = host.runnerFor(workflow, {
+		guard: options.guard,
+		redact: false,
+		// `$('Name')` in the node's parameters reads pinned output when the model calls it too.
+		expressionKeys: references.keys,
+	});
 	for (const [node, kind] of kinds) {
 		if (kind.kind === 'supplied') continue;
 		// `$('Name')` reads pinned output; a node without any is an UnresolvedNodeReferenceError.

@@ -104,8 +104,11 @@ export async function runWorkflowAgentNode(
 	// Only the outermost agent talks to the session; nested agents' lines reach it through the
 	// frame chain. Its streamed text is redacted on the way out (a key split across deltas too).
 	const outer = session.onEvent && redactingEventListener(session.onEvent, redactor);
+	// With an output parser the answer is the parsed value, not the model's text: its text is not streamed.
+	let streamText = true;
 	const emit = (event: AgentEvent): void => {
-		if (frame.path.length === 1) outer?.onEvent(event);
+		if (frame.path.length === 1 && (streamText || event.type !== 'text-delta'))
+			outer?.onEvent(event);
 	};
 	const frame: AgentFrame = enterAgentFrame({
 		name: node.name,
@@ -165,7 +168,10 @@ export async function runWorkflowAgentNode(
 			throw error;
 		},
 	);
-	if (outputParser) settings.config = outputParser.configure(settings.config);
+	if (outputParser) {
+		settings.config = outputParser.configure(settings.config);
+		streamText = false;
+	}
 	// What the tool, model and parser sub-nodes opened (an MCP client, a database pool) closes with the run.
 	const closeTools = async (): Promise<void> => {
 		await Promise.all([toolSet.close(), chatModels.close(), outputParser?.close()]);

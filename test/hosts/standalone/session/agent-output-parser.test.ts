@@ -137,6 +137,31 @@ describe('Structured Output Parser', () => {
 	});
 });
 
+describe('a parser that cannot be supplied', () => {
+	it.each([
+		[
+			'a JSON Schema that is not JSON',
+			langChainNode('Structured Output Parser', 'outputParserStructured', 1.3, {
+				schemaType: 'manual',
+				inputSchema: '{ not json',
+			}),
+		],
+		[
+			'an Auto-fixing parser without its model',
+			langChainNode('Structured Output Parser', 'outputParserAutofixing', 1, { options: {} }),
+		],
+	])('%s: OUTPUT_PARSER_UNAVAILABLE before any model call', async (_case, parser) => {
+		const model = await fake(() => 'unused');
+		await expect(run(parserWorkflow(parser), model)).rejects.toMatchObject({
+			code: 'OUTPUT_PARSER_UNAVAILABLE',
+			message: expect.stringContaining(
+				'The output parser "Structured Output Parser" (@n8n/n8n-nodes-langchain.',
+			),
+		});
+		expect(model.requests).toHaveLength(0);
+	});
+});
+
 describe('Auto-fixing Output Parser', () => {
 	it("sends an answer that never validates to its own model with n8n's fixing prompt", async () => {
 		const fixing = langChainNode('Auto-fixing Output Parser', 'outputParserAutofixing', 1, {
@@ -163,6 +188,33 @@ describe('Auto-fixing Output Parser', () => {
 		expect(prompt).toContain('{\\"output\\":{\\"city\\":\\"Paris\\"}}');
 		expect(fixingModel.requests[0].body.model).toBe('gpt-4o');
 		expect(result.mode === 'full' && result.result.outputAttempts).toHaveLength(2);
+	});
+});
+
+describe('Structured Output Parser with "Auto-Fix Format"', () => {
+	it('fixes an answer that never validates with the model on its own input and its custom prompt', async () => {
+		const parser = langChainNode('Structured Output Parser', 'outputParserStructured', 1.3, {
+			jsonSchemaExample: '{"city":"Paris","population":2100000}',
+			autoFix: true,
+			customizeRetryPrompt: true,
+			prompt: 'Fix this.\n{instructions}\n{completion}\nError: {error}',
+		});
+		const workflow = parserWorkflow(
+			parser,
+			[openAiModelNode('Fixing model', 'Fixing key', 'gpt-4o')],
+			[{ from: 'Fixing model', to: parser.name, type: 'ai_languageModel' }],
+		);
+		const agentModel = await fake(() => 'Paris, about two million people.');
+		const fixingModel = await fake(() => '{"output":{"city":"Paris","population":2100000}}');
+		const result = await run(workflow, agentModel, fixingModel);
+		expect(result.mode === 'full' && result.result.object).toEqual({
+			city: 'Paris',
+			population: 2100000,
+		});
+		expect(fixingModel.requests).toHaveLength(1);
+		const prompt = JSON.stringify(fixingModel.requests[0].body.messages);
+		expect(prompt).toContain('Fix this.');
+		expect(prompt).toContain('Paris, about two million people.');
 	});
 });
 
