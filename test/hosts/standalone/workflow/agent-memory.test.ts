@@ -10,10 +10,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { INode, INodeParameters } from 'n8n-workflow';
 import { StandaloneHost } from '../../../../src/hosts/standalone/standalone-host';
-import {
-	inProcessConversationStore,
-	type ConversationStore,
-} from '../../../../src/hosts/standalone/conversation-store';
+import { inProcessConversationStore } from '../../../../src/hosts/standalone/conversation-store';
 import { ToolbridgeError } from '../../../../src/errors/toolbridge-error';
 import { textReply } from '../../../support/fake-chat-server';
 import { fakeChatServerPerTest } from '../../../support/fake-chat-server-hooks';
