@@ -7,6 +7,7 @@
  * tool ran exactly once, the answer passed the agent's output parser.
  */
 import {
+	inProcessConversationStore,
 	runWorkflowAgent,
 	ToolbridgeError,
 	UnresolvedNodeReferenceError,
@@ -22,15 +23,6 @@ import type { CorpusModel } from './corpus-model';
 export const CORPUS_PROMPT = 'What is 2+2*3? Answer in one line (corpus run).';
 
 const LC = '@n8n/n8n-nodes-langchain.';
-
-/**
- * Chat-model nodes whose calls cannot be kept on loopback, so their agents are not run (the
- * corpus sends no traffic out): why, by node type.
- */
-const OFF_LOOPBACK_MODELS: Record<string, string> = {
-	[`${LC}lmChatMistralCloud`]:
-		"not run: n8n's Mistral node has no base-URL field and calls api.mistral.ai through its own undici dispatcher (proxyFetch), which nock cannot answer",
-};
 
 /** What one agent's run gave. */
 export interface AgentRunResult {
@@ -76,8 +68,6 @@ export async function runCorpusAgent(
 		userMessage: false,
 	};
 	if (parserNode) result.parser = { type: short(parserNode.type), validated: false };
-	const offLoopback = modelNode && OFF_LOOPBACK_MODELS[modelNode.type];
-	if (offLoopback) return { ...result, failure: offLoopback };
 	const call = chooseCall(workflow, tools);
 	if (call) for (const origin of call.intercept) interceptHost(origin);
 	const pins: Record<string, unknown> = {};
@@ -89,6 +79,9 @@ export async function runCorpusAgent(
 				agent: agentName,
 				prompt: CORPUS_PROMPT,
 				pins,
+				// Each run its own conversations: exports without an id or name would share a Simple
+				// Memory key (e.g. "chat_history") across templates in one store.
+				conversationStore: inProcessConversationStore(),
 				env: {},
 				skipUnavailable: true,
 				signal: AbortSignal.timeout(30_000),

@@ -75,7 +75,7 @@ const openAi: ModelWire = {
 						content: null,
 						tool_calls: [
 							{
-								id: 'callcorpus',
+								id: 'corpus001', // nine characters, as Mistral wants
 								type: 'function',
 								function: { name: turn.tool.name, arguments: JSON.stringify(turn.tool.args) },
 							},
