@@ -145,16 +145,16 @@ export async function queueMemoryWindow(scope) {
 	const first = await main.postJson('tb-memory-window', { sessionId, message: FIRST_TURN });
 	if (first?.output !== 'Hashed all three.')
 		throw new Error(`turn 1 answered ${JSON.stringify(first).slice(0, 300)}`);
-	await main.postJson('tb-memory-window', { sessionId, message: SECOND_TURN });
-	fake.assertNoFailures();
-	if (!seen.secondTurn) throw new Error('turn 2 never reached the model');
-	assertWholeToolTurn(seen.secondTurn);
-	const stored = await topology.postgres.query(
+	const rowsAfterTurnOne = await topology.postgres.query(
 		'SELECT count(*)::int AS rows FROM toolbridge_window WHERE session_id = $1',
 		[sessionId],
 		'chat_window',
 	);
+	await main.postJson('tb-memory-window', { sessionId, message: SECOND_TURN });
+	fake.assertNoFailures();
+	if (!seen.secondTurn) throw new Error('turn 2 never reached the model');
+	assertWholeToolTurn(seen.secondTurn);
 	scope.note(
-		`Postgres Chat Memory, window 2: turn 2 replayed ${rolesOf(seen.secondTurn)} (LangChain's window alone: the last 4 of ${stored[0].rows} stored rows, starting at a tool result)`,
+		`Postgres Chat Memory, window 2: turn 2 replayed ${rolesOf(seen.secondTurn)} (turn 1 stored ${rowsAfterTurnOne[0].rows} rows; LangChain's window alone is the last 4, starting at a tool result)`,
 	);
 }
