@@ -57,8 +57,13 @@ export function figureLines(figures: RunFigures): string {
 	].join('\n');
 }
 
+/** Why n8n's OpenAI nodes with tools are not run. */
+const NOT_AN_AGENT =
+	"not an AI Agent: n8n's OpenAI node messaging a model or an assistant, which toolbridge does not run";
+
 /** One line per agent: what ran, or why not. */
 function describeRun(run: AgentRunResult): string {
+	if (run.type !== 'agent') return `${run.agent} (${run.type}): ${NOT_AN_AGENT}`;
 	const parts = [`${run.agent} (${run.model})`];
 	if (run.pinned) parts.push(`with ${run.pinned.map((name) => `--pin '${name}={}'`).join(' ')}`);
 	if (run.failure) parts.push(`fails: ${run.failure}`);
@@ -107,6 +112,10 @@ export function failureCauses(templates: TemplateRuns[]): string {
 	for (const template of templates) {
 		for (const run of template.runs) {
 			const where = `${template.template.replace(/\.json$/, '').replace(/^.*\//, '')} / ${run.agent}`;
+			if (run.type !== 'agent') {
+				add(NOT_AN_AGENT, where);
+				continue;
+			}
 			if (run.failure) add(causeOf(run.failure), where);
 			else if (!run.runs) add('the run ended without an answer', where);
 			if (!run.userMessage && !run.failure) add('the user message did not reach the model', where);
