@@ -255,22 +255,22 @@ describe('an Agent Orchestrator with a connected chat model, in the standalone h
 		expect(server.requests[0].body).toMatchObject({ model: 'gpt-4o-mini', temperature: 0.1 });
 	});
 
-	it('a chat model toolbridge cannot call without n8n: a clear configuration error, nothing sent', async () => {
-		server = await startFakeChatServer({ respond: () => textReply('never') });
+	it('--base-url over a chat model node other than the built-in ones: the node’s own Model at that endpoint', async () => {
+		server = await startFakeChatServer({ respond: () => textReply('routed') });
 		const workflow = orchestratorWithModelNode('@n8n/n8n-nodes-langchain.lmChatAnthropic', {
 			model: 'claude-sonnet-4-5',
 		});
-		const error = await runWorkflowAgent(workflow, {
+		const run = await runWorkflowAgent(workflow, {
 			prompt: 'hi',
 			baseUrl: server.baseUrl,
 			apiKey: 'sk-key-123456',
 			env: {},
 			nodeTypes: ownNodeTypes,
-		}).catch((caught: unknown) => caught);
-		expect(error).toMatchObject({ code: 'AGENT_CONFIGURATION' });
-		expect((error as Error).message).toMatch(
-			/"Chat Model" \(@n8n\/n8n-nodes-langchain\.lmChatAnthropic\) connected, which toolbridge cannot call without n8n/,
-		);
-		expect(server.requests).toHaveLength(0);
+		});
+		expect(run.mode === 'full' && run.result.output).toBe('routed');
+		expect(server.requests[0].body).toMatchObject({
+			model: 'openai/gpt-4.1-mini',
+			temperature: 0.9,
+		});
 	});
 });

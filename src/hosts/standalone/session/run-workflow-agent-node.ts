@@ -6,7 +6,6 @@ import { n8nAgentToolNodeType } from '../sub-nodes/n8n-agent-tool';
 import type { AgentEvent } from '../../../agent/agent-event';
 import type { AgentResult, AgentState } from '../../../agent/agent-state';
 import type { AgentTool } from '../../../tools/agent-tool';
-import { createChatModelCaller } from '../../../agent/create-chat-model-caller';
 import { enterAgentFrame, type AgentFrame } from '../../../agent/modes/nested/agent-frame';
 import { validatorConfigFor } from '../../../agent/modes/validator/validator-config-for';
 import { runValidator } from '../../../agent/modes/validator/run-validator';
@@ -26,13 +25,13 @@ import { AgentConfigurationError } from '../../../errors/agent-configuration-err
 import { nodeReferences, pinnedNodeData, type NodeReferences } from '../node-references';
 import { chooseUserMessage, type UserMessageChoice } from '../workflow/choose-user-message';
 import { createChatModelSupplier, type ChatModelSupplier } from '../workflow/supply-chat-model';
-import type { CallModel } from '../../../agent/call-model-step';
 import { openAgentOutputParser } from './agent-output-parser';
 import {
 	openAgentMemory,
 	type AgentMemoryInfo,
 	type OpenedAgentMemory,
 } from '../workflow/agent-memory';
+import { applySessionModel, modelCallerOf } from './agent-model-call';
 
 /** The AgentOrchestrator node's full type name. */
 export const orchestratorNodeType = 'n8n-nodes-toolbridge.agentOrchestrator';
@@ -127,16 +126,12 @@ export async function runWorkflowAgentNode(
 		signal: combineSignals(session.signal, input.signal),
 		sink: (line) => emit({ type: 'debug', line }),
 	});
-	if (frame.path.length === 1 && session.model && settings.kind === 'orchestrator') {
-		if (settings.callModel) {
+	// The session's --model replaces the outermost Orchestrator's model (n8n's AI Agent reads it itself).
+	if (frame.path.length === 1 && session.model && settings.kind === 'orchestrator')
+		await applySessionModel(settings, node, session.model).catch(async (error: unknown) => {
 			await chatModels.close();
-			throw new AgentConfigurationError(
-				'model',
-				`--model cannot replace the model of Agent Orchestrator "${node.name}": its chat model "${settings.modelNode?.name ?? ''}" (${settings.modelNode?.type ?? ''}) runs through its own node code. Drop --model, or disconnect that node to use the Orchestrator's own credential.`,
-			);
-		}
-		settings.config.model = session.model;
-	}
+			throw error;
+		});
 	if (settings.prompt.trim() === '') {
 		const reads = userMessage.template
 			? `its prompt ${JSON.stringify(userMessage.template)} resolved to nothing`
@@ -354,17 +349,6 @@ const chatTriggerTypes = new Set([
 	'@n8n/n8n-nodes-langchain.chatTrigger',
 	'@n8n/n8n-nodes-langchain.manualChatTrigger',
 ]);
-
-/** The run's model call: the settings' own (a supplied model, a fallback), else the built-in client. */
-function modelCallerOf(settings: WorkflowAgentSettings): CallModel {
-	if (settings.callModel) return settings.callModel;
-	if (!settings.connection)
-		throw new AgentConfigurationError(
-			'model',
-			'The agent has neither a model call nor a connection.',
-		);
-	return createChatModelCaller(settings.connection);
-}
 
 function readAgentSettings(
 	session: WorkflowSession,

@@ -34,7 +34,9 @@ import {
  * expressions), with the credential fields resolved from the overrides, the supplied
  * credential record and the environment. A connected chat-model node the host can run
  * (`readChatModelNode`) wins over the node's own credential and Model, as inside n8n; any other
- * chat-model node is supplied by its own node code (`options.chatModels`). Also
+ * chat-model node is supplied by its own node code (`options.chatModels`), unless
+ * `options.baseUrl` routes the model to one endpoint (then the node's own Model and credential
+ * apply, as without a connected model). Also
  * reads the mode and its parameters (validator: tool, max attempts, validate only; nested:
  * max depth); `options.prompt` replaces the prompt (a nested agent's, filled by its caller).
  * `nodeType` is the node's class (its description gives the parameter defaults), from the
@@ -63,15 +65,17 @@ export async function readOrchestratorSettings(
 	// A connected chat model wins over the node's own credential and model, as inside n8n.
 	const modelNode = findChatModelNode(workflow, node.name);
 	const connected = modelNode ? await readChatModelNode(modelNode, options) : undefined;
-	// Any other chat-model node runs through its own code (unless the caller routes elsewhere).
+	// Any other chat-model node runs through its own code; with --base-url the caller routes the
+	// model to one OpenAI-compatible endpoint instead, on the node's own Model and credential.
+	const routed = options.baseUrl !== undefined;
 	const supplied =
-		modelNode && !connected && options.chatModels && options.baseUrl === undefined
+		modelNode && !connected && !routed && options.chatModels
 			? await options.chatModels.supply(modelNode)
 			: undefined;
-	if (modelNode && !connected && !supplied) {
+	if (modelNode && !connected && !supplied && !routed) {
 		throw new AgentConfigurationError(
 			'model',
-			`Agent Orchestrator "${node.name}" has chat model "${modelNode.name}" (${modelNode.type}) connected, which toolbridge runs through its own node code only without --base-url. With --base-url it runs ${runnableChatModelTypes.join(', ')}; connect one of them, or disconnect the model to use the node's own credential.`,
+			`Agent Orchestrator "${node.name}" has chat model "${modelNode.name}" (${modelNode.type}) connected, which runs only in a workflow session here (or give --base-url to use the node's own Model and credential there). Without one it runs ${runnableChatModelTypes.join(', ')}.`,
 		);
 	}
 	// The node's own readers, over the export's parameters (with the caller's prompt, if any).

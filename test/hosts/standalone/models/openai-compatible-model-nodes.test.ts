@@ -13,7 +13,7 @@
  * what the fake received (the user's message, the tool's schema, the node's options), that the
  * tool ran once, the answer, the streamed text and the usage.
  */
-import type { INode } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, INode } from 'n8n-workflow';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runWorkflowAgent } from '../../../../src/hosts/standalone/run-workflow-agent';
 import {
@@ -48,7 +48,7 @@ afterAll(() => fake.close());
 interface Case {
 	title: string;
 	node: () => INode;
-	credentials: () => Record<string, Record<string, unknown>>;
+	credentials: () => Record<string, ICredentialDataDecryptedObject>;
 	/** The path the requests go to. */
 	path: RegExp;
 	/** The auth header and its value. */
