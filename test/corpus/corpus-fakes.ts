@@ -9,6 +9,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import nock from 'nock';
 import type { CredentialRecords, StandaloneHost, WorkflowExport } from '../../src/index';
+import type { CorpusModel } from './corpus-model';
 
 /** The loopback stand-in for every credential's service. */
 export interface LoopbackService {
@@ -18,8 +19,11 @@ export interface LoopbackService {
 	close(): Promise<void>;
 }
 
-/** Starts the loopback service: OpenAI-compatible `/embeddings` and `/chat/completions`, `{}` elsewhere. */
-export async function startLoopbackService(): Promise<LoopbackService> {
+/**
+ * Starts the loopback service: OpenAI-compatible `/embeddings`, the scripted model on every path
+ * a model answers on (Chat Completions, Messages, generateContent, Ollama's chat), `{}` elsewhere.
+ */
+export async function startLoopbackService(model: CorpusModel): Promise<LoopbackService> {
 	const received: string[] = [];
 	const server: Server = createServer((request, response) => {
 		let body = '';
@@ -44,22 +48,10 @@ export async function startLoopbackService(): Promise<LoopbackService> {
 				);
 				return;
 			}
-			if (request.url?.endsWith('/chat/completions')) {
-				response.end(
-					JSON.stringify({
-						id: 'chatcmpl-fake',
-						object: 'chat.completion',
-						created: 0,
-						model: 'fake',
-						choices: [
-							{
-								index: 0,
-								message: { role: 'assistant', content: 'fake answer' },
-								finish_reason: 'stop',
-							},
-						],
-					}),
-				);
+			const reply = model.answer(request.url ?? '/', body);
+			if (reply) {
+				response.writeHead(reply.status, reply.headers);
+				response.end(reply.body);
 				return;
 			}
 			response.end('{}');

@@ -7,8 +7,11 @@
  *          reasons are printed — a missing package is named with its install command
  *   calls  for each template with a tool that needs no outside service (see corpus-call.ts), one
  *          call of that tool answers without an error, against loopback fakes and nock
+ *   runs   every agent runs end to end as `toolbridge run` does, from its own chat-model node
+ *          against a loopback fake of its model (see corpus-agent-run.ts): the prompt reaches the
+ *          model, the offline tool the model asks for runs once, the output parser validates
  *
- * Prints both shares and a per-template table (`--markdown` prints the table as Markdown;
+ * Prints the shares, the figures of the runs, per-template tables and what fails by cause (`--markdown` prints the table as Markdown;
  * `--json FILE` writes the results). Exits 1 when a share falls below the floor measured when
  * this run was written (raise the floors when support grows), or when a template crashes the
  * host with an error that is not the package's own (a ToolbridgeError names what is wrong).
@@ -23,7 +26,11 @@ import {
 	ToolbridgeError,
 	type WorkflowTools,
 } from '../../src/index';
+import { assignModelCredentials, runCorpusAgent, type AgentRunResult } from './corpus-agent-run';
 import { chooseCall } from './corpus-call';
+import { redirectUndiciOrigin } from '../support/redirect-undici-origin';
+import { CorpusModel } from './corpus-model';
+import { failureCauses, figureLines, runFigures, runTable } from './corpus-run-report';
 import {
 	dummyCredentials,
 	interceptHost,
@@ -35,6 +42,11 @@ import {
 /** Floors: the shares measured when this run was last raised (see docs/real-workflows.md). */
 const MIN_LOADS = 73;
 const MIN_CALLS = 23;
+/** Of the n8n AI Agents: run end to end, user message reached, offline tool called once, parser validated. */
+const MIN_RUNS = 82;
+const MIN_USER_MESSAGE = 80;
+const MIN_TOOL_ONCE = 15;
+const MIN_PARSERS = 16;
 
 const templatesDir = resolve(__dirname, '../../fixtures/templates');
 const argv = process.argv.slice(2);
@@ -48,6 +60,8 @@ interface TemplateResult {
 	notLoaded: string[];
 	/** The tool called, its kind, and what it answered (absent: every tool needs an outside service). */
 	call?: { tool: string; kind: string; ok: boolean; answer: string };
+	/** Each agent run end to end against its own model's fake. */
+	runs: AgentRunResult[];
 }
 
 function templateFiles(dir: string): string[] {
@@ -60,27 +74,34 @@ function templateFiles(dir: string): string[] {
 		.sort();
 }
 
-async function runTemplate(file: string, serviceUrl: string): Promise<TemplateResult> {
-	const workflow = readWorkflowInput(file);
+async function runTemplate(
+	file: string,
+	serviceUrl: string,
+	model: CorpusModel,
+): Promise<TemplateResult> {
+	const base = await StandaloneHost.create({ env: {} });
+	const workflow = assignModelCredentials(readWorkflowInput(file), base);
 	const result: TemplateResult = {
 		template: relative(templatesDir, file),
 		agents: 0,
 		tools: 0,
 		loads: true,
 		notLoaded: [],
+		runs: [],
 	};
-	const base = await StandaloneHost.create({ env: {} });
 	const host = await StandaloneHost.create({
 		env: {},
 		credentials: dummyCredentials(workflow, base, serviceUrl),
 	});
 	const loaded: WorkflowTools[] = [];
+	const toolsOf = new Map<string, WorkflowTools['tools']>();
 	try {
 		for (const agent of findAgentNames(workflow)) {
 			result.agents++;
 			try {
 				const tools = await loadWorkflowTools(workflow, { host, agent, skipUnavailable: true });
 				loaded.push(tools);
+				toolsOf.set(agent, tools.tools);
 				result.tools += tools.tools.length;
 				for (const tool of tools.unavailable) {
 					result.loads = false;
@@ -109,6 +130,10 @@ async function runTemplate(file: string, serviceUrl: string): Promise<TemplateRe
 				answer: observation.content.replace(/\s+/g, ' ').slice(0, 100),
 			};
 		}
+		for (const agent of findAgentNames(workflow))
+			result.runs.push(
+				await runCorpusAgent(workflow, agent, host, model, toolsOf.get(agent) ?? []),
+			);
 	} finally {
 		await Promise.all(loaded.map((each) => each.close()));
 	}
@@ -134,30 +159,51 @@ function table(results: TemplateResult[], markdown: boolean): string {
 }
 
 async function main(): Promise<void> {
-	const service = await startLoopbackService();
+	const started = Date.now();
+	const model = new CorpusModel();
+	const service = await startLoopbackService(model);
 	interceptPublicHosts();
+	model.interceptProviderHosts();
+	// Mistral's node calls through n8n's own undici dispatcher, which nock does not see.
+	const restoreMistral = redirectUndiciOrigin('https://api.mistral.ai', service.url);
 	const results: TemplateResult[] = [];
 	try {
 		for (const file of templateFiles(templatesDir))
-			results.push(await runTemplate(file, service.url));
+			results.push(await runTemplate(file, service.url, model));
 	} finally {
+		restoreMistral();
 		releaseNetwork();
 		await service.close();
 	}
 	const loads = results.filter((result) => result.loads).length;
 	const callable = results.filter((result) => result.call);
 	const calls = callable.filter((result) => result.call?.ok).length;
-	process.stdout.write(`${table(results, argv.includes('--markdown'))}\n\n`);
+	const markdown = argv.includes('--markdown');
+	const figures = runFigures(results);
+	process.stdout.write(`${table(results, markdown)}\n\n`);
+	process.stdout.write(`Agent runs:\n\n${runTable(results, markdown)}\n\n`);
+	process.stdout.write(`What fails, by cause:\n\n${failureCauses(results)}\n\n`);
 	process.stdout.write(
 		`loads: ${loads} of ${results.length} templates (${results.reduce((sum, result) => sum + result.tools, 0)} tools listed)\n` +
-			`calls: ${calls} of ${callable.length} templates whose tools need no outside service answered one call (${callable.length} of ${results.length} have such a tool)\n`,
+			`calls: ${calls} of ${callable.length} templates whose tools need no outside service answered one call (${callable.length} of ${results.length} have such a tool)\n` +
+			`${figureLines(figures)}\n` +
+			`time: ${Math.round((Date.now() - started) / 1000)} s\n`,
 	);
 	const jsonFile = argv[argv.indexOf('--json') + 1];
 	if (argv.includes('--json') && jsonFile)
 		writeFileSync(jsonFile, `${JSON.stringify(results, null, 1)}\n`);
-	if (loads < MIN_LOADS || calls < MIN_CALLS) {
+	const floors: [string, number, number][] = [
+		['loads', loads, MIN_LOADS],
+		['calls', calls, MIN_CALLS],
+		['agents run', figures.runs, MIN_RUNS],
+		['user message reached', figures.userMessage, MIN_USER_MESSAGE],
+		['tool called once', figures.toolOnce, MIN_TOOL_ONCE],
+		['parser validated', figures.parsersValidated, MIN_PARSERS],
+	];
+	const below = floors.filter(([, value, floor]) => value < floor);
+	if (below.length > 0) {
 		process.stderr.write(
-			`corpus below its floor: loads ${loads} (floor ${MIN_LOADS}), calls ${calls} (floor ${MIN_CALLS})\n`,
+			`corpus below its floor: ${below.map(([name, value, floor]) => `${name} ${value} (floor ${floor})`).join(', ')}\n`,
 		);
 		process.exitCode = 1;
 	}

@@ -3,7 +3,11 @@ import type { ChatMessage } from '../../../chat/types';
 import type { Redactor } from '../../../chat/redactor';
 import type { NodeEventSink } from '../item-run/node-event-sink';
 import type { MemoryErrorPolicy } from '../../../node-settings/read-loop-options';
-import { loadMemoryHistory, saveToMemory, type ChatMemoryLike } from '../../../langchain/chat-memory';
+import {
+	loadMemoryHistory,
+	saveToMemory,
+	type ChatMemoryLike,
+} from '../../../langchain/chat-memory';
 
 /**
  * The chat memory connected to one item's run, with the node's memory-error policy: with

@@ -52,6 +52,10 @@ const hints: Record<string, string> = {
 		"A connected node's type (or version) is not installed here, or cannot act as a tool.",
 	NODE_UNSUPPORTED:
 		'A connected node needs something only a running n8n instance offers (a trigger, a webhook, a task runner).',
+	OUTPUT_PARSER_FAILED:
+		"The answer did not pass the agent's output parser after the retries (the message names the agent, the parser and each rejected attempt). Describe the fields in the prompt, simplify the parser's schema, connect an Auto-fixing Output Parser, or choose a model that supports structured output.",
+	OUTPUT_PARSER_UNAVAILABLE:
+		'The output parser node could not be set up (its package, its schema, or the model an Auto-fixing parser needs): the message says which.',
 	TOOLS_UNAVAILABLE:
 		'Some connected tools cannot be served (the message names each, and the command that installs missing packages).',
 	PACKAGE_MISSING:

@@ -25,6 +25,12 @@ import { AgentConfigurationError } from '../../../errors/agent-configuration-err
 import { nodeReferences, pinnedNodeData, type NodeReferences } from '../node-references';
 import { chooseUserMessage, type UserMessageChoice } from '../workflow/choose-user-message';
 import { createChatModelSupplier, type ChatModelSupplier } from '../workflow/supply-chat-model';
+import { openAgentOutputParser } from './agent-output-parser';
+import {
+	openAgentMemory,
+	type AgentMemoryInfo,
+	type OpenedAgentMemory,
+} from '../workflow/agent-memory';
 import { applySessionModel, modelCallerOf } from './agent-model-call';
 
 /** The AgentOrchestrator node's full type name. */
@@ -44,8 +50,13 @@ export interface WorkflowAgentNodeInput {
 	prompt?: string;
 	/** This run's own cancel signal (a tool call's); the session's and the caller's also apply. */
 	signal?: AbortSignal;
-	/** Earlier conversation sent before the prompt (full mode). */
+	/** Earlier conversation sent before the prompt (full mode), after the memory's. */
 	history?: ChatMessage[];
+	/**
+	 * The conversation's session id (the outermost agent): `$json.sessionId` of the item, what
+	 * a memory sub-node keyed "fromInput" reads (see `openAgentMemory`).
+	 */
+	sessionId?: string;
 }
 
 /** A finished run of one agent node: full loop (also nested mode) or validator. */
@@ -56,7 +67,7 @@ export type WorkflowAgentNodeOutcome = {
 	tools: AgentTool[];
 	path: string[];
 } & (
-	| { mode: 'full'; result: AgentResult; state: AgentState }
+	| { mode: 'full'; result: AgentResult; state: AgentState; memory?: AgentMemoryInfo }
 	| { mode: 'validator'; result: ValidatorResult }
 );
 
@@ -102,8 +113,11 @@ export async function runWorkflowAgentNode(
 	// Only the outermost agent talks to the session; nested agents' lines reach it through the
 	// frame chain. Its streamed text is redacted on the way out (a key split across deltas too).
 	const outer = session.onEvent && redactingEventListener(session.onEvent, redactor);
+	// With an output parser the answer is the parsed value, not the model's text: its text is not streamed.
+	let streamText = true;
 	const emit = (event: AgentEvent): void => {
-		if (frame.path.length === 1) outer?.onEvent(event);
+		if (frame.path.length === 1 && (streamText || event.type !== 'text-delta'))
+			outer?.onEvent(event);
 	};
 	const frame: AgentFrame = enterAgentFrame({
 		name: node.name,
@@ -152,9 +166,20 @@ export async function runWorkflowAgentNode(
 			tools: toolSet.unavailable,
 		});
 	const tools = toolSet.tools.map(trace.tool);
-	// What the tool sub-nodes opened (an MCP client, a database pool) closes with the run.
+	// n8n's AI Agent with "Require Specific Output Format": its parser node, supplied by its own code.
+	const outputParser = await openAgentOutputParser(session, node, { item, references }).catch(
+		async (error: unknown) => {
+			await Promise.all([toolSet.close(), chatModels.close()]);
+			throw error;
+		},
+	);
+	if (outputParser) {
+		settings.config = outputParser.configure(settings.config);
+		streamText = false;
+	}
+	// What the tool, model and parser sub-nodes opened (an MCP client, a database pool) closes with the run.
 	const closeTools = async (): Promise<void> => {
-		await Promise.all([toolSet.close(), chatModels.close()]);
+		await Promise.all([toolSet.close(), chatModels.close(), outputParser?.close()]);
 	};
 	const callModel = trace.callModel(modelCallerOf(settings));
 	const debug = session.debug ?? settings.debugLog;
@@ -213,19 +238,50 @@ export async function runWorkflowAgentNode(
 		};
 	}
 
+	// The memory sub-node (the outermost agent): its history first, this turn saved after.
+	const memory: OpenedAgentMemory | undefined =
+		frame.path.length === 1
+			? await openAgentMemory(node, {
+					host: session.host,
+					workflow: session.workflow,
+					item,
+					references,
+					store: session.conversationStore,
+					guard: session.guard,
+					policy: settings.memoryErrorPolicy,
+					runTimeoutMs: settings.runTimeoutMs,
+				}).catch(async (error: unknown) => {
+					await closeTools();
+					return finishOnFailure(error);
+				})
+			: undefined;
+	const history = memory ? [...memory.history, ...(input.history ?? [])] : input.history;
+	let lastState: AgentState | undefined;
 	const outcome = await frame
 		.run(() =>
-			trace.run(() =>
-				runAgent({
-					input: { config: settings.config, prompt: settings.prompt, history: input.history },
+			trace.run(() => {
+				const run = runAgent({
+					input: { config: settings.config, prompt: settings.prompt, history },
 					...driverOptions,
 					concurrency: settings.concurrency,
-					onState: frame.track,
-				}),
-			),
+					onState: (state) => {
+						lastState = state;
+						frame.track(state);
+					},
+				});
+				return outputParser ? outputParser.complete(run, () => lastState) : run;
+			}),
 		)
-		.finally(closeTools)
+		.then(async (done) => {
+			await memory?.save(done.state.messages.slice(done.state.turnStart));
+			return done;
+		})
+		.finally(async () => {
+			await closeTools();
+			await memory?.close();
+		})
 		.catch(finishOnFailure);
+	for (const note of memory?.info.notes ?? []) emit({ type: 'debug', line: `[WARN] ${note}` });
 	return {
 		mode: 'full',
 		settings,
@@ -234,6 +290,7 @@ export async function runWorkflowAgentNode(
 		path: frame.path,
 		result: { ...outcome.result, usage: finish(outcome.result.usage) },
 		state: outcome.state,
+		...(memory ? { memory: memory.info } : {}),
 	};
 }
 
@@ -269,6 +326,7 @@ function agentInputs(
 		input.item === undefined || userText !== ''
 			? { ...input.item, chatInput: userText }
 			: { ...input.item };
+	if (input.sessionId !== undefined) item.sessionId = input.sessionId;
 	const pinned = pinnedNodeData(session.workflow, session.pins);
 	for (const trigger of session.workflow.nodes) {
 		if (chatTriggerTypes.has(trigger.type) && !Object.hasOwn(pinned, trigger.name))

@@ -119,10 +119,11 @@ used up), 2 usage or settings (no API key, no model, $fromAI problems).`,
 			);
 			return EXIT.ok;
 		}
-		const { output, steps, usage, iterations } = run.result;
+		const { output, object, steps, usage, iterations } = run.result;
+		// An agent with an output parser (or output format JSON) answered a value: --json prints the value itself.
 		io.stdout(
 			values.json
-				? `${JSON.stringify({ output, steps, usage, iterations }, null, 2)}\n`
+				? `${JSON.stringify({ output: object !== undefined ? object : output, steps, usage, iterations }, null, 2)}\n`
 				: `${output}\n`,
 		);
 		return EXIT.ok;
