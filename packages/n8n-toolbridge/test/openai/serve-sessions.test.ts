@@ -23,11 +23,11 @@ const workflow = 'fixtures/workflows/memory-chat-agent.json';
 const agent = 'Chat Agent';
 
 /** Answers `answer to "<the last user message>"`; "slow" messages take 3 s. */
-function echoModel(request: FakeRequest) {
+async function echoModel(request: FakeRequest) {
 	const messages = request.body.messages as Array<{ role: string; content: string }>;
 	const last = messages.filter((message) => message.role === 'user').at(-1)?.content ?? '';
-	const reply = textReply(`answer to "${last}"`);
-	return last.includes('slow') ? { ...reply, chunkDelayMs: 3000 } : reply;
+	if (last.includes('slow')) await new Promise((resolve) => setTimeout(resolve, 3000));
+	return textReply(`answer to "${last}"`);
 }
 
 /** The texts of the model request whose last message is `text`. */
@@ -89,10 +89,12 @@ describe('toolbridge serve: sessions and a shared --store', () => {
 
 	it('a second request on a busy session gets 409 SESSION_BUSY', async () => {
 		const headers = { 'x-session-id': 'busy-session' };
-		const slow = clients[0].chat.completions.create(
-			{ model: agent, messages: [{ role: 'user', content: 'slow question' }] },
-			{ headers },
-		);
+		const slow = clients[0].chat.completions
+			.create({ model: agent, messages: [{ role: 'user', content: 'slow question' }] }, { headers })
+			.then(
+				(answer) => answer.choices[0]?.message.content,
+				(error: Error) => error,
+			);
 		await new Promise((resolve) => setTimeout(resolve, 800));
 		const refused = await clients[1].chat.completions
 			.create({ model: agent, messages: [{ role: 'user', content: 'meanwhile' }] }, { headers })
@@ -101,7 +103,7 @@ describe('toolbridge serve: sessions and a shared --store', () => {
 				(error: { status?: number; code?: string }) => error,
 			);
 		expect(refused).toMatchObject({ status: 409, code: 'SESSION_BUSY' });
-		expect((await slow).choices[0]?.message.content).toBe('answer to "slow question"');
+		expect(await slow).toBe('answer to "slow question"');
 	}, 60_000);
 
 	it('previous_response_id, GET and DELETE work across two server processes sharing the store', async () => {
@@ -127,5 +129,16 @@ describe('toolbridge serve: sessions and a shared --store', () => {
 		expect(sentWith(model, 'second of conv-7')).toEqual(
 			expect.arrayContaining(['first of conv-7', 'answer to "first of conv-7"']),
 		);
+		// One turn at a time: a request on the conversation while one answers is a 409.
+		const slow = clients[0].responses.create(body('slow turn of conv-7')).then(
+			(answer) => answer.output_text,
+			(error: Error) => error,
+		);
+		await new Promise((resolve) => setTimeout(resolve, 800));
+		await expect(clients[1].responses.create(body('meanwhile'))).rejects.toMatchObject({
+			status: 409,
+			code: 'SESSION_BUSY',
+		});
+		expect(await slow).toBe('answer to "slow turn of conv-7"');
 	}, 60_000);
 });
