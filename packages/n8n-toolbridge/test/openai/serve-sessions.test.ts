@@ -22,11 +22,11 @@ import { startToolbridgeServer, type ToolbridgeServer } from '../support/toolbri
 const workflow = 'fixtures/workflows/memory-chat-agent.json';
 const agent = 'Chat Agent';
 
-/** Answers `answer to "<the last user message>"`; "slow" messages take 3 s. */
+/** Answers `answer to "<the last user message>"`; "slow" messages take 6 s (longer than a busy session's 2 s wait). */
 async function echoModel(request: FakeRequest) {
 	const messages = request.body.messages as Array<{ role: string; content: string }>;
 	const last = messages.filter((message) => message.role === 'user').at(-1)?.content ?? '';
-	if (last.includes('slow')) await new Promise((resolve) => setTimeout(resolve, 3000));
+	if (last.includes('slow')) await new Promise((resolve) => setTimeout(resolve, 6000));
 	return textReply(`answer to "${last}"`);
 }
 
