@@ -259,6 +259,9 @@ export { MissingCredentialError } from './errors/missing-credential-error';
 export { StrayNodeError } from './errors/stray-node-error';
 export { NestedAgentUnavailableError } from './errors/nested-agent-unavailable-error';
 export { EngineStateError } from './errors/engine-state-error';
+export { SessionBusyError } from './errors/session-busy-error';
+export { MemoryUnavailableError } from './errors/memory-unavailable-error';
+export type { AgentMemoryInfo } from './hosts/standalone/workflow/agent-memory';
 export {
 	inProcessConversationStore,
 	type ConversationStore,

@@ -1,14 +1,14 @@
 import type { ChatMessage } from '../chat/types';
-import {
-	langChainMessagesFromWire,
-	wireMessagesFromLangChain,
-} from './langchain-messages';
+import { langChainMessagesFromWire, wireMessagesFromLangChain } from './langchain-messages';
 import { sanitizeHistory } from '../agent/sanitize-history';
+import { lastTurns } from '../agent/history-window';
 import { withMediaNotes } from './media-notes';
 
 /** The parts of a LangChain chat memory (n8n's Simple, Redis, Postgres… memory) this package uses. */
 export interface ChatMemoryLike {
 	memoryKey?: string;
+	/** A window memory's size (LangChain's BufferWindowMemory: the last `k` exchanges). */
+	k?: number;
 	loadMemoryVariables?(values: Record<string, unknown>): Promise<Record<string, unknown>>;
 	chatHistory?: ChatHistoryLike;
 }
@@ -25,8 +25,12 @@ export interface ChatHistoryLike {
 /**
  * Loads the conversation so far from a connected memory, as wire messages: through
  * `loadMemoryVariables` (so a window memory's window applies), else the whole chat
- * history. The result is sanitized (no tool message without its call) and has no system
- * messages (the agent's own system message comes first).
+ * history. A window memory (`k`: LangChain's BufferWindowMemory keeps the last `2k`
+ * messages, which cuts a tool round in two) is read as its last `k` turns instead — each
+ * from a user message to the next, with all its tool calls and results — whenever its own
+ * full window holds fewer than `k` turns. The result is sanitized (no tool message without its call, no
+ * call without its results) and has no system messages (the agent's own system message
+ * comes first).
  */
 export async function loadMemoryHistory(
 	memory: ChatMemoryLike | ChatHistoryLike,
@@ -40,13 +44,25 @@ export async function loadMemoryHistory(
 			Object.values(variables).find(Array.isArray);
 		if (Array.isArray(value)) messages = value;
 	}
-	if (!messages) {
-		const history = historyOf(memory);
-		messages = history ? await history.getMessages() : [];
+	const history = historyOf(memory);
+	const windowSize = asMemory.k;
+	if (messages && typeof windowSize === 'number' && history) {
+		const windowed = withoutSystem(wireMessagesFromLangChain(messages));
+		const turns = windowed.filter((message) => message.role === 'user').length;
+		// A full window holding fewer than k turns (tool rounds take more than two messages, or
+		// it began inside a turn): read the whole history and keep k whole turns.
+		if (turns < windowSize && messages.length >= 2 * windowSize) {
+			const all = withoutSystem(wireMessagesFromLangChain(await history.getMessages()));
+			return sanitizeHistory(lastTurns(all, windowSize));
+		}
+		return sanitizeHistory(windowed);
 	}
-	return sanitizeHistory(
-		wireMessagesFromLangChain(messages).filter((message) => message.role !== 'system'),
-	);
+	if (!messages) messages = history ? await history.getMessages() : [];
+	return sanitizeHistory(withoutSystem(wireMessagesFromLangChain(messages)));
+}
+
+function withoutSystem(messages: ChatMessage[]): ChatMessage[] {
+	return messages.filter((message) => message.role !== 'system');
 }
 
 /**

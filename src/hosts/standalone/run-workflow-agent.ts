@@ -12,6 +12,7 @@ import { runWorkflowAgentNode } from './session/run-workflow-agent-node';
 import type { WorkflowAgentSettings } from './workflow/workflow-agent-settings';
 import type { UserMessageChoice } from './workflow/choose-user-message';
 import type { WorkflowSession } from './session/workflow-session';
+import type { AgentMemoryInfo } from './workflow/agent-memory';
 
 export { orchestratorNodeType } from './session/run-workflow-agent-node';
 
@@ -42,9 +43,19 @@ export interface RunWorkflowAgentOptions extends Omit<
 	/**
 	 * Earlier turns of the conversation (user, assistant and tool messages, no system
 	 * message), sent before the prompt — e.g. the messages of a Chat Completions request.
-	 * Full mode only; the validator takes the prompt alone.
+	 * Full mode only; the validator takes the prompt alone. With a memory sub-node in use,
+	 * the memory's conversation comes first, then these.
 	 */
 	history?: ChatMessage[];
+	/**
+	 * The conversation's session id: the agent's memory sub-node (Simple, Postgres, Redis …
+	 * Chat Memory) loads this session's turns before the run and saves the run's turn after,
+	 * keyed as the node keys it (its Session ID "fromInput" reads `$json.sessionId`, which this
+	 * sets, as n8n's Chat Trigger does; "customKey" evaluates its key). Without one a run is
+	 * one-off: the memory is not used (see `run.memory.notes`). Two runs on one session never
+	 * overlap: the second waits briefly, then fails with SESSION_BUSY. See docs/conversations.md.
+	 */
+	sessionId?: string;
 }
 
 interface WorkflowAgentRunBase {
@@ -66,6 +77,8 @@ export interface FullWorkflowAgentRun extends WorkflowAgentRunBase {
 	mode: 'full';
 	result: AgentResult;
 	state: AgentState;
+	/** The agent's memory sub-node, when it has one: its session id, or why it was not used. */
+	memory?: AgentMemoryInfo;
 }
 
 /** A finished validator-mode run: one validated tool call (`result` absent with "Validate Only"). */
@@ -100,6 +113,9 @@ export type WorkflowAgentRun = FullWorkflowAgentRun | ValidatorWorkflowAgentRun;
  * object, options without a string `prompt`, or an `input` / `pins` that is not an object.
  * @throws {UnresolvedNodeReferenceError} when an expression of the agent reads a node that has no
  * pinned output (give it in `pins`).
+ * @throws {SessionBusyError} (SESSION_BUSY) when another run on `sessionId` has not finished.
+ * @throws {MemoryUnavailableError} (MEMORY_UNAVAILABLE) when the memory sub-node cannot be used
+ * and its agent's "On Memory Error" is "fail", or its node type is not installed.
  * @throws {AgentConfigurationError} for an agent node of another type, a nested agent chosen
  * as the outermost one, an empty prompt, no model, no API key or a bad base URL.
  * @throws what `loadWorkflowTools` throws (WorkflowFileError, AgentNotFoundError, ToolBuildError …).
@@ -115,6 +131,7 @@ export async function runWorkflowAgent(
 	check.string(options.prompt, 'options.prompt');
 	if (options.input !== undefined) check.object(options.input, 'options.input');
 	if (options.pins !== undefined) check.object(options.pins, 'options.pins');
+	if (options.sessionId !== undefined) check.string(options.sessionId, 'options.sessionId');
 	const session = await openSession('runWorkflowAgent', workflowInput, {
 		...options,
 		loadTools: false,
@@ -134,6 +151,8 @@ export interface SessionAgentInput {
 	pins?: Record<string, unknown>;
 	/** Earlier turns of the conversation (full mode). */
 	history?: ChatMessage[];
+	/** The conversation's session id (see {@link RunWorkflowAgentOptions.sessionId}). */
+	sessionId?: string;
 }
 
 /**
@@ -162,6 +181,7 @@ export async function runSessionAgent(
 		chatInput: input.prompt,
 		item: input.input as IDataObject | undefined,
 		history: input.history,
+		sessionId: input.sessionId,
 	}).catch((error: unknown) => {
 		throw session.redactor.error(error);
 	});
@@ -189,5 +209,6 @@ export async function runSessionAgent(
 		model: outcome.state.config.model,
 		result: redactor.value(outcome.result),
 		state: redactor.value(outcome.state),
+		...(outcome.memory ? { memory: redactor.value(outcome.memory) } : {}),
 	};
 }

@@ -118,6 +118,7 @@ export async function openSession(
 		skipUnavailable: options.skipUnavailable,
 		onToolsUnavailable: options.onToolsUnavailable,
 		review: options.review,
+		conversationStore: options.conversationStore,
 		pins: options.pins,
 		agentNode,
 		tools: [],

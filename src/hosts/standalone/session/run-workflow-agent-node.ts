@@ -25,6 +25,11 @@ import type { WorkflowSession } from './workflow-session';
 import { AgentConfigurationError } from '../../../errors/agent-configuration-error';
 import { nodeReferences, pinnedNodeData, type NodeReferences } from '../node-references';
 import { chooseUserMessage, type UserMessageChoice } from '../workflow/choose-user-message';
+import {
+	openAgentMemory,
+	type AgentMemoryInfo,
+	type OpenedAgentMemory,
+} from '../workflow/agent-memory';
 
 /** The AgentOrchestrator node's full type name. */
 export const orchestratorNodeType = 'n8n-nodes-toolbridge.agentOrchestrator';
@@ -43,8 +48,13 @@ export interface WorkflowAgentNodeInput {
 	prompt?: string;
 	/** This run's own cancel signal (a tool call's); the session's and the caller's also apply. */
 	signal?: AbortSignal;
-	/** Earlier conversation sent before the prompt (full mode). */
+	/** Earlier conversation sent before the prompt (full mode), after the memory's. */
 	history?: ChatMessage[];
+	/**
+	 * The conversation's session id (the outermost agent): `$json.sessionId` of the item, what
+	 * a memory sub-node keyed "fromInput" reads (see `openAgentMemory`).
+	 */
+	sessionId?: string;
 }
 
 /** A finished run of one agent node: full loop (also nested mode) or validator. */
@@ -55,7 +65,7 @@ export type WorkflowAgentNodeOutcome = {
 	tools: AgentTool[];
 	path: string[];
 } & (
-	| { mode: 'full'; result: AgentResult; state: AgentState }
+	| { mode: 'full'; result: AgentResult; state: AgentState; memory?: AgentMemoryInfo }
 	| { mode: 'validator'; result: ValidatorResult }
 );
 
@@ -193,19 +203,46 @@ export async function runWorkflowAgentNode(
 		};
 	}
 
+	// The memory sub-node (the outermost agent): its history first, this turn saved after.
+	let memory: OpenedAgentMemory | undefined;
+	try {
+		if (frame.path.length === 1)
+			memory = await openAgentMemory(node, {
+				host: session.host,
+				workflow: session.workflow,
+				item,
+				references,
+				store: session.conversationStore,
+				guard: session.guard,
+				policy: settings.memoryErrorPolicy,
+				runTimeoutMs: settings.runTimeoutMs,
+			});
+	} catch (error) {
+		await closeTools();
+		finishOnFailure(error);
+	}
+	const history = memory ? [...memory.history, ...(input.history ?? [])] : input.history;
 	const outcome = await frame
 		.run(() =>
 			trace.run(() =>
 				runAgent({
-					input: { config: settings.config, prompt: settings.prompt, history: input.history },
+					input: { config: settings.config, prompt: settings.prompt, history },
 					...driverOptions,
 					concurrency: settings.concurrency,
 					onState: frame.track,
 				}),
 			),
 		)
-		.finally(closeTools)
+		.then(async (done) => {
+			await memory?.save(done.state.messages.slice(done.state.turnStart));
+			return done;
+		})
+		.finally(async () => {
+			await closeTools();
+			await memory?.close();
+		})
 		.catch(finishOnFailure);
+	for (const note of memory?.info.notes ?? []) emit({ type: 'debug', line: `[WARN] ${note}` });
 	return {
 		mode: 'full',
 		settings,
@@ -214,6 +251,7 @@ export async function runWorkflowAgentNode(
 		path: frame.path,
 		result: { ...outcome.result, usage: finish(outcome.result.usage) },
 		state: outcome.state,
+		...(memory ? { memory: memory.info } : {}),
 	};
 }
 
@@ -249,6 +287,7 @@ function agentInputs(
 		input.item === undefined || userText !== ''
 			? { ...input.item, chatInput: userText }
 			: { ...input.item };
+	if (input.sessionId !== undefined) item.sessionId = input.sessionId;
 	const pinned = pinnedNodeData(session.workflow, session.pins);
 	for (const trigger of session.workflow.nodes) {
 		if (chatTriggerTypes.has(trigger.type) && !Object.hasOwn(pinned, trigger.name))

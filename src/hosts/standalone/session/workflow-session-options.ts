@@ -4,6 +4,7 @@ import type { UnavailableTool } from '../../../errors/unavailable-tools-error';
 import type { ToolReviewer } from '../../../tools/tool-review';
 import type { NodeRunGuard } from '../node-run-guard';
 import type { StandaloneHost, StandaloneHostOptions } from '../standalone-host';
+import type { ConversationStore } from '../conversation-store';
 
 /**
  * Everything the standalone entry points accept, in one place: `openWorkflowSession` takes
@@ -99,6 +100,14 @@ export interface OpenWorkflowSessionOptions {
 
 	// The run.
 
+	/**
+	 * Where conversations live between turns (see docs/conversations.md): the messages of a
+	 * Simple Memory session, and every session's lock, so that a second process (a replica)
+	 * sharing the store continues a conversation and two turns of one session never run at
+	 * once. Default: one in-process store per process. Postgres, Redis … memories keep their
+	 * messages in their own server; only their sessions' locks are here.
+	 */
+	conversationStore?: ConversationStore;
 	signal?: AbortSignal;
 	/** Emit `[DEBUG]` lines (secrets redacted), for every agent. Default: each node's "Debug Log" option. */
 	debug?: boolean;

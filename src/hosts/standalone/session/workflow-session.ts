@@ -6,6 +6,7 @@ import type { WorkflowExport } from '../workflow-file';
 import type { AgentEventListener } from '../../../agent/agent-event';
 import type { ToolReviewer } from '../../../tools/tool-review';
 import type { ConnectionOverrides } from '../workflow/resolve-connection-fields';
+import type { ConversationStore } from '../conversation-store';
 
 /**
  * What every agent run of one workflow shares in the standalone host — the outermost agent
@@ -59,6 +60,11 @@ export interface WorkflowSession {
 	 * without it such calls are refused (see `gateToolWithReview`).
 	 */
 	review?: ToolReviewer;
+	/**
+	 * Where conversations live between turns: Simple Memory sessions and the sessions' locks
+	 * (default: this process's store; see `openAgentMemory`).
+	 */
+	conversationStore?: ConversationStore;
 }
 
 /**
