@@ -31,9 +31,6 @@ import {
 } from '../src/index';
 import { openConversationStore } from '../packages/n8n-toolbridge/src/store/open-conversation-store';
 import { startFakeChatServer, textReply } from '../test/support/fake-chat-server';
-import { PostgresServer } from '../test/e2e/lib/postgres.mjs';
-import { RedisServer } from '../test/e2e/lib/redis.mjs';
-import { ensureServerPrograms } from '../test/e2e/lib/system-packages.mjs';
 import { argument } from './support/loop-fixtures';
 import { ratioSummary } from './support/stats';
 
@@ -43,14 +40,34 @@ const sessions = argument('sessions', 10_000);
 const repo = resolve(__dirname, '..');
 const AGENT = 'Chat Agent';
 
-async function main(): Promise<void> {
+/** A throw-away server of the e2e helpers (plain JS, typed by JSDoc there). */
+interface Service {
+	port: number;
+	start(): Promise<void>;
+	stop(): Promise<unknown>;
+}
+
+/** The e2e helpers' throw-away Redis and Postgres (redis-server, Postgres: apt-get when missing). */
+async function throwawayServers(): Promise<{ redis: Service; postgres: Service }> {
+	const lib = '../test/e2e/lib/';
+	const { ensureServerPrograms } = (await import(`${lib}system-packages.mjs`)) as {
+		ensureServerPrograms(options: object): Promise<{ redisServer: string; postgresBinDir: string }>;
+	};
+	const { RedisServer } = (await import(`${lib}redis.mjs`)) as {
+		RedisServer: new (options: object) => Service;
+	};
+	const { PostgresServer } = (await import(`${lib}postgres.mjs`)) as {
+		PostgresServer: new (options: object) => Service;
+	};
 	const programs = await ensureServerPrograms({ log: () => {} });
-	const redis = new RedisServer({ redisServer: programs.redisServer });
-	const postgres = new PostgresServer({
-		binDir: programs.postgresBinDir,
-		n8nDir: repo,
-		name: 'bench',
-	});
+	return {
+		redis: new RedisServer({ redisServer: programs.redisServer }),
+		postgres: new PostgresServer({ binDir: programs.postgresBinDir, n8nDir: repo, name: 'bench' }),
+	};
+}
+
+async function main(): Promise<void> {
+	const { redis, postgres } = await throwawayServers();
 	await Promise.all([redis.start(), postgres.start()]);
 	const redisUrl = `redis://127.0.0.1:${redis.port}`;
 	const postgresUrl = `postgres://postgres@127.0.0.1:${postgres.port}/postgres`;
