@@ -132,32 +132,33 @@ async function main(): Promise<void> {
 	}
 
 	console.log(`store size, ${sessions} sessions of a 6-message conversation, then 20% more:`);
-	const conversation = JSON.stringify({
-		messages: Array.from({ length: 6 }, (_, index) => ({
-			role: index % 2 ? 'assistant' : 'user',
-			content: `message ${index} of a conversation, about as long as a short chat turn is.`.repeat(
-				2,
-			),
-		})),
-	});
+	const messages = Array.from({ length: 6 }, (_, index) => ({
+		role: index % 2 ? 'assistant' : 'user',
+		content: `message ${index} of a conversation, about as long as a short chat turn is.`.repeat(2),
+	}));
+	// A string of its own per session (one shared string would be counted once).
+	const conversationOf = (session: number) => JSON.stringify({ session, messages });
+	const conversation = conversationOf(0);
 	const heapBefore = usedHeap();
 	const inProcess = inProcessConversationStore();
 	const folder = mkdtempSync(join(tmpdir(), 'toolbridge-bench-store-'));
 	const sized: Record<string, ConversationStore> = {
 		'in-process': inProcess,
-		file: await openConversationStore(folder, { sweepEveryMs: 0 }),
+		file: await openConversationStore(folder),
 		redis: stores.redis,
 		postgres: await openConversationStore(postgresUrl, { sweepEveryMs: 1000 }),
 	};
 	for (const [name, store] of Object.entries(sized)) {
 		const started = performance.now();
 		for (let index = 0; index < sessions * 1.2; index++)
-			await store.set(`size-${index}`, conversation);
+			await store.set(`size-${index}`, conversationOf(index));
 		const perSet = (performance.now() - started) / (sessions * 1.2);
 		if (name === 'postgres') await new Promise((done) => setTimeout(done, 1500)); // one sweep
 		if (name === 'file') {
-			await store.set('size-last', conversation); // the file store sweeps on a write
-			await store.close?.(); // … and close waits for that sweep
+			// A process that sweeps at once (the writer sweeps at most every minute).
+			const sweeper = await openConversationStore(folder, { sweepEveryMs: 0 });
+			await sweeper.set('size-last', conversation);
+			await sweeper.close?.();
 		}
 		const size = await sizeOf(name, { heapBefore, folder, redisUrl, postgresUrl });
 		console.log(`  ${name.padEnd(11)} ${size}; ${perSet.toFixed(3)} ms per write`);
