@@ -1,5 +1,6 @@
 import { InMemoryChatMessageHistory } from '@langchain/core/chat_history';
 import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from '@langchain/core/messages';
+import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import { loadMemoryHistory, saveToMemory } from '../../src/langchain/chat-memory';
 import { createChatModelCaller } from '../../src/agent/create-chat-model-caller';
@@ -116,6 +117,68 @@ describe('chat memory', () => {
 		};
 		expect(await loadMemoryHistory(windowMemory)).toEqual([
 			{ role: 'assistant', content: 'answer' },
+		]);
+	});
+
+	it("reads LangChain's BufferWindowMemory (n8n's window memories) as its last k whole turns", async () => {
+		// The class n8n's Simple, Postgres, Redis … memories give the agent.
+		const fromN8n = createRequire(require.resolve('@n8n/n8n-nodes-langchain/package.json'));
+		const { BufferWindowMemory } = fromN8n('@langchain/classic/memory') as {
+			BufferWindowMemory: new (fields: object) => {
+				k: number;
+				chatHistory: InMemoryChatMessageHistory;
+				loadMemoryVariables(values: object): Promise<Record<string, unknown>>;
+			};
+		};
+		const memory = new BufferWindowMemory({
+			k: 2,
+			returnMessages: true,
+			memoryKey: 'chat_history',
+		});
+		const toolTurn = (turn: string) => [
+			new HumanMessage(`compute ${turn}`),
+			new AIMessage({
+				content: '',
+				tool_calls: ['a', 'b', 'c'].map((id) => ({ id: `${turn}${id}`, name: 'f', args: {} })),
+			}),
+			...['a', 'b', 'c'].map(
+				(id) => new ToolMessage({ content: `r${id}`, tool_call_id: `${turn}${id}` }),
+			),
+			new AIMessage(`answer ${turn}`),
+		];
+		await memory.chatHistory.addMessages([
+			...toolTurn('1'),
+			new HumanMessage('hi'),
+			new AIMessage('hello'),
+		]);
+		// LangChain's own window: the last 2 × 2 messages, starting inside turn 1's tool round.
+		const window = (await memory.loadMemoryVariables({})).chat_history as BaseMessage[];
+		expect(window.map((message) => message.getType())).toEqual(['tool', 'ai', 'human', 'ai']);
+
+		const loaded = await loadMemoryHistory(memory);
+		expect(loaded.map((message) => message.role)).toEqual([
+			'user',
+			'assistant',
+			'tool',
+			'tool',
+			'tool',
+			'assistant',
+			'user',
+			'assistant',
+		]);
+		expect(loaded[1]).toMatchObject({ tool_calls: [{ id: '1a' }, { id: '1b' }, { id: '1c' }] });
+
+		// A third turn: the window holds turns 2 and 3, whole.
+		await memory.chatHistory.addMessages(toolTurn('3'));
+		expect((await loadMemoryHistory(memory)).map((message) => message.role)).toEqual([
+			'user',
+			'assistant',
+			'user',
+			'assistant',
+			'tool',
+			'tool',
+			'tool',
+			'assistant',
 		]);
 	});
 });

@@ -16,6 +16,7 @@
 import { queueFullWebhook, queueLoad } from './full-webhook.mjs';
 import { queueHumanReview, regularRestartDuringReview } from './human-review.mjs';
 import { queueMemoryAcrossWorkers, queueStreaming } from './memory-streaming.mjs';
+import { queueMemoryWindow } from './memory-window.mjs';
 import { queueNestedUnderN8nAgent } from './nested.mjs';
 import { queueStateSize } from './state-size.mjs';
 import { queueWorkerKilledMidStream } from './worker-crash.mjs';
@@ -84,6 +85,13 @@ export const scenarios = [
 			'memory across two webhook turns on different workers: Postgres Chat Memory replays the tool calls; Simple Memory is per-process (empty on the other worker)',
 		needsTopology: true,
 		run: queueMemoryAcrossWorkers,
+	},
+	{
+		id: 'queue-memory-window',
+		title:
+			'Postgres Chat Memory with a window of 2 after three parallel tool calls: the next turn carries the tool turn whole (call, three results, answer), a valid message list',
+		needsTopology: true,
+		run: queueMemoryWindow,
 	},
 	{
 		id: 'queue-review-approve',

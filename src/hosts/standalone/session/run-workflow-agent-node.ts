@@ -204,23 +204,22 @@ export async function runWorkflowAgentNode(
 	}
 
 	// The memory sub-node (the outermost agent): its history first, this turn saved after.
-	let memory: OpenedAgentMemory | undefined;
-	try {
-		if (frame.path.length === 1)
-			memory = await openAgentMemory(node, {
-				host: session.host,
-				workflow: session.workflow,
-				item,
-				references,
-				store: session.conversationStore,
-				guard: session.guard,
-				policy: settings.memoryErrorPolicy,
-				runTimeoutMs: settings.runTimeoutMs,
-			});
-	} catch (error) {
-		await closeTools();
-		finishOnFailure(error);
-	}
+	const memory: OpenedAgentMemory | undefined =
+		frame.path.length === 1
+			? await openAgentMemory(node, {
+					host: session.host,
+					workflow: session.workflow,
+					item,
+					references,
+					store: session.conversationStore,
+					guard: session.guard,
+					policy: settings.memoryErrorPolicy,
+					runTimeoutMs: settings.runTimeoutMs,
+				}).catch(async (error: unknown) => {
+					await closeTools();
+					return finishOnFailure(error);
+				})
+			: undefined;
 	const history = memory ? [...memory.history, ...(input.history ?? [])] : input.history;
 	const outcome = await frame
 		.run(() =>

@@ -7,19 +7,15 @@
  * are serialized, or the second refused with SESSION_BUSY. Only the model is faked (a
  * loopback Chat Completions server).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { INode, INodeParameters } from 'n8n-workflow';
-import { runWorkflowAgent } from '../../../../src/hosts/standalone/run-workflow-agent';
 import { StandaloneHost } from '../../../../src/hosts/standalone/standalone-host';
-import {
-	inProcessConversationStore,
-	type ConversationStore,
-} from '../../../../src/hosts/standalone/conversation-store';
+import { inProcessConversationStore } from '../../../../src/hosts/standalone/conversation-store';
 import { ToolbridgeError } from '../../../../src/errors/toolbridge-error';
-import type { WorkflowExport } from '../../../../src/hosts/standalone/workflow-file';
-import { textReply, toolCallReply, type FakeRequest } from '../../../support/fake-chat-server';
+import { textReply } from '../../../support/fake-chat-server';
 import { fakeChatServerPerTest } from '../../../support/fake-chat-server-hooks';
-import { agentWorkflow, langChainNode } from '../sub-nodes/sub-node-workflows';
+import { langChainNode } from '../sub-nodes/sub-node-workflows';
+import { memoryRunner, memoryWorkflow, parallelCalls } from './memory-runs';
 import { assertValidToolTurns, conversationOf } from './message-list';
 
 const serve = fakeChatServerPerTest();
@@ -27,58 +23,15 @@ let host: StandaloneHost;
 beforeAll(async () => {
 	host = await StandaloneHost.create({ env: {} });
 });
-afterAll(() => undefined);
 
-let workflowCount = 0;
-/** An n8n AI Agent with a Calculator tool and `memory` on its Memory input; a new workflow id each. */
-function memoryWorkflow(memory: INode): WorkflowExport {
-	workflowCount += 1;
-	return {
-		...agentWorkflow(
-			`Memory ${workflowCount}`,
-			[langChainNode('Calculator', 'toolCalculator', 1)],
-			[memory],
-			[{ from: memory.name, to: 'AI Agent', type: 'ai_memory' }],
-		),
-		id: `wf-memory-${workflowCount}-${Date.now()}`,
-	};
-}
+const run = memoryRunner(() => host);
 
 const simpleMemory = (parameters: INodeParameters = {}): INode =>
 	langChainNode('Simple Memory', 'memoryBufferWindow', 1.3, parameters);
 
-function run(
-	workflow: WorkflowExport,
-	baseUrl: string,
-	prompt: string,
-	options: { sessionId?: string; conversationStore?: ConversationStore } = {},
-) {
-	return runWorkflowAgent(workflow, {
-		prompt,
-		host,
-		baseUrl,
-		apiKey: 'sk-memory-test-key',
-		model: 'fake/memory',
-		env: {},
-		...options,
-	});
-}
-
-/** Three parallel Calculator calls on the first request of a turn, then the answer. */
-function parallelCalls(request: FakeRequest, answer: string) {
-	const last = request.body.messages.at(-1);
-	if (last.role === 'user' && last.content.startsWith('compute'))
-		return toolCallReply([
-			{ id: `c1-${request.index}`, name: 'Calculator', arguments: { input: '2+3' } },
-			{ id: `c2-${request.index}`, name: 'Calculator', arguments: { input: '4*5' } },
-			{ id: `c3-${request.index}`, name: 'Calculator', arguments: { input: '10-1' } },
-		]);
-	return textReply(answer);
-}
-
 describe('Simple Memory in the standalone host', () => {
 	it('two runs with one session id: the second request holds the first turn, tool calls included', async () => {
-		const server = await serve((request) => parallelCalls(request, `answer ${request.index}`));
+		const server = await serve(parallelCalls);
 		const workflow = memoryWorkflow(simpleMemory());
 		const store = inProcessConversationStore();
 		const first = await run(workflow, server.baseUrl, 'compute three sums', {
@@ -148,7 +101,7 @@ describe('Simple Memory in the standalone host', () => {
 	});
 
 	it('a window of 2 after three parallel tool calls keeps whole turns: a valid message list', async () => {
-		const server = await serve((request) => parallelCalls(request, `answer ${request.index}`));
+		const server = await serve(parallelCalls);
 		const workflow = memoryWorkflow(simpleMemory({ contextWindowLength: 2 }));
 		const store = inProcessConversationStore();
 		const turn = (prompt: string) =>
