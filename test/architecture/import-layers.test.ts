@@ -69,7 +69,7 @@ const buildings: Building[] = [
 		folder: 'packages/n8n-toolbridge/src',
 		floors: [
 			['package-version.ts', 'errors/'],
-			['http/'],
+			['http/', 'store/'],
 			['network/'],
 			['mcp/'],
 			['openai/'],

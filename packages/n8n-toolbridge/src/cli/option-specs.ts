@@ -26,6 +26,11 @@ export const agentInputOptions = {
 	input: { type: 'string' },
 } satisfies NonNullable<ParseArgsConfig['options']>;
 
+/** Where conversations live between turns (`run`, `serve`, `mcp`). */
+export const storeOptions = {
+	store: { type: 'string' },
+} satisfies NonNullable<ParseArgsConfig['options']>;
+
 /** Options `mcp --http` and `serve` share. */
 export const serverOptions = {
 	token: { type: 'string' },
@@ -39,6 +44,7 @@ export const mcpOptions = {
 	...workflowOptions,
 	...connectionOptions,
 	...serverOptions,
+	...storeOptions,
 	http: { type: 'string' },
 	'expose-agent': { type: 'boolean' },
 	builder: { type: 'boolean' },

@@ -17,7 +17,9 @@ export interface WorkflowAgentToolOptions {
 /**
  * The workflow's agent itself as one more MCP tool (`toolbridge mcp --expose-agent`): a call
  * runs the whole loop — the agent's model, system message and tools — on the `prompt`
- * argument and answers with the agent's answer. Each tool step is a progress note.
+ * argument and answers with the agent's answer. Each tool step is a progress note. The
+ * optional `session` argument continues that conversation in the agent's memory sub-node (a
+ * busy session is an error result naming SESSION_BUSY).
  */
 export function workflowAgentMcpTool(
 	session: WorkflowSession,
@@ -38,6 +40,13 @@ export function workflowAgentMcpTool(
 					type: 'string',
 					description: 'The task or question for the agent, as a user would write it',
 				},
+				session: {
+					type: 'string',
+					description:
+						"A conversation id: calls with the same one continue one conversation in the agent's memory (omit for a one-off task)",
+					minLength: 1,
+					maxLength: 256,
+				},
 			},
 			required: ['prompt'],
 			additionalProperties: false,
@@ -50,6 +59,15 @@ export function workflowAgentMcpTool(
 					isError: true,
 				};
 			}
+			const sessionId = args.session;
+			if (
+				sessionId !== undefined &&
+				(typeof sessionId !== 'string' || sessionId.trim() === '' || sessionId.length > 256)
+			)
+				return {
+					content: `Error: invalid arguments for tool "${name}": "session" must be a conversation id of 1–256 characters.`,
+					isError: true,
+				};
 			let steps = 0;
 			let run: WorkflowAgentRun;
 			try {
@@ -60,7 +78,10 @@ export function workflowAgentMcpTool(
 						`step ${steps}: ${event.step.tool} ${event.step.isError ? 'failed' : 'done'} [${Math.round(event.step.durationMs)} ms]`,
 					);
 				};
-				run = await runSessionAgent({ ...session, signal, onEvent }, { agent: agentName, prompt });
+				run = await runSessionAgent(
+					{ ...session, signal, onEvent },
+					{ agent: agentName, prompt, sessionId },
+				);
 			} catch (error) {
 				const message =
 					ToolbridgeError.isInstance(error) || error instanceof Error

@@ -18,6 +18,8 @@ import { openSseStream } from './sse-stream';
  * where the run reports it), the answer itself when it differs from the streamed text (a
  * validator result, a repaired JSON answer), a usage chunk with `include_usage`, then `[DONE]`.
  * A failure after the stream started is an event holding `error` (OpenAI's clients raise it).
+ * `sessionId` (`x-session-id`) keys the agent's memory sub-node; with it the stream opens at
+ * the run's first event, so a busy session is a 409 even when streaming.
  *
  * @throws the run's error when nothing was sent yet (the server answers it in OpenAI's shape).
  */
@@ -25,13 +27,20 @@ export async function completeChat(
 	context: AgentRequestContext,
 	call: ChatCompletionCall,
 	response: ServerResponse,
+	sessionId?: string,
 ): Promise<void> {
 	const identity = newCompletionIdentity(call.model);
 	const includeUsage = call.includeUsage;
-	const stream = call.stream ? openSseStream(response) : undefined;
-	const chunk = (delta: { role?: 'assistant'; content?: string }, finishReason?: string) =>
+	// With a session the stream opens at the run's first event: a busy session is still a 409.
+	let stream = call.stream && sessionId === undefined ? openSseStream(response) : undefined;
+	const chunk = (delta: { role?: 'assistant'; content?: string }, finishReason?: string) => {
+		if (call.stream && !stream) {
+			stream = openSseStream(response);
+			chunk({ role: 'assistant', content: '' });
+		}
 		stream?.send(chatCompletionChunk(identity, delta, { finishReason, includeUsage }));
-	chunk({ role: 'assistant', content: '' });
+	};
+	if (stream) chunk({ role: 'assistant', content: '' });
 	let callText = '';
 	const onEvent = (event: AgentEvent): void => {
 		if (event.type === 'model-call-start') callText = '';
@@ -42,9 +51,10 @@ export async function completeChat(
 	const request = {
 		agent: call.model,
 		prompt: call.prompt,
-		history: call.history,
+		history: sessionHistoryWins(context, call.model, sessionId) ? [] : call.history,
 		input: call.input,
 		pins: call.pins,
+		sessionId,
 	};
 	let answer;
 	try {
@@ -57,12 +67,31 @@ export async function completeChat(
 		return;
 	}
 	const { content, usage, finishReason } = answer;
-	if (!stream)
+	if (!call.stream)
 		return sendJson(response, 200, chatCompletion(identity, content, finishReason, usage));
 	// What was streamed is the model's text; a JSON answer repaired or a validator result differs: send it.
 	if (callText !== content) chunk({ content: callText === '' ? content : `\n\n${content}` });
 	chunk({}, finishReason);
-	if (includeUsage) stream.send(usageChunk(identity, usage));
-	stream.send('[DONE]');
-	stream.end();
+	if (includeUsage) stream?.send(usageChunk(identity, usage));
+	stream?.send('[DONE]');
+	stream?.end();
+}
+
+/**
+ * The one rule when a client sends history and a session id: when the agent has a memory
+ * sub-node, the session's stored history wins — only the request's last user message is
+ * taken, its earlier messages are ignored (the memory already holds the turns it answered).
+ * An agent without memory keeps no session, so the client's history is the conversation.
+ */
+function sessionHistoryWins(
+	context: AgentRequestContext,
+	agent: string,
+	sessionId: string | undefined,
+): boolean {
+	if (sessionId === undefined) return false;
+	return Object.values(context.session.workflow.connections ?? {}).some((outputs) =>
+		(outputs as Record<string, unknown[][] | undefined>).ai_memory?.some((targets) =>
+			(targets ?? []).some((target) => (target as { node?: string } | null)?.node === agent),
+		),
+	);
 }

@@ -14,6 +14,7 @@ const TYPE_BY_STATUS: Record<number, string> = {
 	403: 'invalid_request_error',
 	404: 'invalid_request_error',
 	408: 'invalid_request_error',
+	409: 'invalid_request_error',
 	413: 'invalid_request_error',
 	429: 'rate_limit_error',
 };
@@ -21,7 +22,8 @@ const TYPE_BY_STATUS: Record<number, string> = {
 /**
  * The one place errors become OpenAI-style replies: refused requests keep their status;
  * a workflow that cannot run (no model key, no model …) is a 500 naming the problem; the
- * model server's own failure a 502; anything else a 500 with the message (never a stack).
+ * model server's own failure a 502; a session another request is running on
+ * (`SESSION_BUSY`) a 409; anything else a 500 with the message (never a stack).
  */
 export function openAIErrorReply(error: unknown): OpenAIErrorReply {
 	if (error instanceof HttpError) {
@@ -50,6 +52,8 @@ export function openAIErrorReply(error: unknown): OpenAIErrorReply {
 			null,
 			error.code,
 		);
+	if (ToolbridgeError.isInstance(error) && error.code === 'SESSION_BUSY')
+		return reply(409, error.message, 'invalid_request_error', null, error.code);
 	if (ToolbridgeError.isInstance(error))
 		return reply(500, error.message, 'server_error', null, error.code);
 	return reply(

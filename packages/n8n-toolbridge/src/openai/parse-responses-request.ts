@@ -12,6 +12,8 @@ export interface ResponsesCall extends AgentExtensionFields {
 	history: ChatMessage[];
 	/** The stored response this one continues. */
 	previousResponseId?: string;
+	/** The server-kept conversation this turn continues and extends (`conversation`). */
+	conversation?: string;
 	/** Keep this response for a later `previous_response_id` (OpenAI's default: true). */
 	store: boolean;
 	stream: boolean;
@@ -55,11 +57,7 @@ export function parseResponsesRequest(body: unknown): ResponsesCall {
 			'"background" is not supported: send the request and wait for it.',
 			'background',
 		);
-	if (request.conversation !== undefined && request.conversation !== null)
-		throw badRequest(
-			'"conversation" is not supported: continue with "previous_response_id", or send the earlier items in "input".',
-			'conversation',
-		);
+	const conversation = conversationId(request.conversation);
 	for (const flag of ['stream', 'store'] as const)
 		if (request[flag] !== undefined && request[flag] !== null && typeof request[flag] !== 'boolean')
 			throw badRequest(`"${flag}" must be a boolean.`, flag);
@@ -70,6 +68,11 @@ export function parseResponsesRequest(body: unknown): ResponsesCall {
 		(typeof previous !== 'string' || previous === '')
 	)
 		throw badRequest('"previous_response_id" must be a response id.', 'previous_response_id');
+	if (conversation !== undefined && typeof previous === 'string')
+		throw badRequest(
+			'"conversation" and "previous_response_id" cannot be used together: a conversation already holds the earlier turns.',
+			'conversation',
+		);
 	const messages = inputMessages(request.input);
 	const last = messages.at(-1);
 	if (last?.role !== 'user')
@@ -79,6 +82,7 @@ export function parseResponsesRequest(body: unknown): ResponsesCall {
 		prompt: last.content as string,
 		history: messages.slice(0, -1).filter((message) => message.role !== 'system'),
 		previousResponseId: typeof previous === 'string' ? previous : undefined,
+		conversation,
 		store: request.store !== false,
 		stream: request.stream === true,
 		instructions: typeof request.instructions === 'string' ? request.instructions : null,
@@ -184,4 +188,16 @@ function textOf(content: unknown, param: string): string {
 			);
 		})
 		.join('');
+}
+
+/** `conversation`: an id, or `{ id }` (OpenAI's two forms), or absent. */
+function conversationId(value: unknown): string | undefined {
+	if (value === undefined || value === null) return undefined;
+	const id = typeof value === 'object' ? (value as { id?: unknown }).id : value;
+	if (typeof id !== 'string' || id === '' || id.length > 256)
+		throw badRequest(
+			'"conversation" must be a conversation id (a string of 1–256 characters) or { "id": … }.',
+			'conversation',
+		);
+	return id;
 }

@@ -12,27 +12,58 @@ import { openSseStream } from './sse-stream';
 
 /**
  * Answers one `POST /v1/responses`: the conversation is the stored one of
- * `previous_response_id` (400 `previous_response_not_found` when this process does not hold
- * it) followed by the request's input; the answer is a `response` object built by
+ * `previous_response_id` (400 `previous_response_not_found` when the store does not hold
+ * it) or of `conversation` (whose lock the turn holds: a second request on it meanwhile gets
+ * 409 `SESSION_BUSY`), followed by the request's input; `sessionId` (`x-session-id`) keys the
+ * agent's memory sub-node; the answer is a `response` object built by
  * {@link ResponseOutput}, or with `stream: true` its events as they happen. The finished
  * conversation is stored under the response's id unless `store: false`. A failure after the
  * stream started is OpenAI's `error` event (clients raise it).
  *
- * @throws {HttpError} 400 for an unknown `previous_response_id`.
+ * @throws {HttpError} 400 for an unknown `previous_response_id`; 409 for a busy `conversation`.
  * @throws the run's error when nothing was sent yet (the server answers it in OpenAI's shape).
  */
 export async function respond(
 	context: AgentRequestContext & { store: ResponseStore },
 	call: ResponsesCall,
 	response: ServerResponse,
+	sessionId?: string,
+): Promise<void> {
+	if (call.conversation === undefined) return respondOnce(context, call, response, sessionId);
+	const release = await context.store.lockConversation(call.conversation, CONVERSATION_LOCK_MS);
+	if (!release)
+		throw new HttpError(
+			409,
+			`Conversation '${call.conversation}' is answering another request: send the next turn after that one's answer.`,
+			'SESSION_BUSY',
+			{},
+			'conversation',
+		);
+	try {
+		await respondOnce(context, call, response, sessionId);
+	} finally {
+		await release();
+	}
+}
+
+/** A turn holds its conversation's lock at most this long (a replica killed mid-turn frees it then). */
+const CONVERSATION_LOCK_MS = 10 * 60 * 1000;
+
+async function respondOnce(
+	context: AgentRequestContext & { store: ResponseStore },
+	call: ResponsesCall,
+	response: ServerResponse,
+	sessionId: string | undefined,
 ): Promise<void> {
 	let earlier: ChatMessage[] = [];
+	if (call.conversation !== undefined)
+		earlier = await context.store.conversation(call.conversation);
 	if (call.previousResponseId !== undefined) {
-		const stored = context.store.get(call.previousResponseId);
+		const stored = await context.store.get(call.previousResponseId);
 		if (!stored)
 			throw new HttpError(
 				400,
-				`Previous response with id '${call.previousResponseId}' not found (responses are kept in this server's memory, a bounded number, and not with store: false).`,
+				`Previous response with id '${call.previousResponseId}' not found (not kept with store: false, expired, evicted, or kept by another server: replicas share responses through --store).`,
 				'previous_response_not_found',
 				{},
 				'previous_response_id',
@@ -53,6 +84,7 @@ export async function respond(
 		history,
 		input: call.input,
 		pins: call.pins,
+		sessionId,
 	};
 	let answer;
 	try {
@@ -64,16 +96,15 @@ export async function respond(
 		return;
 	}
 	const completed = output.complete(answer.content, answer.usage);
-	if (call.store)
-		context.store.set(
-			identity.id,
-			[
-				...history,
-				{ role: 'user', content: call.prompt },
-				{ role: 'assistant', content: answer.content },
-			],
-			completed,
-		);
+	const conversation: ChatMessage[] = [
+		...history,
+		{ role: 'user', content: call.prompt },
+		{ role: 'assistant', content: answer.content },
+	];
+	// Stored before the client gets the answer: a replica killed after answering lost nothing.
+	if (call.conversation !== undefined)
+		await context.store.setConversation(call.conversation, conversation);
+	if (call.store) await context.store.set(identity.id, conversation, completed);
 	if (!stream) return sendJson(response, 200, completed);
 	stream.end();
 }

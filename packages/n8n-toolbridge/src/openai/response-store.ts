@@ -1,84 +1,67 @@
-import type { ChatMessage } from 'n8n-nodes-toolbridge';
+import type { ChatMessage, ConversationStore } from 'n8n-nodes-toolbridge';
 
-/** Limits of a {@link ResponseStore}. */
-export interface ResponseStoreLimits {
-	/** Responses kept at most (default 1000). */
-	maxEntries?: number;
-	/** Bytes of conversation text kept at most, all responses together (default 64 MiB). */
-	maxBytes?: number;
-}
-
-interface StoredConversation {
+interface StoredResponse {
 	messages: ChatMessage[];
 	/** The `response` object as the client received it (`GET /v1/responses/{id}`). */
 	response?: object;
-	bytes: number;
 }
 
 /**
  * What `previous_response_id` continues and `GET /v1/responses/{id}` returns: each stored
  * response's whole conversation (the messages before it, its input, its answer) and the
- * `response` object sent, in this process's memory only. Bounded by count
- * and by bytes, least recently used first out; a conversation larger than the whole budget is
- * not kept. Not shared between processes: behind several replicas a follow-up that reaches
- * another one gets `previous_response_not_found`.
+ * `response` object sent, in the server's {@link ConversationStore} under `response:<id>`.
+ * With `--store` (Redis, Postgres, a folder) every replica sharing it continues any
+ * response; without it this process keeps them, bounded. The store's TTL and size bound
+ * apply (a conversation past its value bound is not kept). `conversation:<id>` holds a
+ * Responses `conversation`'s messages the same way.
  */
 export class ResponseStore {
-	private readonly entries = new Map<string, StoredConversation>();
-	private bytes = 0;
-	private readonly maxEntries: number;
-	private readonly maxBytes: number;
+	constructor(private readonly store: ConversationStore) {}
 
-	constructor(limits: ResponseStoreLimits = {}) {
-		this.maxEntries = limits.maxEntries ?? 1000;
-		this.maxBytes = limits.maxBytes ?? 64 * 1024 * 1024;
+	/** The conversation up to and including response `id`, or undefined when unknown, expired or evicted. */
+	async get(id: string): Promise<ChatMessage[] | undefined> {
+		return (await this.read(`response:${id}`))?.messages;
 	}
 
-	/** The conversation up to and including response `id`, or undefined when unknown or evicted. */
-	get(id: string): ChatMessage[] | undefined {
-		const entry = this.entries.get(id);
-		if (!entry) return undefined;
-		// Most recently used goes last (a Map keeps insertion order).
-		this.entries.delete(id);
-		this.entries.set(id, entry);
-		return entry.messages;
+	/** The `response` object stored under `id`, or undefined when unknown, expired or evicted. */
+	async response(id: string): Promise<object | undefined> {
+		return (await this.read(`response:${id}`))?.response;
 	}
 
-	/** The `response` object stored under `id`, or undefined when unknown or evicted. */
-	response(id: string): object | undefined {
-		return this.entries.get(id)?.response;
-	}
-
-	/**
-	 * Keeps response `id`'s conversation (and the `response` object sent), evicting the least
-	 * recently used ones past the limits; both count against the byte budget.
-	 */
-	set(id: string, messages: ChatMessage[], response?: object): void {
-		this.delete(id);
-		const bytes =
-			Buffer.byteLength(JSON.stringify(messages)) +
-			(response ? Buffer.byteLength(JSON.stringify(response)) : 0);
-		if (bytes > this.maxBytes || this.maxEntries < 1) return;
-		this.entries.set(id, { messages, response, bytes });
-		this.bytes += bytes;
-		for (const [oldest, entry] of this.entries) {
-			if (this.entries.size <= this.maxEntries && this.bytes <= this.maxBytes) break;
-			this.entries.delete(oldest);
-			this.bytes -= entry.bytes;
-		}
+	/** Keeps response `id`'s conversation and the `response` object sent. */
+	async set(id: string, messages: ChatMessage[], response?: object): Promise<void> {
+		await this.store.set(`response:${id}`, JSON.stringify({ messages, response }));
 	}
 
 	/** Forgets response `id`; false when it was not kept. */
-	delete(id: string): boolean {
-		const entry = this.entries.get(id);
-		if (!entry) return false;
-		this.entries.delete(id);
-		this.bytes -= entry.bytes;
-		return true;
+	async delete(id: string): Promise<boolean> {
+		const found = (await this.store.get(`response:${id}`)) !== undefined;
+		if (found) await this.store.delete(`response:${id}`);
+		return found;
 	}
 
-	/** How many responses and bytes are kept. */
-	get size(): { entries: number; bytes: number } {
-		return { entries: this.entries.size, bytes: this.bytes };
+	/** The messages of Responses `conversation` `id` so far (empty when new). */
+	async conversation(id: string): Promise<ChatMessage[]> {
+		return (await this.read(`conversation:${id}`))?.messages ?? [];
+	}
+
+	/** Replaces conversation `id`'s messages. */
+	async setConversation(id: string, messages: ChatMessage[]): Promise<void> {
+		await this.store.set(`conversation:${id}`, JSON.stringify({ messages }));
+	}
+
+	/** Takes conversation `id`'s lock for one turn (undefined: another turn holds it). */
+	lockConversation(id: string, ttlMs: number): Promise<(() => Promise<void>) | undefined> {
+		return this.store.lock(`conversation:${id}`, ttlMs);
+	}
+
+	private async read(key: string): Promise<StoredResponse | undefined> {
+		const text = await this.store.get(key);
+		if (text === undefined) return undefined;
+		try {
+			return JSON.parse(text) as StoredResponse;
+		} catch {
+			return undefined;
+		}
 	}
 }

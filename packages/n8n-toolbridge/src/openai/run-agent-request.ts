@@ -19,6 +19,8 @@ export interface AgentRequest {
 	input?: Record<string, unknown>;
 	/** `agent_pins`: other nodes' output, over the server's `--pin`. */
 	pins?: Record<string, unknown>;
+	/** `x-session-id`: the session the agent's memory sub-node continues. */
+	sessionId?: string;
 }
 
 /** A finished run's answer as both endpoints send it. */
@@ -67,6 +69,7 @@ export async function runAgentRequest(
 				history: request.history,
 				input: request.input,
 				pins: request.pins,
+				sessionId: request.sessionId,
 			},
 		);
 		const answer = answerOf(run);

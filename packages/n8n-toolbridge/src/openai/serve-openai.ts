@@ -1,5 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { WorkflowSession } from 'n8n-nodes-toolbridge';
+import {
+	inProcessConversationStore,
+	type ConversationStore,
+	type WorkflowSession,
+} from 'n8n-nodes-toolbridge';
 import { ConcurrencyLimit } from '../http/concurrency-limit';
 import { HttpError } from '../http/http-error';
 import type { ListenAddress } from '../http/listen-address';
@@ -11,7 +15,7 @@ import { openAIErrorReply } from './openai-error';
 import { parseChatRequest } from './parse-chat-request';
 import { parseResponsesRequest } from './parse-responses-request';
 import { respond } from './respond';
-import { ResponseStore, type ResponseStoreLimits } from './response-store';
+import { ResponseStore } from './response-store';
 
 /** Options of {@link serveOpenAI}. */
 export interface OpenAIServerOptions {
@@ -31,8 +35,12 @@ export interface OpenAIServerOptions {
 	maxBodyBytes?: number;
 	/** Time a client has to send its request body (default 30 s); slow senders hold no slot. */
 	bodyTimeoutMs?: number;
-	/** Bounds of the `previous_response_id` store (default 1000 responses, 64 MiB). */
-	responseStore?: ResponseStoreLimits;
+	/**
+	 * Where Responses state (`previous_response_id`, `GET`/`DELETE /v1/responses/{id}`,
+	 * `conversation`) lives: the store replicas share (`--store`), else this process's
+	 * (bounded). Give the session the same one for its memory sub-nodes.
+	 */
+	conversationStore?: ConversationStore;
 	/** One line per request (stderr in the CLI). */
 	log?: (line: string) => void;
 }
@@ -42,7 +50,7 @@ type ServerContext = Parameters<typeof respond>[0];
 /** A POST endpoint: reads its body into the model asked for and how to answer. */
 type Endpoint = (body: unknown) => {
 	model: string;
-	answer: (context: ServerContext, response: ServerResponse) => Promise<void>;
+	answer: (context: ServerContext, response: ServerResponse, sessionId?: string) => Promise<void>;
 };
 
 const ENDPOINTS: Record<string, Endpoint> = {
@@ -50,14 +58,37 @@ const ENDPOINTS: Record<string, Endpoint> = {
 		const call = parseChatRequest(body);
 		return {
 			model: call.model,
-			answer: (context, response) => completeChat(context, call, response),
+			answer: (context, response, sessionId) => completeChat(context, call, response, sessionId),
 		};
 	},
 	'/v1/responses': (body) => {
 		const call = parseResponsesRequest(body);
-		return { model: call.model, answer: (context, response) => respond(context, call, response) };
+		return {
+			model: call.model,
+			answer: (context, response, sessionId) => respond(context, call, response, sessionId),
+		};
 	},
 };
+
+/**
+ * The `x-session-id` header: the session the agent's memory sub-node continues (1–256
+ * printable characters), or undefined without one.
+ * @throws {HttpError} 400 for an empty, overlong or repeated header.
+ */
+function sessionIdOf(request: IncomingMessage): string | undefined {
+	const value = request.headers['x-session-id'];
+	if (value === undefined) return undefined;
+	const printable = (text: string) => [...text].every((character) => character >= ' ');
+	if (typeof value !== 'string' || value.trim() === '' || value.length > 256 || !printable(value))
+		throw new HttpError(
+			400,
+			'The x-session-id header must be one session id of 1–256 printable characters.',
+			'invalid_request_error',
+			{},
+			'x-session-id',
+		);
+	return value;
+}
 
 /**
  * An OpenAI-compatible server for a workflow's agents: `GET /v1/models` (one model per
@@ -68,7 +99,8 @@ const ENDPOINTS: Record<string, Endpoint> = {
  * bearer token and Origin check, the body read whole (size and time bounded) before a
  * concurrency slot is taken, errors in OpenAI's shape (400, 401, 404 unknown model, 408, 413,
  * 429 + Retry-After, 500, 502), and a client that disconnects aborts its run (no tool starts
- * after that).
+ * after that). An `x-session-id` header names the session the agent's memory sub-node
+ * continues (both endpoints); Responses state lives in `conversationStore`.
  */
 export async function serveOpenAI(options: OpenAIServerOptions): Promise<RunningHttpServer> {
 	const limit = new ConcurrencyLimit(options.maxConcurrency ?? 4);
@@ -76,7 +108,7 @@ export async function serveOpenAI(options: OpenAIServerOptions): Promise<Running
 	const context: ServerContext = {
 		session: options.session,
 		log: options.log ?? (() => {}),
-		store: new ResponseStore(options.responseStore),
+		store: new ResponseStore(options.conversationStore ?? inProcessConversationStore()),
 	};
 	const models = options.agents.map((id) => ({
 		id,
@@ -113,9 +145,10 @@ export async function serveOpenAI(options: OpenAIServerOptions): Promise<Running
 			});
 			const call = endpoint(body);
 			if (!options.agents.includes(call.model)) throw unknownModel(call.model);
+			const sessionId = sessionIdOf(request);
 			const release = acquireSlot(limit);
 			try {
-				await call.answer(context, response);
+				await call.answer(context, response, sessionId);
 			} finally {
 				release();
 			}
@@ -131,20 +164,24 @@ export async function serveOpenAI(options: OpenAIServerOptions): Promise<Running
 	}
 
 	/** `GET /v1/responses/{id}`: the stored `response`; `DELETE`: forget it. */
-	function storedResponse(method: string | undefined, id: string, response: ServerResponse): void {
+	async function storedResponse(
+		method: string | undefined,
+		id: string,
+		response: ServerResponse,
+	): Promise<void> {
 		if (method !== 'GET' && method !== 'DELETE')
 			throw new HttpError(405, 'Use GET or DELETE for /v1/responses/{id}.', 'method_not_allowed', {
 				Allow: 'GET, DELETE',
 			});
-		const found = context.store.response(id);
+		const found = await context.store.response(id);
 		if (!found)
 			throw new HttpError(
 				404,
-				`Response with id '${id}' not found (responses are kept in this server's memory, a bounded number, and not with store: false).`,
+				`Response with id '${id}' not found (not kept with store: false, expired, evicted, or kept by another server: replicas share responses through --store).`,
 				'not_found',
 			);
 		if (method === 'GET') return sendJson(response, 200, found);
-		context.store.delete(id);
+		await context.store.delete(id);
 		sendJson(response, 200, { id, object: 'response', deleted: true });
 	}
 

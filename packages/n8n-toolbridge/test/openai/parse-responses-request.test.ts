@@ -85,11 +85,25 @@ describe('parseResponsesRequest', () => {
 		]);
 	});
 
+	it('conversation: an id or { id }', () => {
+		expect(parseResponsesRequest({ model, input: 'x', conversation: 'conv_1' }).conversation).toBe(
+			'conv_1',
+		);
+		expect(
+			parseResponsesRequest({ model, input: 'x', conversation: { id: 'conv_2' } }).conversation,
+		).toBe('conv_2');
+	});
+
 	it.each([
 		['no model', { input: 'x' }, 'model'],
 		['client tools', { model, input: 'x', tools: [{ type: 'function', name: 'f' }] }, 'tools'],
 		['background', { model, input: 'x', background: true }, 'background'],
-		['a conversation object', { model, input: 'x', conversation: 'conv_1' }, 'conversation'],
+		['an empty conversation id', { model, input: 'x', conversation: { id: '' } }, 'conversation'],
+		[
+			'a conversation beside previous_response_id',
+			{ model, input: 'x', conversation: 'conv_1', previous_response_id: 'resp_1' },
+			'conversation',
+		],
 		['an empty input', { model, input: [] }, 'input'],
 		[
 			'the last item not the user',

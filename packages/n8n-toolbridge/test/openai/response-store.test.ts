@@ -1,54 +1,43 @@
+import { inProcessConversationStore } from 'n8n-nodes-toolbridge';
 import { describe, expect, it } from 'vitest';
 import { ResponseStore } from '../../src/openai/response-store';
 
 const conversation = (text: string) => [{ role: 'user' as const, content: text }];
-const bytesOf = (text: string) => JSON.stringify(conversation(text)).length;
 
 describe('ResponseStore', () => {
-	it('keeps at most maxEntries, the least recently used out first', () => {
-		const store = new ResponseStore({ maxEntries: 2 });
-		store.set('a', conversation('a'));
-		store.set('b', conversation('b'));
-		expect(store.get('a')).toEqual(conversation('a')); // a is now the most recent
-		store.set('c', conversation('c'));
-		expect(store.get('b')).toBeUndefined();
-		expect(store.get('a')).toEqual(conversation('a'));
-		expect(store.get('c')).toEqual(conversation('c'));
-		expect(store.size.entries).toBe(2);
-	});
-
-	it('keeps at most maxBytes of conversation; one larger than the budget is not kept', () => {
-		const store = new ResponseStore({ maxBytes: bytesOf('x'.repeat(100)) * 2 });
-		store.set('a', conversation('x'.repeat(100)));
-		store.set('b', conversation('y'.repeat(100)));
-		expect(store.size).toEqual({ entries: 2, bytes: bytesOf('x'.repeat(100)) * 2 });
-		store.set('c', conversation('z'.repeat(100)));
-		expect([store.get('a'), store.get('b') !== undefined, store.get('c') !== undefined]).toEqual([
-			undefined,
-			true,
-			true,
-		]);
-		store.set('huge', conversation('h'.repeat(1000)));
-		expect(store.get('huge')).toBeUndefined();
-		expect(store.size.entries).toBe(2);
-	});
-
-	it('replacing or deleting an id gives its bytes back', () => {
-		const store = new ResponseStore();
-		store.set('a', conversation('first'));
-		store.set('a', conversation('second, longer'));
-		expect(store.size).toEqual({ entries: 1, bytes: bytesOf('second, longer') });
-		store.delete('a');
-		expect(store.size).toEqual({ entries: 0, bytes: 0 });
-	});
-
-	it('keeps the response object beside the conversation, counted in the bytes', () => {
-		const store = new ResponseStore();
+	it('keeps a response conversation and its response object in the conversation store', async () => {
+		const backing = inProcessConversationStore();
+		const store = new ResponseStore(backing);
 		const response = { id: 'a', object: 'response', output_text: 'hi' };
-		store.set('a', conversation('q'), response);
-		expect(store.response('a')).toEqual(response);
-		expect(store.size.bytes).toBe(bytesOf('q') + JSON.stringify(response).length);
-		expect(store.delete('a')).toBe(true);
-		expect([store.response('a'), store.delete('a')]).toEqual([undefined, false]);
+		await store.set('a', conversation('q'), response);
+		expect(await store.get('a')).toEqual(conversation('q'));
+		expect(await store.response('a')).toEqual(response);
+		// Another server on the same backing store sees it (what --store shares between replicas).
+		expect(await new ResponseStore(backing).get('a')).toEqual(conversation('q'));
+		expect(await store.delete('a')).toBe(true);
+		expect([await store.response('a'), await store.delete('a')]).toEqual([undefined, false]);
+	});
+
+	it("follows the backing store's bounds: past maxEntries the least recently used is gone", async () => {
+		const store = new ResponseStore(inProcessConversationStore({ maxEntries: 2 }));
+		await store.set('a', conversation('a'));
+		await store.set('b', conversation('b'));
+		expect(await store.get('a')).toEqual(conversation('a'));
+		await store.set('c', conversation('c'));
+		expect(await store.get('b')).toBeUndefined();
+		expect(await store.get('c')).toEqual(conversation('c'));
+	});
+
+	it('a conversation is kept apart from responses, and its lock is held by one turn at a time', async () => {
+		const store = new ResponseStore(inProcessConversationStore());
+		expect(await store.conversation('c1')).toEqual([]);
+		await store.setConversation('c1', conversation('first'));
+		expect(await store.conversation('c1')).toEqual(conversation('first'));
+		expect(await store.get('c1')).toBeUndefined();
+		const release = await store.lockConversation('c1', 60_000);
+		expect(release).toBeTypeOf('function');
+		expect(await store.lockConversation('c1', 60_000)).toBeUndefined();
+		await release?.();
+		expect(await store.lockConversation('c1', 60_000)).toBeTypeOf('function');
 	});
 });

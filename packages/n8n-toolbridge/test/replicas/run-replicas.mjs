@@ -8,23 +8,27 @@
  * requests spread over all three. Before call 16 replica #2 is killed (SIGKILL, exit awaited):
  * the next calls must still succeed. The proxy moves to the next replica only when a
  * connection is refused (nothing was sent); it never re-sends a request a replica received,
- * since the tool may have run. Prints the figures; exit 1 on any failed call.
+ * since the tool may have run. Then the conversations: three `serve` replicas sharing
+ * `--store redis://…` (conversation-replicas.mjs). Prints the figures; exit 1 on any failure.
  */
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import http from 'node:http';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as V1HttpTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { runConversationReplicas } from './conversation-replicas.mjs';
+import { startRoundRobinProxy } from './round-robin-proxy.mjs';
 
 const repo = resolve(import.meta.dirname, '../../../..');
 const bin = join(repo, 'packages/n8n-toolbridge/bin/toolbridge.js');
 const workflow = join(repo, 'fixtures/workflows/crypto-agent.json');
 const CALLS = 30;
 const KILL_BEFORE = 16;
+/** 30 conversations × 3 turns on each of the two APIs (conversation-replicas.mjs). */
+const CONVERSATIONS_CHECKED = 60;
 const sha256 = (/** @type {string} */ text) => createHash('sha256').update(text).digest('hex');
 
 /** @returns {Promise<{ child: import('node:child_process').ChildProcess, port: number, served: number, stderr: () => string }>} */
@@ -62,51 +66,8 @@ async function main() {
 		`3 replicas ready in ${Math.round(performance.now() - started)} ms (ports ${replicas.map((replica) => replica.port).join(', ')})`,
 	);
 
-	let next = 0;
-	const proxy = http.createServer(async (request, response) => {
-		const chunks = [];
-		for await (const chunk of request) chunks.push(chunk);
-		const body = Buffer.concat(chunks);
-		for (let attempt = 0; attempt < replicas.length; attempt++) {
-			const replica = replicas[next++ % replicas.length];
-			const outcome = await new Promise((resolvePromise) => {
-				const upstream = http.request(
-					{
-						host: '127.0.0.1',
-						port: replica.port,
-						method: request.method,
-						path: request.url,
-						headers: request.headers,
-					},
-					(answer) => {
-						replica.served++;
-						response.writeHead(answer.statusCode ?? 502, answer.headers);
-						answer.pipe(response);
-						answer.on('end', () => resolvePromise('answered'));
-						answer.on('error', () => resolvePromise('broken'));
-					},
-				);
-				// Refused: nothing reached the replica, the next one may take the request. Any other
-				// failure: the request may have been received (and the tool run): no retry.
-				upstream.on('error', (error) =>
-					resolvePromise(
-						/** @type {NodeJS.ErrnoException} */ (error).code === 'ECONNREFUSED'
-							? 'refused'
-							: 'broken',
-					),
-				);
-				upstream.end(body);
-			});
-			if (outcome === 'answered') return;
-			if (outcome === 'broken') return void response.destroy();
-		}
-		response.writeHead(502).end();
-	});
-	await new Promise((resolvePromise) =>
-		proxy.listen(0, '127.0.0.1', () => resolvePromise(undefined)),
-	);
-	const address = /** @type {import('node:net').AddressInfo} */ (proxy.address());
-	const url = new URL(`http://127.0.0.1:${address.port}/mcp`);
+	const proxy = await startRoundRobinProxy(replicas);
+	const url = new URL(`${proxy.url}/mcp`);
 
 	/** @type {Array<{ label: string, call: (text: string) => Promise<any>, close: () => Promise<void>, protocol: string | undefined, ok: number, failures: string[], ms: number[] }>} */
 	const clients = [];
@@ -183,8 +144,11 @@ async function main() {
 	}
 	for (const replica of replicas) replica.child.kill();
 	proxy.close();
+	failed += await runConversationReplicas({ repo, bin });
 	console.log(
-		failed === 0 ? `PASS: ${clients.length * CALLS} calls, 0 failed` : `FAIL: ${failed} failed`,
+		failed === 0
+			? `PASS: ${clients.length * CALLS} calls and ${CONVERSATIONS_CHECKED} conversations, 0 failed`
+			: `FAIL: ${failed} failed`,
 	);
 	process.exitCode = failed === 0 ? 0 : 1;
 }

@@ -29,6 +29,7 @@ import {
 	tokenFrom,
 	untilShutdown,
 } from '../server-options';
+import { conversationStoreFrom, storeOptionHelp } from '../store-options';
 import { UsageError } from '../../errors/usage-error';
 import { builderOptionHelp, builderToolsFor } from './mcp-builder';
 
@@ -57,7 +58,10 @@ Options:
   --http [HOST:]PORT   serve Streamable HTTP at /mcp (PORT 0: any free port)
 ${serverOptionsHelp}
   --expose-agent       also offer the agent itself as a tool (argument "prompt"): a call
-                       runs the whole loop against its model (needs a model key)
+                       runs the whole loop against its model (needs a model key); its
+                       optional "session" argument continues that conversation in the
+                       agent's memory sub-node
+${storeOptionHelp}
 ${builderOptionHelp}
 ${privateNetworkHelp}
 ${connectionOptionsHelp}
@@ -114,6 +118,7 @@ ${workflowOptionsHelp.replace(/\n {2}--json[^\n]*/, '')}`,
 					? await openWorkflowSession(workflow, {
 							...hostOptions,
 							...connectionFrom(values, io.env),
+							conversationStore: await conversationStoreFrom(values),
 							guard: privateNetworkGuard({
 								allowPrivateNetwork: values['allow-private-network'] === true,
 							}),

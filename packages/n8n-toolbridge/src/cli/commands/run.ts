@@ -19,6 +19,13 @@ import { agentInputOptions, agentInputOptionsHelp, agentInputsFrom } from '../ag
 import { stepProgressLine } from '../step-progress-line';
 import { terminalReviewer } from '../terminal-reviewer';
 import { UsageError } from '../../errors/usage-error';
+import {
+	conversationStoreFrom,
+	defaultSessionStoreFolder,
+	sessionIdFrom,
+	storeOptionHelp,
+	storeOptions,
+} from '../store-options';
 
 /** `toolbridge run <workflow.json> --prompt TEXT`: the workflow's agent, with its real tools, against a live model. */
 export const runCommand: CliCommand = {
@@ -55,6 +62,11 @@ Options:
   --prompt TEXT        the user's message
 ${agentInputOptionsHelp}
   --approve-all        run tools behind a review node without asking (scripts)
+  --session ID         continue conversation ID: the agent's memory sub-node (Simple
+                       Memory …) loads its earlier turns and saves this one; two runs
+                       with one ID continue one conversation (without --store, kept in
+                       ~/.cache/toolbridge/sessions; TOOLBRIDGE_CACHE_DIR moves it)
+${storeOptionHelp}
 ${connectionOptionsHelp}
 ${workflowOptionsHelp.replace('--json               machine-readable output', '--json               print { output, steps, usage, iterations }\n                       (validator: { tool, arguments, result, attempts })').replace('show stack traces', 'show stack traces and the [DEBUG] log (secrets redacted)')}
 
@@ -64,8 +76,10 @@ used up), 2 usage or settings (no API key, no model, $fromAI problems).`,
 		...workflowOptions,
 		...connectionOptions,
 		...agentInputOptions,
+		...storeOptions,
 		prompt: { type: 'string' },
 		'approve-all': { type: 'boolean' },
+		session: { type: 'string' },
 	},
 	async run({ positionals, values, io }) {
 		if (positionals.length !== 1)
@@ -80,6 +94,11 @@ used up), 2 usage or settings (no API key, no model, $fromAI problems).`,
 			if (event.type === 'step-end') io.stderr(`${stepProgressLine(event.step, ++stepNumber)}\n`);
 			else if (event.type === 'debug') io.stderr(`${event.line}\n`);
 		};
+		const sessionId = sessionIdFrom(values);
+		const conversationStore = await conversationStoreFrom(
+			values,
+			sessionId === undefined ? undefined : defaultSessionStoreFolder(io.env),
+		);
 		let run: WorkflowAgentRun;
 		try {
 			run = await runWorkflowAgent(positionals[0], {
@@ -87,6 +106,8 @@ used up), 2 usage or settings (no API key, no model, $fromAI problems).`,
 				...connectionFrom(values, io.env),
 				prompt,
 				input: inputs.input,
+				sessionId,
+				conversationStore,
 				onEvent,
 				onToolsUnavailable: ({ tools }) => io.stderr(skippedToolsText(tools)),
 				review: terminalReviewer({
@@ -106,6 +127,8 @@ used up), 2 usage or settings (no API key, no model, $fromAI problems).`,
 			// Settings problems (no key, no model, bad URL) are the caller's to fix: exit 2 (an unresolved reference too, by its code).
 			if (error instanceof AgentConfigurationError) throw new UsageError(error.message);
 			throw error;
+		} finally {
+			await conversationStore.close?.();
 		}
 		if (debug)
 			io.stderr(

@@ -22,6 +22,7 @@ import {
 	untilShutdown,
 } from '../server-options';
 import { UsageError } from '../../errors/usage-error';
+import { conversationStoreFrom, storeOptionHelp, storeOptions } from '../store-options';
 
 const DEFAULT_PORT = 8080;
 
@@ -41,8 +42,9 @@ run" calls it.
                               [DONE]; usage in a last chunk with stream_options.include_usage)
   POST /v1/responses          stream false or true (OpenAI's response.* events); the agent's
                               tool calls are mcp_call items (run here, never by the client);
-                              previous_response_id continues a response kept in this
-                              process's memory (the last 1000, 64 MiB; not with store: false)
+                              previous_response_id continues a stored response (not with
+                              store: false); "conversation" (an id) continues and extends a
+                              server-kept conversation; GET/DELETE /v1/responses/{id}
   GET  /healthz               {"status":"ok"}, without authentication
 
 The last user message (input item) is the user message the agent's model receives,
@@ -58,10 +60,18 @@ phase "commentary"). Streamed text is redacted like the answer (the last charact
 each model call arrive when it ends). A client that disconnects stops its run; a request
 body must arrive within 30 s, before the request takes one of --max-concurrency slots.
 
+Sessions: an "x-session-id: ID" header (both APIs) continues conversation ID in the
+agent's memory sub-node (Simple Memory …). With it, on an agent with memory, the
+session's stored history wins: only the last user message of a Chat Completions request
+is taken. A second request on a session (or conversation) still answering gets 409
+SESSION_BUSY. Responses state and Simple Memory live in --store: replicas given the same
+store continue each other's conversations.
+
 Options:
   --port N             default ${DEFAULT_PORT} (0: any free port)
   --host H             default ${DEFAULT_HOST}; any other address needs --token
 ${serverOptionsHelp}
+${storeOptionHelp}
 ${privateNetworkHelp}
 ${connectionOptionsHelp}
 ${workflowOptionsHelp.replace(/\n {2}--json[^\n]*/, '').replace('the agent node, when several nodes have tools connected', 'serve only this agent (default: every top-level agent)')}`,
@@ -69,6 +79,7 @@ ${workflowOptionsHelp.replace(/\n {2}--json[^\n]*/, '').replace('the agent node,
 		...workflowOptions,
 		...connectionOptions,
 		...serverOptions,
+		...storeOptions,
 		port: { type: 'string' },
 		host: { type: 'string' },
 	},
@@ -85,7 +96,9 @@ ${workflowOptionsHelp.replace(/\n {2}--json[^\n]*/, '').replace('the agent node,
 		const workflow = readWorkflowInput(positionals[0]);
 		const agents = agentsToServe(workflow, values.agent as string | undefined);
 		const reported = new Set<string>();
+		const conversationStore = await conversationStoreFrom(values);
 		const session = await openWorkflowSession(workflow, {
+			conversationStore,
 			...hostOptionsFrom(values, io.env, io.stderr),
 			...connectionFrom(values, io.env),
 			debug: values.debug === true || undefined,
@@ -109,6 +122,7 @@ ${workflowOptionsHelp.replace(/\n {2}--json[^\n]*/, '').replace('the agent node,
 			token,
 			allowedOrigins: values['allow-origin'] as string[] | undefined,
 			maxConcurrency: maxConcurrencyFrom(values, 4),
+			conversationStore,
 			log,
 		});
 		log(
@@ -117,6 +131,7 @@ ${workflowOptionsHelp.replace(/\n {2}--json[^\n]*/, '').replace('the agent node,
 		const signal = await untilShutdown();
 		log(`${signal}: stopping`);
 		await server.close();
+		await conversationStore.close?.();
 		exitSoonAfterShutdown(EXIT.ok);
 		return EXIT.ok;
 	},
