@@ -125,6 +125,8 @@ describe("n8n's Groq Chat Model through its own node code", () => {
 			tool_call_id: 'call_groq_1',
 			content: 'SHOUTED: HELLO',
 		});
+		// The model node's key never reaches the result, its state or the streamed text.
+		expect(JSON.stringify(run)).not.toContain('gsk_test_groq_key_123');
 		expect(run.result.usage).toMatchObject({
 			promptTokens: 70,
 			completionTokens: 15,
