@@ -52,6 +52,10 @@ const hints: Record<string, string> = {
 		"A connected node's type (or version) is not installed here, or cannot act as a tool.",
 	NODE_UNSUPPORTED:
 		'A connected node needs something only a running n8n instance offers (a trigger, a webhook, a task runner).',
+	MEMORY_UNAVAILABLE:
+		"The agent's memory sub-node could not be used (its package, or its service — Postgres, Redis … — could not be reached or refused to load or save): the message names the node and the reason.",
+	SESSION_BUSY:
+		'Another run on the same session has not finished: turns of one conversation run one at a time. Retry when the other has answered.',
 	OUTPUT_PARSER_FAILED:
 		"The answer did not pass the agent's output parser after the retries (the message names the agent, the parser and each rejected attempt). Describe the fields in the prompt, simplify the parser's schema, connect an Auto-fixing Output Parser, or choose a model that supports structured output.",
 	OUTPUT_PARSER_UNAVAILABLE:
