@@ -1,3 +1,4 @@
+import { createHash, randomUUID } from 'node:crypto';
 import type { IDataObject, INode, INodeType } from 'n8n-workflow';
 import type { ChatMessage } from '../../../chat/types';
 import { lastTurns } from '../../../agent/history-window';
@@ -126,18 +127,26 @@ export async function openAgentMemory(
 	}
 	info.sessionId = sessionId;
 	const store = context.store ?? processConversationStore();
-	const conversationKey = `${context.workflow.id ?? context.workflow.name ?? ''}:${sessionId}`;
+	const conversationKey = `${workflowKey(context.workflow)}:${sessionId}`;
+	const simple = node.type === simpleMemoryNodeType;
 	const release = await lockSession(store, conversationKey, sessionId, context.runTimeoutMs);
 	const supply = new ToolSupply(
 		context.host,
-		context.workflow,
+		// n8n keeps Simple Memory in the process by workflow id and session key: a run of its own
+		// there (the store holds the conversation), so concurrent runs never share a buffer.
+		simple
+			? { ...context.workflow, id: `${workflowKey(context.workflow)}#${randomUUID()}` }
+			: context.workflow,
 		agentNode,
 		subNodeTree(context.workflow, node.name),
 		context.item,
 		context.guard,
 		context.references.keys,
 	);
+	let memory: ChatMemoryLike | undefined;
 	const close = async (): Promise<void> => {
+		// This run's own in-process buffer of Simple Memory goes with it.
+		if (simple) await clearChatHistory(memory).catch(() => undefined);
 		await supply.close().finally(release);
 	};
 	const fail = async (what: string, error: unknown): Promise<OpenedAgentMemory> => {
@@ -150,12 +159,10 @@ export async function openAgentMemory(
 		info.notes.push(`${message} — the run goes on without the conversation history.`);
 		return { ...oneOff, close };
 	};
-	let memory: ChatMemoryLike;
 	let history: ChatMessage[];
-	const simple = node.type === simpleMemoryNodeType;
 	const storeKey = `simple-memory:${conversationKey}`;
 	try {
-		memory = (await supply.supplyAs(node, nodeType, 'ai_memory')) as ChatMemoryLike;
+		memory = (await supply.supplyAs(node, nodeType, 'ai_memory')) as ChatMemoryLike | undefined;
 		if (!memory || typeof memory !== 'object')
 			throw new Error('it supplied no chat memory on its ai_memory output');
 	} catch (error) {
@@ -252,6 +259,21 @@ async function lockSession(
 }
 
 /** Replaces a Simple Memory's in-process history with the session's stored messages. */
+/**
+ * What keys a workflow's conversations: its id, else its name, else a digest of its nodes (two
+ * exports without id or name never share a conversation).
+ */
+function workflowKey(workflow: WorkflowExport): string {
+	if (workflow.id) return String(workflow.id);
+	if (workflow.name) return workflow.name;
+	return `nodes-${createHash('sha256').update(JSON.stringify(workflow.nodes)).digest('hex').slice(0, 16)}`;
+}
+
+async function clearChatHistory(memory: ChatMemoryLike | undefined): Promise<void> {
+	const history = memory?.chatHistory as { clear?(): Promise<void> } | undefined;
+	await history?.clear?.();
+}
+
 async function restoreSimpleMemory(
 	memory: ChatMemoryLike,
 	stored: string | undefined,

@@ -8,6 +8,7 @@ import {
 	langChainModelName,
 } from '../../../langchain/langchain-model-caller';
 import { findUnavailableNodes } from '../node-availability';
+import { containedModelCall } from './contained-model-call';
 import type { StandaloneHost } from '../standalone-host';
 import { subNodeTree } from '../sub-nodes/sub-node-tree';
 import { ToolSupply } from '../sub-nodes/tool-supply';
@@ -95,7 +96,11 @@ export function createChatModelSupplier(scope: ChatModelSupplyScope): ChatModelS
 				'model',
 				`Node "${node.name}" (${node.type}) on the Chat Model input of agent "${scope.agentNode.name}" supplied something that is not a chat model.`,
 			);
-		return { callModel: createLangChainModelCaller(model), name: langChainModelName(model), node };
+		return {
+			callModel: containedModelCall(node, createLangChainModelCaller(model)),
+			name: langChainModelName(model),
+			node,
+		};
 	};
 	return {
 		supply(node) {
