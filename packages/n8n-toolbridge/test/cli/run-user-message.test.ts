@@ -196,6 +196,17 @@ describe('runWorkflowAgent: input and pins', () => {
 			prompt: 'pinned',
 			userMessage: { source: 'node-prompt', reason: 'pin' },
 		});
+		// A pin without what the prompt reads (given for the system message, a session key):
+		// the node's prompt resolves to nothing, so the question asked is sent after all.
+		const pinnedElsewhere = await runWorkflowAgent(telegramWithoutPinData(), {
+			...options,
+			prompt: 'What is 2+2*3?',
+			pins: { 'Telegram Trigger': [{ json: { message: { from: {}, chat: { id: 7 } } } }] },
+		});
+		expect(pinnedElsewhere).toMatchObject({
+			prompt: 'What is 2+2*3?',
+			userMessage: { source: 'user-text', reason: 'user-text' },
+		});
 		const error = await runWorkflowAgent(telegramWithoutPinData(), {
 			...options,
 			prompt: 'What is 2+2*3?',

@@ -91,7 +91,8 @@ export async function runWorkflowAgentNode(
 	node: INode,
 	input: WorkflowAgentNodeInput,
 ): Promise<WorkflowAgentNodeOutcome> {
-	const { item, references, userMessage } = agentInputs(session, node, input);
+	const { item, references, userMessage: chosen } = agentInputs(session, node, input);
+	let userMessage = chosen;
 	// Chat-model sub-nodes the built-in client does not read run through their own node code.
 	const chatModels = createChatModelSupplier({
 		host: session.host,
@@ -132,6 +133,17 @@ export async function runWorkflowAgentNode(
 			await chatModels.close();
 			throw error;
 		});
+	// The caller's input or pins did not hold what the node's prompt reads (a pin given for the
+	// memory's session key only): the user's text is the message after all.
+	const userText = input.chatInput ?? '';
+	if (
+		settings.prompt.trim() === '' &&
+		(userMessage.reason === 'pin' || userMessage.reason === 'input') &&
+		userText.trim() !== ''
+	) {
+		settings.prompt = userText;
+		userMessage = { source: 'user-text', reason: 'user-text', template: userMessage.template };
+	}
 	if (settings.prompt.trim() === '') {
 		const reads = userMessage.template
 			? `its prompt ${JSON.stringify(userMessage.template)} resolved to nothing`

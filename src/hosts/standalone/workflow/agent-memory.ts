@@ -4,6 +4,7 @@ import type { ChatMessage } from '../../../chat/types';
 import { lastTurns } from '../../../agent/history-window';
 import { MemoryUnavailableError } from '../../../errors/memory-unavailable-error';
 import { SessionBusyError } from '../../../errors/session-busy-error';
+import { UnresolvedNodeReferenceError } from '../../../errors/unresolved-node-reference-error';
 import {
 	loadMemoryHistory,
 	saveToMemory,
@@ -118,7 +119,7 @@ export async function openAgentMemory(
 		close: async () => {},
 	};
 	const nodeType = memoryNodeType(context.host, node);
-	const sessionId = resolveSessionId(node, nodeType, agentNode, context);
+	const { sessionId, fromCaller } = resolveSessionId(node, nodeType, agentNode, context);
 	if (sessionId === undefined) {
 		info.notes.push(
 			`Memory "${node.name}" was not used: the run has no session id (its Session ID reads ${sessionSource(node, nodeType, context)}), so it is one-off. Give one (the library's sessionId, --session) to continue a conversation.`,
@@ -138,7 +139,9 @@ export async function openAgentMemory(
 			? { ...context.workflow, id: `${workflowKey(context.workflow)}#${randomUUID()}` }
 			: context.workflow,
 		agentNode,
-		subNodeTree(context.workflow, node.name),
+		subNodeTree(context.workflow, node.name).map((each) =>
+			each === node && fromCaller ? keyedBy(node, sessionId) : each,
+		),
 		context.item,
 		context.guard,
 		context.references.keys,
@@ -162,7 +165,11 @@ export async function openAgentMemory(
 	let history: ChatMessage[];
 	const storeKey = `simple-memory:${conversationKey}`;
 	try {
-		memory = (await supply.supplyAs(node, nodeType, 'ai_memory')) as ChatMemoryLike | undefined;
+		memory = (await supply.supplyAs(
+			fromCaller ? keyedBy(node, sessionId) : node,
+			nodeType,
+			'ai_memory',
+		)) as ChatMemoryLike | undefined;
 		if (!memory || typeof memory !== 'object')
 			throw new Error('it supplied no chat memory on its ai_memory output');
 	} catch (error) {
@@ -213,22 +220,42 @@ function memoryNodeType(host: StandaloneHost, node: INode): INodeType {
 }
 
 /** The session id the memory node keys its conversation by, as n8n's `getSessionId` reads it. */
+/** The memory node keyed by the caller's session id (its own Session Key cannot resolve here). */
+function keyedBy(node: INode, sessionId: string): INode {
+	return {
+		...node,
+		parameters: { ...node.parameters, sessionIdType: 'customKey', sessionKey: sessionId },
+	};
+}
+
 function resolveSessionId(
 	node: INode,
 	nodeType: INodeType,
 	agentNode: INode,
 	context: AgentMemoryContext,
-): string | undefined {
+): { sessionId?: string; fromCaller: boolean } {
 	const reader = createNodeParameterReader(node, {
 		item: context.item,
 		nodeType,
 		timezone: context.workflow.settings?.timezone as string | undefined,
 		references: { nodeReferences: context.references, agentName: agentNode.name },
 	});
-	const raw =
-		reader.get('sessionIdType') === 'fromInput' ? context.item.sessionId : reader.get('sessionKey');
-	if (raw === undefined || raw === null || raw === '') return undefined;
-	return typeof raw === 'object' ? JSON.stringify(raw) : String(raw);
+	let raw: unknown;
+	let fromCaller = false;
+	try {
+		raw =
+			reader.get('sessionIdType') === 'fromInput'
+				? context.item.sessionId
+				: reader.get('sessionKey');
+	} catch (error) {
+		// A Session Key that reads a node which does not run here (a trigger's chat id): the
+		// caller's session id names the conversation instead; without one the run is one-off.
+		if (!(error instanceof UnresolvedNodeReferenceError)) throw error;
+		raw = context.item.sessionId;
+		fromCaller = true;
+	}
+	if (raw === undefined || raw === null || raw === '') return { fromCaller };
+	return { sessionId: typeof raw === 'object' ? JSON.stringify(raw) : String(raw), fromCaller };
 }
 
 function sessionSource(node: INode, nodeType: INodeType, context: AgentMemoryContext): string {

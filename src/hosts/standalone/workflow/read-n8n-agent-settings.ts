@@ -68,7 +68,7 @@ export async function readN8nAgentSettings(
 			systemMessage: agentOptions.systemMessage ?? n8nDefaultSystemMessage,
 			maxIterations: agentOptions.maxIterations ?? n8nDefaultMaxIterations,
 		},
-		prompt: typeof prompt === 'string' ? prompt : JSON.stringify(prompt ?? ''),
+		prompt: typeof prompt === 'string' ? prompt : prompt == null ? '' : JSON.stringify(prompt),
 		concurrency: 4,
 		returnIntermediateSteps: agentOptions.returnIntermediateSteps ?? false,
 		debugLog: false,

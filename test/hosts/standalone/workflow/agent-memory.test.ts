@@ -211,4 +211,43 @@ describe('Simple Memory in the standalone host', () => {
 			'user: two',
 		]);
 	});
+
+	it("a Session Key and prompt that read a trigger which does not run here: the caller's session id keys it, the user's text is the message", async () => {
+		const server = await serve((request) => textReply(`answer ${request.index}`));
+		const workflow = memoryWorkflow(
+			simpleMemory({
+				sessionIdType: 'customKey',
+				sessionKey: "={{ $('Telegram Trigger').item.json.message.chat.id }}",
+			}),
+		);
+		const agent = workflow.nodes.find((node) => node.name === 'AI Agent')!;
+		agent.parameters = {
+			...agent.parameters,
+			promptType: 'define',
+			text: "={{ $('Telegram Trigger').item.json.message.text }}",
+		};
+		workflow.nodes.push({
+			id: 'trigger',
+			name: 'Telegram Trigger',
+			type: 'n8n-nodes-base.telegramTrigger',
+			typeVersion: 1.2,
+			position: [0, 0],
+			parameters: {},
+		});
+		const store = inProcessConversationStore();
+		const first = await run(workflow, server.baseUrl, 'my name is Ada', {
+			sessionId: 'chat-7',
+			conversationStore: store,
+		});
+		await run(workflow, server.baseUrl, 'who am I?', {
+			sessionId: 'chat-7',
+			conversationStore: store,
+		});
+		expect(first.mode === 'full' && first.memory).toMatchObject({ sessionId: 'chat-7', notes: [] });
+		expect(conversationOf(server.requests[1].body.messages)).toEqual([
+			'user: my name is Ada',
+			'assistant: answer 0',
+			'user: who am I?',
+		]);
+	});
 });
