@@ -33,3 +33,27 @@ export function subNodeTree(workflow: WorkflowExport, nodeName: string): INode[]
 	}
 	return tree;
 }
+
+/**
+ * The first enabled node connected to `agentName`'s `connectionType` input (`ai_languageModel`,
+ * `ai_memory`, `ai_outputParser` …) — on input `index` when given (n8n's AI Agent: 0 the chat
+ * model, 1 its fallback) — as n8n's `getInputConnectionData` finds it.
+ */
+export function findSubNode(
+	workflow: WorkflowExport,
+	agentName: string,
+	connectionType: string,
+	index?: number,
+): INode | undefined {
+	for (const [source, byType] of Object.entries(workflow.connections)) {
+		const targets = (byType[connectionType] ?? []).flatMap((outputs) => outputs ?? []);
+		const feeds = targets.some(
+			(connection) =>
+				connection.node === agentName && (index === undefined || (connection.index ?? 0) === index),
+		);
+		if (!feeds) continue;
+		const node = workflow.nodes.find((candidate) => candidate.name === source);
+		if (node && node.disabled !== true) return node;
+	}
+	return undefined;
+}

@@ -17,7 +17,7 @@ import {
 import { inProcessConversationStore, type ConversationStore } from '../conversation-store';
 import type { NodeReferences } from '../node-references';
 import type { NodeRunGuard, StandaloneHost } from '../standalone-host';
-import { subNodeTree } from '../sub-nodes/sub-node-tree';
+import { subNodeTree, findSubNode } from '../sub-nodes/sub-node-tree';
 import { ToolSupply } from '../sub-nodes/tool-supply';
 import type { WorkflowExport } from '../workflow-file';
 import { createNodeParameterReader } from './node-parameter-reader';
@@ -81,13 +81,7 @@ export function processConversationStore(): ConversationStore {
 
 /** The enabled node on `agentName`'s `ai_memory` input, if any. */
 export function findMemoryNode(workflow: WorkflowExport, agentName: string): INode | undefined {
-	for (const [source, byType] of Object.entries(workflow.connections)) {
-		const targets = (byType.ai_memory ?? []).flatMap((outputs) => outputs ?? []);
-		if (!targets.some((connection) => connection.node === agentName)) continue;
-		const node = workflow.nodes.find((candidate) => candidate.name === source);
-		if (node && node.disabled !== true) return node;
-	}
-	return undefined;
+	return findSubNode(workflow, agentName, 'ai_memory');
 }
 
 /**

@@ -1,3 +1,4 @@
+import { findSubNode } from '../sub-nodes/sub-node-tree';
 import type { INode } from 'n8n-workflow';
 import type { ChatConnection } from '../../../agent/create-chat-model-caller';
 import { chatServerOf } from '../../../chat/chat-server';
@@ -43,18 +44,7 @@ export function findChatModelNode(
 	agentName: string,
 	index = 0,
 ): INode | undefined {
-	for (const [source, byType] of Object.entries(workflow.connections)) {
-		const targets = (byType.ai_languageModel ?? []).flatMap((outputs) => outputs ?? []);
-		if (
-			targets.some(
-				(connection) => connection.node === agentName && (connection.index ?? 0) === index,
-			)
-		) {
-			const node = workflow.nodes.find((candidate) => candidate.name === source);
-			if (node && node.disabled !== true) return node;
-		}
-	}
-	return undefined;
+	return findSubNode(workflow, agentName, 'ai_languageModel', index);
 }
 
 /**

@@ -1,3 +1,4 @@
+import { findSubNode } from '../sub-nodes/sub-node-tree';
 import type { INode, INodeType } from 'n8n-workflow';
 import { OutputParserError } from '../../../errors/output-parser-error';
 import type { JsonSchema } from '../../../schema/json-schema';
@@ -44,13 +45,7 @@ export function findOutputParserNode(
 	workflow: WorkflowExport,
 	agentName: string,
 ): INode | undefined {
-	for (const [source, byType] of Object.entries(workflow.connections)) {
-		const targets = (byType.ai_outputParser ?? []).flatMap((outputs) => outputs ?? []);
-		if (!targets.some((connection) => connection.node === agentName)) continue;
-		const node = workflow.nodes.find((candidate) => candidate.name === source);
-		if (node && node.disabled !== true) return node;
-	}
-	return undefined;
+	return findSubNode(workflow, agentName, 'ai_outputParser');
 }
 
 /**
