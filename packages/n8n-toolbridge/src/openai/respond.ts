@@ -13,12 +13,12 @@ import { openSseStream } from './sse-stream';
 /**
  * Answers one `POST /v1/responses`: the conversation is the stored one of
  * `previous_response_id` (400 `previous_response_not_found` when the store does not hold
- * it) or of `conversation` (whose lock the turn holds: a second request on it meanwhile gets
- * 409 `SESSION_BUSY`), followed by the request's input; `sessionId` (`x-session-id`) keys the
- * agent's memory sub-node; the answer is a `response` object built by
- * {@link ResponseOutput}, or with `stream: true` its events as they happen. The finished
- * conversation is stored under the response's id unless `store: false`. A failure after the
- * stream started is OpenAI's `error` event (clients raise it).
+ * it) or of `conversation` (whose lock the turn holds: a second request on it meanwhile
+ * waits up to 2 s for it, then gets 409 `SESSION_BUSY`), followed by the request's input;
+ * `sessionId` (`x-session-id`) keys the agent's memory sub-node; the answer is a `response`
+ * object built by {@link ResponseOutput}, or with `stream: true` its events as they happen.
+ * The finished conversation is stored under the response's id unless `store: false`. A
+ * failure after the stream started is OpenAI's `error` event (clients raise it).
  *
  * @throws {HttpError} 400 for an unknown `previous_response_id`; 409 for a busy `conversation`.
  * @throws the run's error when nothing was sent yet (the server answers it in OpenAI's shape).
@@ -30,7 +30,7 @@ export async function respond(
 	sessionId?: string,
 ): Promise<void> {
 	if (call.conversation === undefined) return respondOnce(context, call, response, sessionId);
-	const release = await context.store.lockConversation(call.conversation, CONVERSATION_LOCK_MS);
+	const release = await lockConversation(context.store, call.conversation);
 	if (!release)
 		throw new HttpError(
 			409,
@@ -48,6 +48,25 @@ export async function respond(
 
 /** A turn holds its conversation's lock at most this long (a replica killed mid-turn frees it then). */
 const CONVERSATION_LOCK_MS = 10 * 60 * 1000;
+/** How long a turn waits for the one before it (whose client may already hold its answer) to let go. */
+const CONVERSATION_WAIT_MS = 2000;
+
+/**
+ * Takes the conversation's lock, waiting up to {@link CONVERSATION_WAIT_MS} for the turn before
+ * it: that turn's client gets its answer before the turn lets go of the lock, so a client that
+ * sends its next turn at once is not refused. Undefined when the other turn is still answering.
+ */
+async function lockConversation(
+	store: ResponseStore,
+	conversation: string,
+): Promise<(() => Promise<void>) | undefined> {
+	const until = Date.now() + CONVERSATION_WAIT_MS;
+	for (;;) {
+		const release = await store.lockConversation(conversation, CONVERSATION_LOCK_MS);
+		if (release || Date.now() >= until) return release;
+		await new Promise((resolve) => setTimeout(resolve, 50));
+	}
+}
 
 async function respondOnce(
 	context: AgentRequestContext & { store: ResponseStore },

@@ -38,6 +38,18 @@ function sentWith(model: FakeChatServer, text: string): string[] {
 	return ((request?.body.messages ?? []) as Array<{ content: string }>).map((each) => each.content);
 }
 
+/**
+ * Resolves once the model has received a request ending with `text`: that turn holds its
+ * session's lock (a fixed wait is not enough on a loaded machine).
+ */
+async function modelReceived(model: FakeChatServer, text: string): Promise<void> {
+	const deadline = Date.now() + 30_000;
+	while (sentWith(model, text).length === 0) {
+		if (Date.now() > deadline) throw new Error(`the model never received "${text}"`);
+		await new Promise((resolve) => setTimeout(resolve, 50));
+	}
+}
+
 describe('toolbridge serve: sessions and a shared --store', () => {
 	let model: FakeChatServer;
 	let first: ToolbridgeServer;
@@ -95,7 +107,7 @@ describe('toolbridge serve: sessions and a shared --store', () => {
 				(answer) => answer.choices[0]?.message.content,
 				(error: Error) => error,
 			);
-		await new Promise((resolve) => setTimeout(resolve, 800));
+		await modelReceived(model, 'slow question');
 		const refused = await clients[1].chat.completions
 			.create({ model: agent, messages: [{ role: 'user', content: 'meanwhile' }] }, { headers })
 			.then(
@@ -134,7 +146,7 @@ describe('toolbridge serve: sessions and a shared --store', () => {
 			(answer) => answer.output_text,
 			(error: Error) => error,
 		);
-		await new Promise((resolve) => setTimeout(resolve, 800));
+		await modelReceived(model, 'slow turn of conv-7');
 		await expect(clients[1].responses.create(body('meanwhile'))).rejects.toMatchObject({
 			status: 409,
 			code: 'SESSION_BUSY',
