@@ -14,6 +14,7 @@ import {
 } from '../../../tools/agent-tool-from-langchain';
 import { n8nCoreRuntime } from '../n8n-core-runtime';
 import { containNodeRun } from '../node-run-containment';
+import { addRunExpressionKeys } from '../run-expression-keys';
 
 /** What one supply of a tool node runs in: the n8n execution its agent would be part of. */
 export interface SupplyExecution {
@@ -71,7 +72,8 @@ export async function supplySubNode(
 		execution.signal,
 		execution.parentNode,
 	);
-	if (execution.expressionKeys) addExpressionKeys(context, execution.expressionKeys);
+	if (execution.expressionKeys)
+		addRunExpressionKeys(execution.additionalData, execution.expressionKeys);
 	// What the node's libraries throw outside its promise fails this supply, not the process.
 	const supplied = await containNodeRun(node, () => nodeType.supplyData!.call(context, 0));
 	if (supplied.closeFunction) execution.closeFunctions.push(supplied.closeFunction);
@@ -101,14 +103,4 @@ export async function supplyNodeTools(
 		tool.metadata.sourceNodeName = node.name;
 	}
 	return tools;
-}
-
-/**
- * Adds `keys` to the variables of every expression `context` evaluates — its description, its
- * parameters when the model calls it. n8n-core memoizes the context's `additionalKeys` as an own
- * property on first read; n8n's keys are read on a stand-in, so this context's own adds ours.
- */
-function addExpressionKeys(context: object, keys: IDataObject): void {
-	const n8nKeys = (Object.create(context) as { additionalKeys: IDataObject }).additionalKeys;
-	Object.defineProperty(context, 'additionalKeys', { value: { ...n8nKeys, ...keys } });
 }
